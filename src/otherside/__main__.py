@@ -1,0 +1,5 @@
+"""Allow ``python -m otherside`` as well as the ``otherside`` console script."""
+
+from otherside.cli.main import main
+
+main()

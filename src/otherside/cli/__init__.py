@@ -1,0 +1,1 @@
+"""The terminal adapter: typer commands and Rich rendering. No rules live here."""
