@@ -1,0 +1,194 @@
+"""What the server needs to know about each game beyond the core contract: its title, the table
+options a host may choose (with their validation) and the browser module that draws it.
+
+The table runtime only ever talks to a game through :class:`otherside.core.Game` and
+:class:`otherside.core.State`; adding VERSUS or Recto Verso to the server means registering one
+:class:`GameAdapter` here and adding ``web/js/games/<name>.js``. A game without its own page is
+drawn by the generic page (the view as data and one button per legal action).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from otherside.bots import bot_names
+from otherside.core.game import Game, State
+from otherside.games import get_game
+
+OptionKind = Literal["bool", "first_player"]
+RANDOM_SEAT = "random"
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One table option, shown as a form field when a table is created.
+
+    Attributes:
+        name: the key passed to ``Game.new_state(options=…)``.
+        label: words for the form.
+        kind: ``bool`` (a checkbox) or ``first_player`` (a seat number, or ``"random"`` which the
+            server draws when the game starts).
+        default: the value when the host says nothing.
+        help: one sentence for the form.
+    """
+
+    name: str
+    label: str
+    kind: OptionKind
+    default: Any
+    help: str = ""
+
+    def clean(self, value: Any, players: int) -> Any:
+        """The validated value; ``ValueError`` saying what is wrong."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"option {self.name!r} must be true or false, not {value!r}")
+            return value
+        if value == RANDOM_SEAT:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+            raise ValueError(
+                f"option {self.name!r} must be 'random' or a seat from 0 to {players - 1}, "
+                f"not {value!r}"
+            )
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec for the browser's form."""
+        return {
+            "name": self.name,
+            "label": self.label,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+        }
+
+
+@dataclass(frozen=True)
+class GameAdapter:
+    """The server's description of one game.
+
+    Attributes:
+        name: the game's name (``otherside.games.get_game(name)``, ``make_bot(name, …)``).
+        title: the name shown to people.
+        options: the table options a host may set.
+        page: the browser module ``web/js/games/<page>.js`` drawing the table.
+        load: returns the :class:`Game` (``get_game(name)`` by default; tests pass their own).
+    """
+
+    name: str
+    title: str
+    options: tuple[OptionSpec, ...] = ()
+    page: str = "generic"
+    load: Callable[[], Game] | None = field(default=None, compare=False)
+
+    @property
+    def game(self) -> Game:
+        """The game object (imported on first use)."""
+        return self.load() if self.load is not None else get_game(self.name)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The allowed player counts, from the game itself."""
+        return tuple(self.game.player_counts)
+
+    def bots(self) -> list[str]:
+        """The bot names available for this game (empty if it has none yet)."""
+        try:
+            return bot_names(self.name)
+        except ValueError:
+            return []
+
+    def clean_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
+        """Validated options with defaults filled in; ``ValueError`` naming the bad option."""
+        raw = dict(raw or {})
+        known = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"unknown option {unknown[0]!r} for {self.name}; options: {names}")
+        return {
+            name: spec.clean(raw.get(name, spec.default), players) for name, spec in known.items()
+        }
+
+    def new_state(self, players: int, options: Mapping[str, Any], rng: random.Random) -> State:
+        """A new game with ``options`` (random seats drawn from ``rng``) and a fresh seed."""
+        resolved = {
+            name: rng.randrange(players) if value == RANDOM_SEAT else value
+            for name, value in options.items()
+        }
+        return self.game.new_state(players, seed=rng.getrandbits(63), options=resolved)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the lobby's form needs: names, counts, options and bots."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "players": list(self.player_counts),
+            "options": [spec.to_json() for spec in self.options],
+            "bots": self.bots(),
+            "page": self.page,
+        }
+
+
+VERSO = GameAdapter(
+    name="verso",
+    title="Verso",
+    page="verso",
+    options=(
+        OptionSpec(
+            "allow_duplicate_keep",
+            "Allow drawing a duplicate",
+            "bool",
+            False,
+            "Variant of V8: a plain draw stays legal when the top face duplicates one of "
+            "your cards (the card is then discarded).",
+        ),
+        OptionSpec(
+            "first_player",
+            "First player",
+            "first_player",
+            RANDOM_SEAT,
+            "Who plays first (V6); random by default.",
+        ),
+    ),
+)
+
+_ADAPTERS: dict[str, GameAdapter] = {}
+
+
+def register_adapter(adapter: GameAdapter) -> GameAdapter:
+    """Make ``adapter`` available to the lobby (replacing one of the same name)."""
+    _ADAPTERS[adapter.name] = adapter
+    return adapter
+
+
+def unregister_adapter(name: str) -> None:
+    """Remove a game from the server (tests use it to clean up their toy games)."""
+    _ADAPTERS.pop(name, None)
+
+
+def get_adapter(name: str) -> GameAdapter:
+    """The adapter of ``name``; ``ValueError`` listing the games the server offers."""
+    adapter = _ADAPTERS.get(name)
+    if adapter is None:
+        raise ValueError(f"unknown game {name!r}; this server offers: {', '.join(_ADAPTERS)}")
+    return adapter
+
+
+def available_adapters() -> list[GameAdapter]:
+    """The games whose engine can be imported, registry order."""
+    found = []
+    for adapter in _ADAPTERS.values():
+        try:
+            adapter.game  # noqa: B018 - importing the engine is the check
+        except (ImportError, AttributeError):
+            continue
+        found.append(adapter)
+    return found
+
+
+register_adapter(VERSO)

@@ -1,0 +1,50 @@
+"""Bot seats: choosing a bot's action off the event loop.
+
+A bot is made by name through the registry (``make_bot(game, name)``), gets only the view of its
+seat and the legal actions (exactly what :func:`otherside.bots.play_match` gives it) and thinks
+in a worker thread, so a long search never holds up the other tables' messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from otherside.bots import make_bot
+from otherside.core.game import Action
+
+
+def choose_action(
+    game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
+) -> Action:
+    """Make bot ``bot`` of ``game`` and let it choose among ``legal`` (blocking)."""
+    return make_bot(game, bot).choose(view, legal, random.Random(seed))
+
+
+class BotRunner:
+    """Runs bot decisions in a thread pool.
+
+    Args:
+        workers: threads thinking at once (more tables than workers simply queue).
+        delay: seconds a bot waits before acting, so that people can follow the game.
+    """
+
+    def __init__(self, workers: int = 2, delay: float = 0.0) -> None:
+        self.delay = delay
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="otherside-bot")
+
+    async def choose(
+        self, game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
+    ) -> Action:
+        """The action bot ``bot`` chooses, computed in a worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor, choose_action, game, bot, view, legal, seed
+        )
+
+    def close(self) -> None:
+        """Stop the worker threads (a decision in progress is let finish)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,115 @@
+"""The database: engine, migrations, and running blocking SQL off the event loop.
+
+SQLite (the default, a file) and PostgreSQL (by URL) behave the same. SQLAlchemy's sessions are
+blocking, so every unit of work runs in a small thread pool through :meth:`Database.run`, one
+transaction per call: the event loop never waits on the disk. SQLite gets a single worker (it has
+one writer anyway, and this avoids "database is locked" retries) and runs in WAL mode with
+``synchronous=NORMAL``: a committed transaction survives the server being killed (``kill -9``);
+only a power cut can lose the last commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, make_url, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from otherside.server.models import ServerSecret
+
+T = TypeVar("T")
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+POSTGRES_WORKERS = 4
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The SQLAlchemy URL of a SQLite file.
+
+    >>> sqlite_url("/tmp/x.db")
+    'sqlite:////tmp/x.db'
+    """
+    return f"sqlite:///{Path(path)}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def _add_secret(session: Session, name: str) -> str:
+    row = ServerSecret(name=name, value=secrets.token_urlsafe(48))
+    session.add(row)
+    return row.value
+
+
+class Database:
+    """One database, by SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://…``)."""
+
+    def __init__(self, url: str) -> None:
+        parsed = make_url(url)
+        self.url = url
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(
+                parsed, connect_args={"check_same_thread": False}, pool_pre_ping=False
+            )
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(parsed, pool_size=POSTGRES_WORKERS, pool_pre_ping=True)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._executor = ThreadPoolExecutor(
+            max_workers=1 if self.is_sqlite else POSTGRES_WORKERS, thread_name_prefix="otherside-db"
+        )
+
+    def migrate(self) -> None:
+        """Bring the schema up to the newest Alembic revision (blocking; run at start)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def transaction(self, work: Callable[[Session], T]) -> T:
+        """Run ``work(session)`` in one transaction, blocking; commit, or roll back on error."""
+        with self.sessions.begin() as session:
+            return work(session)
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """Run ``work(session)`` in one transaction on the database thread pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.transaction, work)
+
+    def secret(self, name: str) -> str:
+        """A named random secret kept in the database, made on first use (blocking)."""
+
+        def load(session: Session) -> str | None:
+            return session.scalar(select(ServerSecret.value).where(ServerSecret.name == name))
+
+        value = self.transaction(load)
+        if value is not None:
+            return value
+        try:
+            return self.transaction(lambda s: _add_secret(s, name))
+        except IntegrityError:
+            # Another server on the same database made it first: use theirs.
+            return self.transaction(load) or ""
+
+    def close(self) -> None:
+        """Stop the thread pool and close every pooled connection."""
+        self._executor.shutdown(wait=True)
+        self.engine.dispose()

@@ -1,0 +1,170 @@
+"""The lobby's HTTP API: games on offer, tables (create, join, leave, bots, start), lists,
+records and replays. Every change to a table goes through the :class:`TableHub`, which also tells
+the table's watchers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from pydantic import BaseModel, Field
+
+from otherside.core.records import dump_record
+from otherside.server.accounts import UserInfo, current_user, require_user
+from otherside.server.adapters import available_adapters, get_adapter
+from otherside.server.store import TableInfo, list_tables, list_user_tables, load_moves, load_table
+from otherside.server.tables import TableError, TableHub
+
+router = APIRouter(prefix="/api")
+Me = Annotated[UserInfo, Depends(require_user)]
+
+
+class NewTable(BaseModel):
+    """Body of ``POST /api/tables``."""
+
+    game: str = Field(max_length=32)
+    players: int
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class JoinBody(BaseModel):
+    """Body of ``POST /api/tables/{id}/join`` (no seat: the first free one)."""
+
+    seat: int | None = None
+
+
+class BotBody(BaseModel):
+    """Body of ``POST /api/tables/{id}/bots``: a bot for one seat, or for every empty seat."""
+
+    bot: str | None = Field(default=None, max_length=32)
+    seat: int | None = None
+
+
+def _hub(request: Request) -> TableHub:
+    hub: TableHub = request.app.state.hub
+    return hub
+
+
+def _out(info: TableInfo) -> dict[str, Any]:
+    try:
+        title = get_adapter(info.game).title
+    except ValueError:
+        title = info.game
+    return info.to_out(title).model_dump()
+
+
+async def _call(coro: Any) -> dict[str, Any]:
+    try:
+        return _out(await coro)
+    except TableError as exc:
+        raise HTTPException(exc.status, str(exc)) from exc
+
+
+@router.get("/games")
+async def games() -> list[dict[str, Any]]:
+    """The games this server offers, with their player counts, options and bots."""
+    return [adapter.to_json() for adapter in available_adapters()]
+
+
+@router.post("/tables", status_code=201)
+async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
+    """Create a table; the creator sits in seat 0 and is its host."""
+    return await _call(_hub(request).create(user, body.game, body.players, body.options))
+
+
+@router.get("/tables")
+async def tables(request: Request, status: str = "waiting") -> list[dict[str, Any]]:
+    """Tables by status: ``waiting`` (open to join), ``playing`` (to watch) or ``over``."""
+    if status not in ("waiting", "playing", "over"):
+        raise HTTPException(422, f"status must be waiting, playing or over, not {status!r}")
+    infos = await request.app.state.db.run(lambda s: list_tables(s, status))
+    return [_out(info) for info in infos]
+
+
+@router.get("/my/tables")
+async def my_tables(request: Request, user: Me) -> list[dict[str, Any]]:
+    """The tables where I have a seat, most recent first."""
+    infos = await request.app.state.db.run(lambda s: list_user_tables(s, user.id))
+    return [_out(info) for info in infos]
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: str, request: Request) -> dict[str, Any]:
+    """One table's summary."""
+    info = await request.app.state.db.run(lambda s: load_table(s, table_id))
+    if info is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    return _out(info)
+
+
+@router.post("/tables/{table_id}/join")
+async def join(table_id: str, body: JoinBody, request: Request, user: Me) -> dict[str, Any]:
+    """Take a free seat."""
+    return await _call(_hub(request).join(table_id, user, body.seat))
+
+
+@router.post("/tables/{table_id}/leave")
+async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+    """Give up my seat before the game starts."""
+    return await _call(_hub(request).leave(table_id, user))
+
+
+@router.post("/tables/{table_id}/bots")
+async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict[str, Any]:
+    """Host only: ``{"bot": "greedy"}`` fills every empty seat; with ``"seat"`` sets one seat
+    (``"bot": null`` empties it)."""
+    hub = _hub(request)
+    if body.seat is not None:
+        return await _call(hub.set_bot(table_id, user, body.seat, body.bot))
+    if body.bot is None:
+        raise HTTPException(422, "name a bot to fill the empty seats with")
+    return await _call(hub.fill(table_id, user, body.bot))
+
+
+@router.post("/tables/{table_id}/start")
+async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+    """Host only: start the game (every seat must be taken)."""
+    return await _call(_hub(request).start(table_id, user))
+
+
+async def _finished(request: Request, table_id: str) -> TableInfo:
+    info = await request.app.state.db.run(lambda s: load_table(s, table_id, with_record=True))
+    if info is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    if info.status != "over" or info.record is None:
+        # The record holds the pile: it stays secret until the game is over.
+        raise HTTPException(409, "records and replays are available once the game is over")
+    return info
+
+
+@router.get("/tables/{table_id}/record")
+async def record(table_id: str, request: Request) -> Response:
+    """The finished game's record, as a file download."""
+    info = await _finished(request, table_id)
+    assert info.record is not None  # _finished checked
+    return Response(
+        dump_record(info.record),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{info.game}-{info.id}.json"'},
+    )
+
+
+@router.get("/tables/{table_id}/replay")
+async def replay(
+    table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
+) -> dict[str, Any]:
+    """A finished game step by step: the public view before the first action and after each."""
+    info = await _finished(request, table_id)
+    initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
+    game = get_adapter(info.game).game
+
+    def step_views() -> list[dict[str, Any]]:
+        state = game.replay(initial or {})
+        steps = [{"seat": None, "action": None, "view": game.view(state, None)}]
+        for seat, action in moves:
+            state = state.apply(action)
+            steps.append({"seat": seat, "action": action, "view": game.view(state, None)})
+        return steps
+
+    return {"table": _out(info), "steps": await asyncio.to_thread(step_views)}

@@ -1,0 +1,105 @@
+"""The database tables (SQLAlchemy 2 declarative models).
+
+The schema itself is created and upgraded by the Alembic migrations in
+``otherside/server/migrations``; these classes must stay in step with them (a test compares the
+migrated schema with this metadata).
+
+A table's game lives in three columns written in one transaction per action: ``record`` (the
+game record, which ``Game.replay`` turns back into the state after a restart), ``version`` (the
+number of actions applied) and one :class:`Move` row per action (the log that replays and the
+"my games" list read). ``initial_record`` is the record before any action, so that a replay can
+step from the start whatever key a game uses for its action list.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every otherside table."""
+
+
+class User(Base):
+    """An account: a name with an argon2 password hash, or a guest (no password)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # Lower-cased name: "Ada" and "ada" are the same account on SQLite and PostgreSQL alike.
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    is_guest: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameTable(Base):
+    """A table: one game of one kind, from the waiting room to the final scores."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # "waiting" (seats being filled), "playing", "over".
+    status: Mapped[str] = mapped_column(String(16), index=True, default="waiting")
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    initial_record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"
+    )
+
+
+class Seat(Base):
+    """A seat at a table: empty, a user, or a bot (by registry name)."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+    table: Mapped[GameTable] = relationship(back_populates="seats")
+    user: Mapped[User | None] = relationship()
+
+
+class Move(Base):
+    """One applied action, in order: the table's move log."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    # 1 for the first action: the table's version after this move.
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ServerSecret(Base):
+    """Named secrets kept with the data (the session-signing key), made on first start."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))

@@ -1,0 +1,93 @@
+"""The websocket endpoint of a table: ``/ws/tables/{id}`` (protocol in
+:mod:`otherside.server.protocol`).
+
+Each connection has an outgoing queue drained by its own task, so that the table runtime never
+waits on a slow client; a client that falls too far behind is disconnected (it gets the current
+view at once when it reconnects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from otherside.server.accounts import COOKIE, UserInfo, user_by_id
+from otherside.server.tables import TableError, TableHub
+
+router = APIRouter()
+QUEUE_LIMIT = 256
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_SLOW = 4408
+
+
+class SocketConnection:
+    """A browser watching one table."""
+
+    def __init__(self, socket: WebSocket, user: UserInfo | None) -> None:
+        self.socket = socket
+        self.user = user
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.too_slow = False
+
+    def deliver(self, text: str) -> None:
+        """Queue ``text``; a client that stopped reading is cut off rather than buffered forever."""
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.too_slow = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def pump(self) -> None:
+        """Send queued messages until told to stop."""
+        while (text := await self.queue.get()) is not None:
+            await self.socket.send_text(text)
+        if self.too_slow:
+            await self.socket.close(CLOSE_TOO_SLOW, "too far behind; reconnect")
+
+
+def _same_origin(socket: WebSocket) -> bool:
+    """Refuse cross-site pages: a browser always sends Origin, and it must be this host."""
+    origin = socket.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == socket.headers.get("host")
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(socket: WebSocket, table_id: str) -> None:
+    """Watch (and, if seated, play at) table ``table_id``."""
+    state = socket.app.state
+    hub: TableHub = state.hub
+    await socket.accept()
+    if not _same_origin(socket):
+        await socket.close(CLOSE_FORBIDDEN, "cross-origin connection refused")
+        return
+    uid = state.sessions.user_id(socket.cookies.get(COOKIE))
+    user = await state.db.run(lambda s: user_by_id(s, uid)) if uid is not None else None
+    conn = SocketConnection(socket, user)
+    try:
+        live = await hub.attach(table_id, conn)
+    except TableError as exc:
+        await socket.close(CLOSE_NOT_FOUND, str(exc))
+        return
+    sender = asyncio.create_task(conn.pump())
+    try:
+        while not sender.done():
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                text = "<binary>"
+            await hub.handle(live, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.detach(live, conn)
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sender, timeout=1)

@@ -1,0 +1,129 @@
+"""Fixtures of the server tests: a database on SQLite and on PostgreSQL, a running app, users.
+
+``database_url`` runs each test on a fresh SQLite file and on a fresh PostgreSQL database (made
+on the server named by ``OTHERSIDE_TEST_POSTGRES_URL``, dropped afterwards; ``scripts/test``
+starts a throwaway server and sets it). ``nim`` is the toy game of ``tests/core/toy.py`` offered
+by the server, so that the game-agnostic core is tested apart from any real game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from sqlalchemy import create_engine, make_url, text
+
+from otherside.bots import register_bot
+from otherside.bots.base import RandomBot
+from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
+from otherside.server.app import create_app
+from otherside.server.db import sqlite_url
+from otherside.server.tables import TableHub
+from tests.core.toy import Nim
+
+POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+def fresh_postgres_database(base: str) -> tuple[str, Any]:
+    """Create an empty database on the server of ``base``; its URL and a function dropping it."""
+    name = f"otherside_test_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return url, drop
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "otherside.db")
+        return
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/test starts a throwaway PostgreSQL)")
+    url, drop = fresh_postgres_database(base)
+    try:
+        yield url
+    finally:
+        drop()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def nim_game() -> Iterator[None]:
+    """Offer the toy game ``nim`` (with a random bot) while the tests run."""
+    register_bot("nim", "random")(RandomBot)
+    register_adapter(GameAdapter(name="nim", title="Nim", load=Nim))
+    yield
+    unregister_adapter("nim")
+
+
+@asynccontextmanager
+async def running(url: str, **kwargs: Any) -> AsyncIterator[FastAPI]:
+    """The app on ``url``, started (migrations, resume) and stopped around the block."""
+    kwargs.setdefault("bot_delay", 0.0)
+    kwargs.setdefault("password_hasher", CHEAP_HASHER)
+    app = create_app(url, **kwargs)
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+@pytest.fixture
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    async with running(database_url) as started:
+        yield started
+
+
+def client(app: FastAPI) -> httpx.AsyncClient:
+    """An HTTP client of ``app`` with its own cookie jar (one per person)."""
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver")
+
+
+async def guest(app: FastAPI) -> tuple[httpx.AsyncClient, dict[str, Any]]:
+    """A new guest: their client (signed in) and their user JSON."""
+    http = client(app)
+    response = await http.post("/api/guest")
+    response.raise_for_status()
+    return http, response.json()
+
+
+class Recorder:
+    """A connection that keeps every message sent to it (parsed) and its exact text."""
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self.texts: list[str] = []
+
+    def deliver(self, text: str) -> None:
+        self.texts.append(text)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return [json.loads(t) for t in self.texts]
+
+    def last(self, kind: str) -> dict[str, Any]:
+        return next(m for m in reversed(self.messages) if m["type"] == kind)
+
+    def clear(self) -> None:
+        self.texts.clear()
+
+
+def hub_of(app: FastAPI) -> TableHub:
+    hub: TableHub = app.state.hub
+    return hub
