@@ -8,6 +8,7 @@ lookups: ``SERIES_BY_MASK[colour][mask]`` lists the series a tableau can bank in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from otherside.core.errors import BadNotation
 from otherside.games.verso.cards import COLOURS
@@ -118,7 +119,7 @@ def parse_action(text: str) -> VersoAction:
     >>> parse_action("series blue 3 5")
     Traceback (most recent call last):
     ...
-    otherside.core.errors.BadNotation: 'series blue 3 5': a series is an unbroken run: 3 is not followed by 5 (V10)
+    otherside.core.errors.BadNotation: 'series blue 3 5': unbroken run: 3 is not followed by 5 (V10)
     """
     words = text.lower().split()
     if words == ["draw"]:
@@ -145,9 +146,7 @@ def parse_action(text: str) -> VersoAction:
         values.append(int(digits))
     if not 2 <= len(values) <= 6:
         raise BadNotation(text, "a series has 2 to 6 cards (V10)")
-    for a, b in zip(values, values[1:], strict=False):
+    for a, b in pairwise(values):
         if b != a + 1:
-            raise BadNotation(
-                text, f"a series is an unbroken run: {a} is not followed by {b} (V10)"
-            )
+            raise BadNotation(text, f"unbroken run: {a} is not followed by {b} (V10)")
     return ALL_SERIES[(colour, tuple(values), star)]

@@ -43,8 +43,8 @@ def face_vp(face: int) -> int:
 def face_name(face: int) -> str:
     """Notation of a face.
 
-    >>> face_name(face_id(0, 3, True)), face_name(face_id(1, 4, False)), face_name(face_id(2, 0, False))
-    ('B3', 'g4', 'o*')
+    >>> [face_name(face_id(*f)) for f in ((0, 3, True), (1, 4, False), (2, 0, False))]
+    ['B3', 'g4', 'o*']
     """
     letter = LETTERS[face_colour(face)]
     value = face_value(face)

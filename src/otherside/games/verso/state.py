@@ -281,7 +281,8 @@ class VersoState:
         if isinstance(action, Draw | Flip):
             if self.phase == FINAL:
                 return "the pile is empty: only a final series or pass (V14)"
-            return f"the top face {face_name(UP[self.table.pile[self.pos]])} duplicates a card of your tableau: flip it (V8)"
+            top = face_name(UP[self.table.pile[self.pos]])
+            return f"the top face {top} duplicates a card of your tableau: flip it (V8)"
         assert isinstance(action, Series)
         mask = self.masks[self.turn * 3 + action.colour]
         colour = COLOURS[action.colour]
