@@ -8,11 +8,13 @@ by the server, so that the game-agnostic core is tested apart from any real game
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -24,6 +26,7 @@ from sqlalchemy import create_engine, make_url, text
 from otherside.bots import register_bot
 from otherside.bots.base import RandomBot
 from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
+from otherside.server.accounts import UserInfo
 from otherside.server.app import create_app
 from otherside.server.db import sqlite_url
 from otherside.server.tables import TableHub
@@ -127,3 +130,69 @@ class Recorder:
 def hub_of(app: FastAPI) -> TableHub:
     hub: TableHub = app.state.hub
     return hub
+
+
+def user_info(data: dict[str, Any]) -> UserInfo:
+    """The :class:`UserInfo` of a user's JSON."""
+    return UserInfo(data["id"], data["name"], data["guest"])
+
+
+@dataclass
+class Player:
+    """A person in a test: their HTTP client, who they are, and a recorder for table messages."""
+
+    http: httpx.AsyncClient
+    user: UserInfo
+
+    def recorder(self) -> Recorder:
+        return Recorder(self.user)
+
+
+async def people(app: FastAPI, count: int) -> list[Player]:
+    """``count`` signed-in guests."""
+    found = []
+    for _ in range(count):
+        http, data = await guest(app)
+        found.append(Player(http, user_info(data)))
+    return found
+
+
+async def table_with(
+    app: FastAPI,
+    humans: list[Player],
+    bots: int = 0,
+    game: str = "verso",
+    options: dict[str, Any] | None = None,
+    start: bool = True,
+) -> str:
+    """A table of ``game`` with ``humans`` (the first is the host) and ``bots`` random bots."""
+    host = humans[0].http
+    made = await host.post(
+        "/api/tables",
+        json={"game": game, "players": len(humans) + bots, "options": options or {}},
+    )
+    assert made.status_code == 201, made.text
+    table_id: str = made.json()["id"]
+    for person in humans[1:]:
+        joined = await person.http.post(f"/api/tables/{table_id}/join", json={})
+        assert joined.status_code == 200, joined.text
+    if bots:
+        filled = await host.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
+        assert filled.status_code == 200, filled.text
+    if start:
+        started = await host.post(f"/api/tables/{table_id}/start")
+        assert started.status_code == 200, started.text
+    return table_id
+
+
+async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:
+    """Wait until no bot of ``table_id`` is thinking (its game over or a human to move)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        live = hub.loaded(table_id)
+        if live is None or live.bot_task is None:
+            return
+        if loop.time() > deadline:
+            raise TimeoutError(f"bots of table {table_id} still playing after {timeout}s")
+        await asyncio.sleep(0.005)

@@ -19,7 +19,18 @@ from otherside.core.game import Game, State
 from otherside.games import get_game
 
 OptionKind = Literal["bool", "first_player"]
+FALLBACK_BOT = "random"
 RANDOM_SEAT = "random"
+
+
+def table_bot_names(game: str) -> list[str]:
+    """The bots that may sit at a table of ``game``: the registry's, or ``random`` alone while
+    the game has no bots module of its own (every game has legal actions to pick from)."""
+    try:
+        names = bot_names(game)
+    except ValueError:
+        names = []
+    return names or [FALLBACK_BOT]
 
 
 @dataclass(frozen=True)
@@ -96,11 +107,8 @@ class GameAdapter:
         return tuple(self.game.player_counts)
 
     def bots(self) -> list[str]:
-        """The bot names available for this game (empty if it has none yet)."""
-        try:
-            return bot_names(self.name)
-        except ValueError:
-            return []
+        """The bot names available for this game (see :func:`table_bot_names`)."""
+        return table_bot_names(self.name)
 
     def clean_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         """Validated options with defaults filled in; ``ValueError`` naming the bad option."""

@@ -13,15 +13,33 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from otherside.bots import make_bot
+from otherside.bots import bot_names, make_bot
+from otherside.bots.base import RandomBot
 from otherside.core.game import Action
+from otherside.server.adapters import FALLBACK_BOT
 
 
 def choose_action(
     game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
 ) -> Action:
-    """Make bot ``bot`` of ``game`` and let it choose among ``legal`` (blocking)."""
-    return make_bot(game, bot).choose(view, legal, random.Random(seed))
+    """Make bot ``bot`` of ``game`` and let it choose among ``legal`` (blocking).
+
+    A game without a bots module still gets the game-agnostic ``random`` bot.
+    """
+    try:
+        player = make_bot(game, bot)
+    except ValueError:
+        if bot != FALLBACK_BOT or FALLBACK_BOT in _registered(game):
+            raise
+        player = RandomBot()
+    return player.choose(view, legal, random.Random(seed))
+
+
+def _registered(game: str) -> list[str]:
+    try:
+        return bot_names(game)
+    except ValueError:
+        return []
 
 
 class BotRunner:

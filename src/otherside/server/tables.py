@@ -130,6 +130,10 @@ class TableHub:
             self._live[table_id] = live
             return live
 
+    def loaded(self, table_id: str) -> LiveTable | None:
+        """The live table ``table_id`` if it is in memory (no loading)."""
+        return self._live.get(table_id)
+
     async def resume(self) -> int:
         """Load every unfinished game and let its bots play on; the number resumed."""
         ids = await self.db.run(playing_table_ids)

@@ -1,0 +1,121 @@
+"""The lobby's HTTP API: creating tables, seats, bots, starting, lists, records and replays."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from otherside.server.adapters import FALLBACK_BOT
+from tests.server.conftest import hub_of, people, settle, table_with
+
+
+async def test_games_on_offer_list_verso_with_its_options_and_bots(app: FastAPI) -> None:
+    http = (await people(app, 1))[0].http
+    games = {g["name"]: g for g in (await http.get("/api/games")).json()}
+    verso = games["verso"]
+    assert verso["players"] == [1, 2, 3, 4, 5, 6]
+    assert {o["name"] for o in verso["options"]} == {"allow_duplicate_keep", "first_player"}
+    assert FALLBACK_BOT in verso["bots"]
+
+
+async def test_create_join_leave_and_bots_change_the_seats(app: FastAPI) -> None:
+    host, friend, stranger = await people(app, 3)
+    table_id = await table_with(app, [host], bots=0, options={}, start=False)
+    open_tables = (await stranger.http.get("/api/tables")).json()
+    assert [t["id"] for t in open_tables] == [table_id]
+    made = (await host.http.get(f"/api/tables/{table_id}")).json()
+    assert made["status"] == "waiting" and made["players"] == 1
+    assert made["seats"][0]["name"] == host.user.name
+
+    table_id = await table_with(app, [host], bots=0, options={"allow_duplicate_keep": True},
+                                start=False)
+    await host.http.post(f"/api/tables/{table_id}/bots", json={"seat": 0, "bot": "random"})
+    resized = await host.http.post(
+        "/api/tables", json={"game": "verso", "players": 3, "options": {"first_player": 2}}
+    )
+    three = resized.json()["id"]
+    joined = (await friend.http.post(f"/api/tables/{three}/join", json={"seat": 2})).json()
+    assert [s["kind"] for s in joined["seats"]] == ["human", "empty", "human"]
+    again = await stranger.http.post(f"/api/tables/{three}/join", json={"seat": 2})
+    assert again.status_code == 409 and "not free" in again.json()["detail"]
+    left = (await friend.http.post(f"/api/tables/{three}/leave")).json()
+    assert [s["kind"] for s in left["seats"]] == ["human", "empty", "empty"]
+    refused = await friend.http.post(f"/api/tables/{three}/bots", json={"bot": "random"})
+    assert refused.status_code == 403
+    filled = (await host.http.post(f"/api/tables/{three}/bots", json={"bot": "random"})).json()
+    assert [s["kind"] for s in filled["seats"]] == ["human", "bot", "bot"]
+    emptied = await host.http.post(f"/api/tables/{three}/bots", json={"seat": 1, "bot": None})
+    assert [s["kind"] for s in emptied.json()["seats"]] == ["human", "empty", "bot"]
+    mine = {t["id"] for t in (await host.http.get("/api/my/tables")).json()}
+    assert three in mine
+
+
+async def test_bad_tables_and_bad_starts_are_refused_with_reasons(app: FastAPI) -> None:
+    host, friend = await people(app, 2)
+    cases = [
+        ({"game": "chess", "players": 2}, "unknown game"),
+        ({"game": "verso", "players": 7}, "not 7"),
+        ({"game": "verso", "players": 2, "options": {"speed": 3}}, "unknown option"),
+        ({"game": "verso", "players": 2, "options": {"first_player": 5}}, "seat from 0 to 1"),
+        ({"game": "verso", "players": 2, "options": {"allow_duplicate_keep": "yes"}}, "true or"),
+    ]
+    for body, words in cases:
+        refused = await host.http.post("/api/tables", json=body)
+        assert refused.status_code == 422 and words in refused.json()["detail"], refused.text
+    table_id = await table_with(app, [host], bots=0, start=False)
+    two = (await host.http.post("/api/tables", json={"game": "verso", "players": 2})).json()["id"]
+    empty = await host.http.post(f"/api/tables/{two}/start")
+    assert empty.status_code == 409 and "empty" in empty.json()["detail"]
+    unknown = await host.http.post(f"/api/tables/{two}/bots", json={"bot": "deep-blue"})
+    assert unknown.status_code == 422 and "known" in unknown.json()["detail"]
+    await friend.http.post(f"/api/tables/{two}/join", json={})
+    not_host = await friend.http.post(f"/api/tables/{two}/start")
+    assert not_host.status_code == 403
+    assert (await host.http.post(f"/api/tables/{two}/start")).status_code == 200
+    late = await friend.http.post(f"/api/tables/{two}/leave")
+    assert late.status_code == 409
+    twice = await host.http.post(f"/api/tables/{two}/start")
+    assert twice.status_code == 409
+    missing = await host.http.post("/api/tables/nope/join", json={})
+    assert missing.status_code == 404
+    secret = await host.http.get(f"/api/tables/{two}/record")
+    assert secret.status_code == 409 and "over" in secret.json()["detail"]
+    assert table_id
+
+
+async def test_a_game_with_bots_ends_and_replays_step_by_step(app: FastAPI) -> None:
+    (host,) = await people(app, 1)
+    made = await host.http.post("/api/tables", json={"game": "verso", "players": 3})
+    table_id = made.json()["id"]
+    await host.http.post(f"/api/tables/{table_id}/leave")
+    await host.http.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
+    await host.http.post(f"/api/tables/{table_id}/start")
+    await settle(hub_of(app), table_id)
+    over = (await host.http.get(f"/api/tables/{table_id}")).json()
+    assert over["status"] == "over" and over["outcome"]["winners"]
+    record = await host.http.get(f"/api/tables/{table_id}/record")
+    assert record.status_code == 200
+    assert "attachment" in record.headers["content-disposition"]
+    data = record.json()
+    assert data["game"] == "verso" and len(data["pile"]) == 45
+    replay = (await host.http.get(f"/api/tables/{table_id}/replay")).json()
+    steps = replay["steps"]
+    assert len(steps) == len(data["actions"]) + 1
+    assert [s["action"] for s in steps[1:]] == data["actions"]
+    assert steps[0]["view"]["pile_size"] == 45 and steps[-1]["view"]["phase"] == "over"
+    assert steps[-1]["view"]["scores"] == over["outcome"]["scores"]
+    finished = (await host.http.get("/api/tables", params={"status": "over"})).json()
+    assert table_id in {t["id"] for t in finished}
+
+
+async def test_toy_game_plugs_in_through_the_same_core(app: FastAPI) -> None:
+    host, friend = await people(app, 2)
+    table_id = await table_with(app, [host, friend], game="nim")
+    hub = hub_of(app)
+    live = hub.loaded(table_id)
+    assert live is not None and live.state is not None
+    while not live.state.is_over:
+        seat = live.state.current_player
+        mover = [host, friend][seat]
+        await hub.play(live, mover.user, live.info.version, "take 1")
+    over = (await host.http.get(f"/api/tables/{table_id}")).json()
+    assert over["status"] == "over"
