@@ -121,7 +121,8 @@ class Recorder:
         return [json.loads(t) for t in self.texts]
 
     def last(self, kind: str) -> dict[str, Any]:
-        return next(m for m in reversed(self.messages) if m["type"] == kind)
+        marker = f'"type":"{kind}"'
+        return json.loads(next(t for t in reversed(self.texts) if t.startswith("{" + marker)))
 
     def clear(self) -> None:
         self.texts.clear()
@@ -187,12 +188,10 @@ async def table_with(
 
 async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:
     """Wait until no bot of ``table_id`` is thinking (its game over or a human to move)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
     while True:
         live = hub.loaded(table_id)
         if live is None or live.bot_task is None:
             return
-        if loop.time() > deadline:
+        done, _ = await asyncio.wait([live.bot_task], timeout=timeout)
+        if not done:
             raise TimeoutError(f"bots of table {table_id} still playing after {timeout}s")
-        await asyncio.sleep(0.005)

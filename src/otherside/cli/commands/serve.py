@@ -1,0 +1,49 @@
+"""``otherside serve``: the table server (lobby, tables, replays) for the browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from platformdirs import user_data_dir
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def default_database() -> Path:
+    """The SQLite file used when no ``--database`` is given (in the user's data directory)."""
+    return Path(user_data_dir("otherside", appauthor=False)) / "otherside.db"
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for the network).")] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option(help="TCP port.")] = DEFAULT_PORT,
+    database: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+                          "(default: a SQLite file in your data directory)."),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before acting, so people can follow.")
+    ] = 0.7,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+) -> None:
+    """Start the table server: play in the browser with friends and bots."""
+    import uvicorn
+
+    from otherside.server.app import create_app
+    from otherside.server.db import sqlite_url
+
+    url = database or sqlite_url(default_database())
+    app = create_app(url, bot_delay=bot_delay)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    typer.echo(f"otherside table server on {url.split('@')[-1]}")
+    typer.echo(f"open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``otherside serve``."""
+    app.command("serve")(serve)

@@ -1,0 +1,123 @@
+"""V19 through the server: hundreds of random Verso games, and every payload sent to any seat or
+spectator is checked against the server-side state — no down face that was never shown, no card
+of the pile below its top, nothing but the seat's own view."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from fastapi import FastAPI
+
+from otherside.games import verso
+from otherside.games.verso.cards import DOWN, UP, face_name
+from otherside.server.store import load_moves
+from otherside.server.tables import TableHub
+from tests.server.conftest import Player, Recorder, hub_of, people, settle, table_with
+
+VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal"}
+# Card notation ("B3/g4") only ever appears in records, which hold the pile.
+CARD_NOTATION = re.compile(r"[BGObgo][1-6*]/[BGObgo][1-6*]")
+SECRET_KEYS = {"pile", "record", "initial_record", "seed", "actions"}
+
+
+def _keys(data: Any) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _keys(v)}
+    return set()
+
+
+def _check_cards(shown: list[dict[str, Any]], cards: list[int], state: verso.VersoState) -> None:
+    assert len(shown) == len(cards)
+    for entry, oc in zip(shown, cards, strict=True):
+        assert entry["up"] == face_name(UP[oc])
+        if not state.is_shown(oc):
+            assert entry["down"] is None, f"hidden face {face_name(DOWN[oc])} sent"
+        else:
+            assert entry["down"] == face_name(DOWN[oc])
+
+
+def check_payload(text: str, states: list[verso.VersoState], rng: random.Random) -> int:
+    """Check one payload; 1 if it was a view."""
+    assert not CARD_NOTATION.search(text), f"card notation (pile or record) in {text[:200]}"
+    message = json.loads(text)
+    assert not (_keys(message) & SECRET_KEYS), f"secret key in {text[:200]}"
+    if message["type"] != "view":
+        assert message["type"] == "table"
+        return 0
+    assert set(message) == VIEW_KEYS
+    state = states[message["version"]]
+    seat = message["seat"]
+    view = message["view"]
+    assert view == json.loads(json.dumps(verso.view(state, seat)))
+    top = state.top
+    assert view["top"] == (face_name(UP[top]) if top is not None else None)
+    assert view["pile_size"] == state.pile_size
+    for player, tableau in enumerate(view["tableaux"]):
+        _check_cards(tableau["cards"], state.tableau(player), state)
+    _check_cards(view["discards"], state.discard_pile(), state)
+    if seat is not None and rng.random() < 0.05:
+        # Everything hidden re-drawn at random: the payload must not change.
+        assert verso.view(verso.redeal(state, seat, rng), seat) == verso.view(state, seat)
+    legal = [str(a) for a in state.legal_actions()] if seat == state.current_player else []
+    assert message["legal"] == legal
+    return 1
+
+
+async def _states(app: FastAPI, table_id: str) -> list[verso.VersoState]:
+    initial, moves = await app.state.db.run(lambda s: load_moves(s, table_id))
+    state = verso.replay(initial)
+    states = [state]
+    for _, action in moves:
+        state = state.apply(action)
+        states.append(state)
+    return states
+
+
+async def _play_one(
+    app: FastAPI, hub: TableHub, pool: list[Player], rng: random.Random
+) -> tuple[str, list[Recorder]]:
+    players = rng.choice([1, 2, 2, 3, 3, 4, 4, 5, 6])
+    humans = rng.randint(1, players)
+    options = {"allow_duplicate_keep": rng.random() < 0.3, "first_player": "random"}
+    seated = pool[:humans]
+    table_id = await table_with(app, seated, bots=players - humans, options=options, start=False)
+    conns = [p.recorder() for p in seated] + [Recorder(None)]
+    for conn in conns:
+        live = await hub.attach(table_id, conn)
+    await seated[0].http.post(f"/api/tables/{table_id}/start")
+    while True:
+        await settle(hub, table_id)
+        state = live.state
+        assert state is not None
+        if state.is_over:
+            break
+        seat = state.current_player
+        conn = conns[seat]
+        view = conn.last("view")
+        assert view["version"] == live.info.version and view["legal"]
+        action = rng.choice(view["legal"])
+        await hub.handle(live, conn, json.dumps(
+            {"type": "action", "version": view["version"], "action": action}))
+    return table_id, conns
+
+
+async def test_no_payload_ever_carries_a_hidden_face_or_the_pile(app: FastAPI) -> None:
+    """V19: hundreds of random games (1–6 players, humans and bots) through the server."""
+    hub = hub_of(app)
+    pool = await people(app, 6)
+    rng = random.Random(19)
+    games = 200 if app.state.db.is_sqlite else 30
+    views = 0
+    for _ in range(games):
+        table_id, conns = await _play_one(app, hub, pool, rng)
+        states = await _states(app, table_id)
+        assert states[-1].is_over
+        for conn in conns:
+            for text in conn.texts:
+                views += check_payload(text, states, rng)
+    assert views > games * 20
