@@ -1,0 +1,1 @@
+"""Recto Verso (placeholder during development)."""
