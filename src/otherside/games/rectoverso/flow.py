@@ -160,16 +160,16 @@ class RectoVersoState:
     def stamp(self) -> float:
         """Seconds into the round at which an action applied now happens."""
         if self.clock is None:
-            return (self.round_actions + 1) * self.seconds_per_action
-        return max(0.0, self.clock() - self.started)
+            return float((self.round_actions + 1) * self.seconds_per_action)
+        return max(0.0, float(self.clock() - self.started))
 
     def elapsed(self) -> float:
         """Seconds since the round's card was revealed (0 between rounds)."""
         if self.phase != "build":
             return 0.0
         if self.clock is None:
-            return self.round_actions * self.seconds_per_action
-        return max(0.0, self.clock() - self.started)
+            return float(self.round_actions * self.seconds_per_action)
+        return max(0.0, float(self.clock() - self.started))
 
     def time_is_up(self, at: float | None = None) -> bool:
         """True during a round whose time limit has passed (``at`` seconds in, default now)."""

@@ -39,7 +39,7 @@ class RectoVersoGame:
         self, clock: Clock | None = None, seconds_per_action: float = SECONDS_PER_ACTION
     ) -> None:
         self.clock = clock
-        self.seconds_per_action = seconds_per_action
+        self.seconds_per_action = float(seconds_per_action)
 
     def new_state(
         self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
