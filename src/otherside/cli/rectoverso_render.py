@@ -3,7 +3,7 @@ in PNG files (matplotlib)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Group
@@ -47,7 +47,7 @@ def view_text(view: Sequence[str]) -> Text:
     return text
 
 
-def views_table(title: str, views: dict[str, Sequence[str]]) -> Table:
+def views_table(title: str, views: Mapping[str, Sequence[str]]) -> Table:
     """Views side by side (``{"front": …, "back": …}``, any subset), under ``title``."""
     table = Table(title=title, show_edge=False, box=None, padding=(0, 2))
     for side in views:

@@ -202,3 +202,14 @@ def test_conformance_with_a_fixed_clock_and_a_short_deck() -> None:
 
     # a fixed clock: rounds end only by "done" from both, no timeout ever
     check_game(ShortDeck(clock=lambda: 0.0), player_counts=[2], games_per_count=1)
+
+
+def test_states_are_immutable_values() -> None:
+    state = GAME.new_state(3, seed=4).apply("turn")
+    before = GAME.view(state, None)
+    after = state.apply(state.legal_actions()[0])
+    assert GAME.view(state, None) == before and after != state
+    assert len({state, GAME.new_state(3, seed=4).apply("turn")}) == 1
+    with pytest.raises(IllegalAction):
+        state.apply("remove yellow")
+    assert GAME.view(state, None) == before

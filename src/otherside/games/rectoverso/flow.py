@@ -10,7 +10,7 @@ every action takes ``seconds_per_action`` seconds (bots, simulations, the confor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -92,7 +92,7 @@ class RectoVersoState:
     players: int
     difficulty: str
     seed: int
-    options: Mapping[str, Any]
+    fixed_deck: tuple[int, ...] | None  # the 'deck' option, when the deck was given
     deck: tuple[int, ...]  # card numbers still to draw, in order (hidden from everyone)
     tokens: tuple[tuple[int, ...], ...]  # R12: each player's face-down tokens, turning order
     turned: tuple[tuple[int, ...], ...]  # each player's turned tokens (public)
@@ -353,7 +353,10 @@ class RectoVersoState:
             "game": NAME,
             "players": self.players,
             "seed": self.seed,
-            "options": dict(self.options),
+            "options": {
+                "difficulty": self.difficulty,
+                **({"deck": list(self.fixed_deck)} if self.fixed_deck is not None else {}),
+            },
             "actions": [a for a, _, _ in self.history],
             "by": [p for _, p, _ in self.history],
             "at": [t for _, _, t in self.history],

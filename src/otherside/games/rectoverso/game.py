@@ -73,12 +73,11 @@ class RectoVersoGame:
         for own in token_sets(players) if players > 2 else [[] for _ in range(players)]:
             rng.shuffle(own)
             tokens.append(tuple(own))
-        kept = {"difficulty": difficulty, **({"deck": list(deck)} if "deck" in options else {})}
         return RectoVersoState(
             players=players,
             difficulty=difficulty,
             seed=seed,
-            options=kept,
+            fixed_deck=deck if "deck" in options else None,
             deck=deck,
             tokens=tuple(tokens),
             turned=tuple(() for _ in range(players)),

@@ -39,7 +39,7 @@ SHAPES: dict[str, tuple[Cell, ...]] = {
 }
 
 
-def _rotations() -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+def _rotations() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The 24 proper rotations as (axis permutation, signs) with determinant +1."""
     result = []
     for perm in permutations(range(3)):
