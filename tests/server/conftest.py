@@ -25,8 +25,8 @@ from sqlalchemy import create_engine, make_url, text
 
 from otherside.bots import register_bot
 from otherside.bots.base import RandomBot
-from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
 from otherside.server.accounts import UserInfo
+from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
 from otherside.server.app import create_app
 from otherside.server.db import sqlite_url
 from otherside.server.tables import TableHub

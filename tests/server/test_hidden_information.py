@@ -101,8 +101,9 @@ async def _play_one(
         view = conn.last("view")
         assert view["version"] == live.info.version and view["legal"]
         action = rng.choice(view["legal"])
-        await hub.handle(live, conn, json.dumps(
-            {"type": "action", "version": view["version"], "action": action}))
+        await hub.handle(
+            live, conn, json.dumps({"type": "action", "version": view["version"], "action": action})
+        )
     return table_id, conns
 
 

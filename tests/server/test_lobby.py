@@ -26,8 +26,9 @@ async def test_create_join_leave_and_bots_change_the_seats(app: FastAPI) -> None
     assert made["status"] == "waiting" and made["players"] == 1
     assert made["seats"][0]["name"] == host.user.name
 
-    table_id = await table_with(app, [host], bots=0, options={"allow_duplicate_keep": True},
-                                start=False)
+    table_id = await table_with(
+        app, [host], bots=0, options={"allow_duplicate_keep": True}, start=False
+    )
     await host.http.post(f"/api/tables/{table_id}/bots", json={"seat": 0, "bot": "random"})
     resized = await host.http.post(
         "/api/tables", json={"game": "verso", "players": 3, "options": {"first_player": 2}}

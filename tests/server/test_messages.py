@@ -156,8 +156,9 @@ async def test_actions_before_the_start_and_after_the_end_are_refused(app: FastA
     assert host.last("table")["table"]["status"] == "over"
     final = host.last("view")
     assert final["view"]["outcome"] is not None and final["legal"] == []
-    await hub.handle(live, host, json.dumps(
-        {"type": "action", "version": live.info.version, "action": "draw"}))
+    await hub.handle(
+        live, host, json.dumps({"type": "action", "version": live.info.version, "action": "draw"})
+    )
     assert host.messages[-1]["code"] == "game_over"
 
 

@@ -54,12 +54,26 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(database_url: str, port: int) -> subprocess.Popen[bytes]:
+def _serve(database_url: str, port: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "otherside", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--database", database_url, "--bot-delay", "0"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "otherside",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--database",
+            database_url,
+            "--bot-delay",
+            str(bot_delay),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -84,26 +98,35 @@ async def test_kill_minus_9_loses_no_announced_move(database_url: str) -> None:
     server = _serve(database_url, port)
     base = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient(base_url=base) as alice, httpx.AsyncClient(base_url=base) as bob:
+        async with (
+            httpx.AsyncClient(base_url=base) as alice,
+            httpx.AsyncClient(base_url=base) as bob,
+        ):
             await alice.post("/api/guest")
             await bob.post("/api/guest")
-            made = await alice.post("/api/tables", json={"game": "verso", "players": 2,
-                                                         "options": {"first_player": 0}})
+            made = await alice.post(
+                "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
+            )
             table_id = made.json()["id"]
             await bob.post(f"/api/tables/{table_id}/join", json={})
             await alice.post(f"/api/tables/{table_id}/start")
             cookies = [c.cookies.get("otherside_session") for c in (alice, bob)]
             url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
             sockets = [
-                await websockets.connect(url, additional_headers={"Cookie": f"otherside_session={c}"})
+                await websockets.connect(
+                    url, additional_headers={"Cookie": f"otherside_session={c}"}
+                )
                 for c in cookies
             ]
             views = [await _next_view(ws) for ws in sockets]
             for _ in range(7):
                 seat = views[0]["view"]["current_player"]
                 mine = views[seat]
-                await sockets[seat].send(json.dumps(
-                    {"type": "action", "version": mine["version"], "action": mine["legal"][-1]}))
+                await sockets[seat].send(
+                    json.dumps(
+                        {"type": "action", "version": mine["version"], "action": mine["legal"][-1]}
+                    )
+                )
                 views = [await _next_view(ws) for ws in sockets]
             seen = views[0]
             server.send_signal(signal.SIGKILL)

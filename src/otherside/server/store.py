@@ -41,7 +41,12 @@ class SeatInfo:
     def to_out(self) -> SeatOut:
         """The wire form."""
         if self.bot is not None:
-            return SeatOut(seat=self.seat, kind="bot", name=f"{self.bot} bot", bot=self.bot)
+            return SeatOut(
+                seat=self.seat,
+                kind="bot",
+                name=f"{self.bot.capitalize()} bot {self.seat + 1}",
+                bot=self.bot,
+            )
         if self.user_id is not None:
             return SeatOut(seat=self.seat, kind="human", name=self.user_name, user_id=self.user_id)
         return SeatOut(seat=self.seat, kind="empty", name=None)

@@ -18,12 +18,16 @@ def default_database() -> Path:
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0 for the network).")] = DEFAULT_HOST,
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0 for the network).")
+    ] = DEFAULT_HOST,
     port: Annotated[int, typer.Option(help="TCP port.")] = DEFAULT_PORT,
     database: Annotated[
         str | None,
-        typer.Option(help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
-                          "(default: a SQLite file in your data directory)."),
+        typer.Option(
+            help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+            "(default: a SQLite file in your data directory)."
+        ),
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before acting, so people can follow.")
