@@ -43,7 +43,7 @@ async def _two_humans(app: FastAPI) -> tuple[TableHub, LiveTable, list[Player], 
 
 
 async def test_connecting_sends_the_table_and_the_own_view_at_once(app: FastAPI) -> None:
-    hub, live, _, (first, second, spectator) = await _two_humans(app)
+    _hub, _live, _, (first, second, spectator) = await _two_humans(app)
     for seat, conn in enumerate([first, second, spectator]):
         kinds = [m["type"] for m in conn.messages]
         assert kinds == ["table", "view"]
@@ -123,7 +123,7 @@ async def test_bad_messages_get_a_clear_error_and_change_nothing(
 
 
 async def test_out_of_turn_spectator_and_unseated_actions_are_refused(app: FastAPI) -> None:
-    hub, live, players, (first, second, spectator) = await _two_humans(app)
+    hub, live, _players, (_first, second, spectator) = await _two_humans(app)
     action = json.dumps({"type": "action", "version": 0, "action": "draw"})
     for conn, code in ((second, "not_your_turn"), (spectator, "not_seated")):
         conn.clear()
