@@ -88,9 +88,9 @@ class TableInfo:
             title=title,
             players=self.players,
             options=self.options,
-            status=self.status,
+            status=self.status,  # type: ignore[arg-type]
             owner=self.owner_name,
-            owner_id=self.owner_id,  # type: ignore[arg-type]
+            owner_id=self.owner_id,
             seats=[s.to_out() for s in self.seats],
             version=self.version,
             outcome=self.outcome,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
 from otherside.core.game import State
 from otherside.server.accounts import UserInfo
@@ -350,9 +351,14 @@ class TableHub:
         async with live.lock:
             if live.info.status != "waiting":
                 raise TableError(409, "the game has started; seats cannot change now")
-            seats = getattr(self, f"_seats_{change}")(live.info, user, **kwargs)
+            seats: list[SeatInfo] = getattr(self, f"_seats_{change}")(live.info, user, **kwargs)
+
+            def save(session: Session) -> None:
+                for seat in seats:
+                    save_seat(session, table_id, seat)
+
+            await self.db.run(save)
             for seat in seats:
-                await self.db.run(lambda s, seat=seat: save_seat(s, table_id, seat))
                 live.info = live.info.with_seat(seat)
             self._broadcast(live, table=True, view=False)
             return live.info
