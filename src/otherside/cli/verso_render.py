@@ -121,7 +121,8 @@ def _grid(view: View, names: Sequence[str], me: int | None) -> Table:
 
 def _pile_line(view: View) -> Text:
     line = Text("Pile ", style="bold")
-    line.append(f"{view['pile_size']} cards", style="bold")
+    size = view["pile_size"]
+    line.append(f"{size} card{'' if size == 1 else 's'}", style="bold")
     if view["top"] is not None:
         line.append("   top ")
         line.append_text(face_text(view["top"]))

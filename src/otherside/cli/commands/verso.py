@@ -164,7 +164,10 @@ DelayOption = Annotated[
 ]
 DuplicateOption = Annotated[
     bool,
-    typer.Option(help="Variant of V8: 'draw' stays legal on a duplicate (the card is discarded)."),
+    typer.Option(
+        "--allow-duplicate-keep",
+        help="Variant of V8: 'draw' stays legal on a duplicate (the card is discarded).",
+    ),
 ]
 
 
@@ -176,8 +179,8 @@ def play(
     seats: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated seat kinds in seat order: 'human' or a bot name "
-            "(default: you against bots).",
+            help="Comma-separated seats in order: 'human' or a bot name such as 'random' "
+            "(default: you, then bots).",
         ),
     ] = None,
     seed: SeedOption = None,
