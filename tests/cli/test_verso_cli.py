@@ -232,6 +232,7 @@ def test_replay_of_a_missing_file_exits_2(tmp_path: Path) -> None:
         (["--players", "4", "--seats", "human,random"], "--players 4 but 2 seats"),
         (["--players", "7"], "Verso is for 1 to 6 players"),
         (["--players", "2", "--first-player", "2"], "seat from 0 to 1, not 2"),
+        (["--record", "/no/such/folder/game.json"], "the folder /no/such/folder does not exist"),
     ],
 )
 def test_play_rejects_bad_options_with_a_clear_message(args: list[str], message: str) -> None:

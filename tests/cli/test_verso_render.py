@@ -44,7 +44,7 @@ def plain(renderable: object, width: int = 80) -> str:
                 "card": {"up": "g4", "down": "B3"},
                 "reason": "duplicate",
             },
-            "g4  B3 duplicates a card in your tableau",
+            "g4 /B3 duplicates a card in your tableau",
         ),
         (
             {
@@ -66,11 +66,11 @@ def plain(renderable: object, width: int = 80) -> str:
         ({"type": "square_broken", "player": 0}, "Your square is broken"),
         (
             {"type": "opponent", "card": {"up": "g3", "down": "O4"}, "effect": "turn"},
-            "The opponent takes  g3  O4: its hidden side is higher, you turn your highest orange",
+            "The opponent takes  g3 /O4: its hidden side is higher, you turn your highest orange",
         ),
         (
             {"type": "opponent", "card": {"up": "o*", "down": "B2"}, "effect": "none"},
-            "The opponent takes  o★  B2: no effect",
+            "The opponent takes  o★ /B2: no effect",
         ),
         ({"type": "pass", "player": 1}, "random 1 passed"),
         ({"type": "final"}, "each player may bank one last series (V14)"),
@@ -99,7 +99,7 @@ def test_series_discards_are_gathered_on_one_line() -> None:
     ]
     lines = [line.plain for line in describe_events(events, NAMES)]
     assert len(lines) == 2
-    assert lines[1] == "You discarded  g3   G2  o1 (the two highest of the series)"
+    assert lines[1] == "You discarded  g3   G2 /o1 (the two highest of the series)"
 
 
 def test_solo_final_event_names_v17() -> None:
@@ -128,7 +128,7 @@ def test_board_shows_rows_per_colour_scores_squares_and_turn() -> None:
     rows = [line for line in text.splitlines() if "blue" in line or "orange" in line]
     assert "B3" in rows[0] and "▶ You" in rows[0]
     # random 1 flipped b5: O4 is up and its down face b5 is public now (V19).
-    assert any("orange" in r and "O4  b5" in r for r in rows)
+    assert any("orange" in r and "O4 /b5" in r for r in rows)
     assert "▶ You to play — draw keeps  o1 , flip takes its other side" in text
 
 

@@ -19,7 +19,8 @@ from rich.text import Text
 from otherside.bots.match import Step
 from otherside.cli.verso_render import STYLES, render_board
 from otherside.core.errors import BadNotation, IllegalAction
-from otherside.games.verso import VersoAction, VersoState, parse_action
+from otherside.core.game import Action
+from otherside.games.verso import VersoState, parse_action
 
 SHORT_WORDS = {
     "d": "draw",
@@ -91,23 +92,23 @@ class Referee:
         """``on_step`` hook: the state after the last action."""
         self.state = step.after  # type: ignore[assignment]
 
-    def reason(self, action: VersoAction | str) -> str:
+    def reason(self, action: Action | str) -> str:
         """The engine's reason why ``action`` cannot be played now."""
         try:
-            self.state.apply(action)
+            self.state.apply(str(action))
         except (BadNotation, IllegalAction) as exc:
             return exc.reason
         return "it is not among the legal moves"
 
-    def points(self, action: VersoAction) -> int:
+    def points(self, action: Action) -> int:
         """The points the player to move would bank with ``action`` (0 for a draw)."""
         player = self.state.current_player
         if player is None or not str(action).startswith("series"):
             return 0
-        return self.state.apply(action).scores[player] - self.state.scores[player]
+        return self.state.apply(str(action)).scores[player] - self.state.scores[player]
 
 
-def moves_text(legal: Sequence[VersoAction], referee: Referee) -> RenderableType:
+def moves_text(legal: Sequence[Action], referee: Referee) -> RenderableType:
     """The legal moves, numbered (a number is accepted as the move), with each series' points."""
     items = []
     for number, action in enumerate(legal, 1):
@@ -145,8 +146,8 @@ class HumanSeat:
         self.ask = ask or (lambda prompt: console.input(prompt))
 
     def choose(
-        self, view: Mapping[str, Any], legal: Sequence[VersoAction], rng: random.Random
-    ) -> VersoAction:
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         """Show the board and ask until a legal move is typed.
 
         Raises:
@@ -165,9 +166,7 @@ class HumanSeat:
             if action is not None:
                 return action
 
-    def _answer(
-        self, line: str, view: Mapping[str, Any], legal: Sequence[VersoAction]
-    ) -> VersoAction | None:
+    def _answer(self, line: str, view: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
         """The move ``line`` names, or None after printing help, the moves or an error."""
         word = line.lower()
         if not word:
@@ -199,6 +198,6 @@ class HumanSeat:
         self._refuse(f"illegal: {action} — {self.referee.reason(action)}", legal)
         return None
 
-    def _refuse(self, message: str, legal: Sequence[VersoAction]) -> None:
+    def _refuse(self, message: str, legal: Sequence[Action]) -> None:
         self.console.print(Text(message, style="bold red"))
         self.console.print(moves_text(legal, self.referee))

@@ -66,7 +66,7 @@ def card_text(card: Mapping[str, Any]) -> Text:
     """A card of a view: its up face, and its down face dimmed when it has been shown."""
     text = face_text(card["up"])
     if card.get("down"):
-        text.append(" ")
+        text.append("/", style="dim")
         text.append_text(face_text(card["down"], dim=True))
     return text
 

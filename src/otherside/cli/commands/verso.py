@@ -121,8 +121,20 @@ def _run(
 def _save(console: Console, state: VersoState, record: Path | None) -> None:
     if record is None:
         return
-    write_record_file(record, state.to_record())
+    try:
+        write_record_file(record, state.to_record())
+    except OSError as exc:
+        console.print(Text(f"error: cannot write {record}: {exc.strerror}", style="bold red"))
+        raise typer.Exit(1) from None
     console.print(Text(f"Record written to {record}", style="dim"))
+
+
+def _check_record_path(record: Path | None) -> None:
+    """Refuse a record file that could not be written, before the game rather than after it."""
+    if record is not None and not record.parent.is_dir():
+        raise typer.BadParameter(
+            f"{record}: the folder {record.parent} does not exist", param_hint="--record"
+        )
 
 
 def _new_state(
@@ -191,6 +203,7 @@ def play(
 ) -> None:
     """Play a game of Verso at the terminal, against bots or friends sharing the keyboard."""
     kinds = resolve_seats(players, seats)
+    _check_record_path(record)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     state = _new_state(len(kinds), seed, first_player, allow_duplicate_keep)
     console = Console(highlight=False)
@@ -210,6 +223,7 @@ def solo(
 ) -> None:
     """Play Verso solo (V16-V18): 35 cards against a simulated opponent, then your rating."""
     kinds = resolve_seats(1, seats)
+    _check_record_path(record)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     state = _new_state(1, seed, 0, allow_duplicate_keep)
     console = Console(highlight=False)
