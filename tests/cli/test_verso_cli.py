@@ -142,7 +142,7 @@ def test_solo_human_plays_to_the_end_and_gets_a_rating() -> None:
     """V16-V18: a solo game typed at the keyboard (always the first legal move)."""
     result = run("solo", "--seed", "3", "--delay", "0", input="1\n" * 60)
     assert result.exit_code == 0, result.output
-    assert "The opponent takes" in result.output
+    assert "The opponent took" in result.output
     assert "Solo rating (V18):" in result.output
     score = final_scores(result.output)["You"]
     assert verso.rating(score) in result.output

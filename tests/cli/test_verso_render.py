@@ -65,12 +65,12 @@ def plain(renderable: object, width: int = 80) -> str:
         ({"type": "square", "player": 2, "points": 7}, "Square! random 2 holds 3 cards of every"),
         ({"type": "square_broken", "player": 0}, "Your square is broken"),
         (
-            {"type": "opponent", "card": {"up": "g3", "down": "O4"}, "effect": "turn"},
-            "The opponent takes  g3 /O4: its hidden side is higher, you turn your highest orange",
+            {"type": "opponent", "card": {"up": "o*", "down": "B2"}, "effect": "none"},
+            "The opponent took  o★ /B2: no effect",
         ),
         (
-            {"type": "opponent", "card": {"up": "o*", "down": "B2"}, "effect": "none"},
-            "The opponent takes  o★ /B2: no effect",
+            {"type": "opponent", "card": {"up": "B5", "down": "o6"}, "effect": "turn"},
+            "The opponent took  B5 /o6: you hold no orange card to turn (V16)",
         ),
         ({"type": "pass", "player": 1}, "random 1 passed"),
         ({"type": "final"}, "each player may bank one last series (V14)"),
@@ -100,6 +100,19 @@ def test_series_discards_are_gathered_on_one_line() -> None:
     lines = [line.plain for line in describe_events(events, NAMES)]
     assert len(lines) == 2
     assert lines[1] == "You discarded  g3   G2 /o1 (the two highest of the series)"
+
+
+def test_solo_opponent_turn_is_followed_by_the_turned_card() -> None:
+    """V16: the opponent's card makes you turn your highest card of its down face's colour."""
+    events = [
+        {"type": "opponent", "card": {"up": "g3", "down": "O4"}, "effect": "turn"},
+        {"type": "turn", "player": 0, "from": "o5", "to": "B4"},
+    ]
+    lines = [line.plain for line in describe_events(events, ["You"], solo=True)]
+    assert lines == [
+        "The opponent took  g3 /O4: you turn your highest orange card (V16)",
+        "Your  o5  turned over →  B4 ",
+    ]
 
 
 def test_solo_final_event_names_v17() -> None:

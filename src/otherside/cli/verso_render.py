@@ -120,15 +120,13 @@ def _grid(view: View, names: Sequence[str], me: int | None) -> Table:
 
 
 def _pile_line(view: View) -> Text:
-    line = Text("Pile ", style="bold")
     size = view["pile_size"]
-    line.append(f"{size} card{'' if size == 1 else 's'}", style="bold")
+    line = Text(f"Pile {size} card{'' if size == 1 else 's'}" if size else "Pile empty")
+    line.stylize("bold")
     if view["top"] is not None:
         line.append("   top ")
         line.append_text(face_text(view["top"]))
         line.append("  (its other side is hidden)", style="dim")
-    else:
-        line.append("   empty", style="dim")
     line.append(f"   discards {len(view['discards'])}", style="dim")
     return line
 
@@ -232,11 +230,15 @@ def describe_events(
         elif kind == "square_broken":
             line.append(f"{possessive(who)} square is broken: the next one scores", style="dim")
         elif kind == "opponent":
-            line.append("The opponent takes ")
+            line.append("The opponent took ")
             line.append_text(card_text(event["card"]))
             if event["effect"] == "turn":
                 colour = face_colour(event["card"]["down"])
-                line.append(f": its hidden side is higher, you turn your highest {colour} card")
+                turned = i < len(events) and events[i]["type"] == "turn"
+                if turned:
+                    line.append(f": you turn your highest {colour} card (V16)")
+                else:
+                    line.append(f": you hold no {colour} card to turn (V16)", style="dim")
             else:
                 line.append(": no effect", style="dim")
         elif kind == "pass":
@@ -254,6 +256,18 @@ def describe_events(
             line.append(str(dict(event)), style="dim")
         lines.append(line)
     return lines
+
+
+def narration(number: int | None, lines: Sequence[Text], indent: int = 0) -> Table:
+    """Lines under an action number in a margin (``  12 │ …``); long lines wrap inside."""
+    grid = Table.grid(padding=(0, 1, 0, 0))
+    grid.add_column(justify="right", width=4, style="dim")
+    grid.add_column(style="dim", width=1)
+    grid.add_column(overflow="fold")
+    for i, line in enumerate(lines):
+        label = str(number) if i == 0 and number is not None else ""
+        grid.add_row(label, "│", Text(" " * indent) + line)
+    return grid
 
 
 def render_results(view: View, names: Sequence[str]) -> RenderableType:

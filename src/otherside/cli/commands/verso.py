@@ -20,7 +20,13 @@ from rich.text import Text
 from otherside.bots import Step, bot_names, make_bot, play_match
 from otherside.bots.base import Bot
 from otherside.cli.human import HumanSeat, QuitGame, Referee
-from otherside.cli.verso_render import describe_events, render_board, render_results, seat_names
+from otherside.cli.verso_render import (
+    describe_events,
+    narration,
+    render_board,
+    render_results,
+    seat_names,
+)
 from otherside.core import BadRecord, derive_seed, make_rng, read_record_file, write_record_file
 from otherside.games import verso
 from otherside.games.verso import VersoState
@@ -97,9 +103,7 @@ def _run(
     def on_step(step: Step) -> None:
         referee.follow(step)
         after: VersoState = step.after  # type: ignore[assignment]
-        for i, line in enumerate(describe_events(after.events, names, after.solo)):
-            margin = f"{after.version:>4} │ " if i == 0 else "     │ "
-            console.print(Text(margin, style="dim") + line)
+        console.print(narration(after.version, describe_events(after.events, names, after.solo)))
         if kinds[step.player] != HUMAN and delay > 0:
             time.sleep(delay)
 
@@ -260,12 +264,9 @@ def replay(
     steps = zip(pairwise(final.iter_states()), final.actions_played(), strict=True)
     for (before, after), action in steps:
         player = before.current_player
-        head = Text(f"{after.version:>4} │ ", style="dim")
-        head.append(f"{names[player]}: " if player is not None else "", style="bold")
-        head.append(str(action), style="bold")
-        console.print(head)
-        for line in describe_events(after.events, names, after.solo):
-            console.print(Text("     │   ", style="dim") + line)
+        head = Text(f"{names[player]}: {action}", style="bold")
+        events = describe_events(after.events, names, after.solo)
+        console.print(narration(after.version, [head]), narration(None, events, indent=2))
     console.print()
     console.print(render_board(view, names))
     console.print(render_results(view, names))
