@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -251,3 +252,19 @@ def test_default_seats_are_you_against_bots() -> None:
     assert resolve_seats(None, None) == ["human", default_bot(), default_bot()]
     assert resolve_seats(None, "Human, random") == ["human", "random"]
     assert default_bot() == ("greedy" if "greedy" in bot_names("verso") else "random")
+
+
+def test_series_preview_shows_the_series_points_only() -> None:
+    """V11.3 points of a series, never the effect of hidden cards (the solo opponent, V16)."""
+    state = verso.new_game(1, seed=0)
+    rng = random.Random(0)
+    seen = 0
+    while not state.is_over:
+        referee = Referee(state)
+        for action in state.legal_actions():
+            if str(action).startswith("series"):
+                (event,) = [e for e in state.apply(action).events if e["type"] == "series"]
+                assert referee.points(action) == event["points"]
+                seen += 1
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert seen

@@ -101,11 +101,13 @@ class Referee:
         return "it is not among the legal moves"
 
     def points(self, action: Action) -> int:
-        """The points the player to move would bank with ``action`` (0 for a draw)."""
-        player = self.state.current_player
-        if player is None or not str(action).startswith("series"):
-            return 0
-        return self.state.apply(str(action)).scores[player] - self.state.scores[player]
+        """The points a series would bank (V11.3), read from the engine's ``series`` event.
+
+        Only that event is read: the score after the action could also hold what the action
+        reveals (a square made by the solo opponent's card, V16), which the player may not know.
+        """
+        events = self.state.apply(str(action)).events
+        return sum(e["points"] for e in events if e["type"] == "series")
 
 
 def moves_text(legal: Sequence[Action], referee: Referee) -> RenderableType:
