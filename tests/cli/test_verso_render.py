@@ -164,3 +164,4 @@ def test_results_rank_players_and_mark_winners() -> None:
         line = next(line for line in text.splitlines() if NAMES[seat] in line)
         assert str(score) in line
         assert ("winner" in line) == (score == best)
+    assert ("wins." in text) == (len(state.outcome.winners) == 1)

@@ -270,6 +270,22 @@ def narration(number: int | None, lines: Sequence[Text], indent: int = 0) -> Tab
     return grid
 
 
+def _winners_line(winners: Sequence[int], names: Sequence[str]) -> Text:
+    """Who won, in words (V15: tied players share the victory).
+
+    >>> _winners_line([0], ["You", "random 1"]).plain
+    'You win!'
+    >>> _winners_line([1, 2], ["You", "random 1", "random 2"]).plain
+    'random 1 and random 2 share the victory.'
+    """
+    who = [names[w] for w in winners]
+    if len(who) == 1:
+        text = "You win!" if who[0] == "You" else f"{who[0]} wins."
+    else:
+        text = f"{', '.join(who[:-1])} and {who[-1]} share the victory."
+    return Text(text, style="bold green")
+
+
 def render_results(view: View, names: Sequence[str]) -> RenderableType:
     """Final scores, best first, with the winners marked, and the V18 rating of a solo game."""
     outcome = view["outcome"] or {"scores": view["scores"], "winners": []}
@@ -283,7 +299,9 @@ def render_results(view: View, names: Sequence[str]) -> RenderableType:
         won = seat in outcome["winners"] and not view["solo"]
         mark = Text("winner", style="bold green") if won else ""
         table.add_row(str(rank), names[seat], str(outcome["scores"][seat]), mark)
-    if not view["solo"] or view.get("rating") is None:
+    if not view["solo"]:
+        return Group(table, _winners_line(outcome["winners"], names))
+    if view.get("rating") is None:
         return table
     rating = Text("Solo rating (V18): ", style="bold")
     rating.append(view["rating"], style="bold magenta")

@@ -264,6 +264,7 @@ def replay(
     steps = zip(pairwise(final.iter_states()), final.actions_played(), strict=True)
     for (before, after), action in steps:
         player = before.current_player
+        assert player is not None  # every state before an action has a player to move
         head = Text(f"{names[player]}: {action}", style="bold")
         events = describe_events(after.events, names, after.solo)
         console.print(narration(after.version, [head]), narration(None, events, indent=2))
