@@ -8,7 +8,7 @@ engine answer (``state.apply`` raises with the rule's reason), so no rule is re-
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.columns import Columns
@@ -125,27 +125,20 @@ def moves_text(legal: Sequence[Action], referee: Referee) -> RenderableType:
 
 
 class HumanSeat:
-    """A seat played at the keyboard, through the same protocol as the bots."""
+    """A seat played at the keyboard, through the same protocol as the bots.
+
+    Args:
+        console: where the board and the messages go, and whose ``input`` reads the moves.
+        names: display names of every seat.
+        referee: the match's real state, for the engine's reasons and a series' points.
+    """
 
     name = "human"
 
-    def __init__(
-        self,
-        console: Console,
-        names: Sequence[str],
-        referee: Referee,
-        ask: Callable[[str], str] | None = None,
-    ) -> None:
-        """Args:
-        console: where the board and the messages go.
-        names: display names of every seat.
-        referee: the match's real state, for the engine's reasons.
-        ask: reads one line after a prompt (default: ``console.input``).
-        """
+    def __init__(self, console: Console, names: Sequence[str], referee: Referee) -> None:
         self.console = console
         self.names = list(names)
         self.referee = referee
-        self.ask = ask or (lambda prompt: console.input(prompt))
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -161,7 +154,7 @@ class HumanSeat:
         prompt = f"[bold yellow]{self.names[me]}[/] [dim](help, ?)[/] › "
         while True:
             try:
-                line = self.ask(prompt)
+                line = self.console.input(prompt)
             except (EOFError, KeyboardInterrupt):
                 raise QuitGame from None
             action = self._answer(line.strip(), view, legal)
