@@ -16,9 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from otherside.games.verso import DESIGNERS_BEST
+from otherside.games.verso.cards import COLOURS
 
-COLOURS = ("blue", "green", "orange")
-LETTER_COLOUR = {"b": "blue", "g": "green", "o": "orange"}
+LETTER_COLOUR = {colour[0]: colour for colour in COLOURS}
 # (3-VP face, 1-VP face, label) styles per colour; chosen to read on dark and light terminals.
 STYLES = {
     "blue": ("bold bright_white on dodger_blue3", "bold dodger_blue1", "dodger_blue1"),
