@@ -151,10 +151,10 @@ class VersoGame:
     def replay(self, record: Mapping[str, Any]) -> VersoState:
         return replay(record)
 
-    def view(self, state: VersoState, player: int | None) -> dict[str, Any]:  # type: ignore[override]
+    def view(self, state: VersoState, player: int | None) -> dict[str, Any]:
         return view(state, player)
 
-    def redeal(self, state: VersoState, player: int, rng: random.Random) -> VersoState:  # type: ignore[override]
+    def redeal(self, state: VersoState, player: int, rng: random.Random) -> VersoState:
         return redeal(state, player, rng)
 
 

@@ -203,7 +203,7 @@ def determinize(view_data: dict[str, Any], rng: random.Random) -> VersoState:
             slot = UP[oc] % 21
             tabs[owner][slot] = oc
             masks[owner * 3 + slot // 7] |= 1 << (slot % 7)
-    discard_node = None
+    discard_node: tuple[int, Any] | None = None
     for oc in placed[players]:
         discard_node = (oc, discard_node)
     # Built in place: this state is new and not yet shared with anyone.
