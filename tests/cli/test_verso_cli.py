@@ -268,3 +268,10 @@ def test_series_preview_shows_the_series_points_only() -> None:
                 seen += 1
         state = state.apply(rng.choice(state.legal_actions()))
     assert seen
+
+
+def test_the_verso_group_has_play_solo_replay_and_simulate() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("play", "solo", "replay", "simulate"):
+        assert command in result.output

@@ -27,6 +27,7 @@ from otherside.cli.verso_render import (
     render_results,
     seat_names,
 )
+from otherside.cli.verso_simulate import register_verso_simulate
 from otherside.core import BadRecord, derive_seed, make_rng, read_record_file, write_record_file
 from otherside.games import verso
 from otherside.games.verso import VersoState
@@ -43,7 +44,8 @@ verso_app = typer.Typer(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``otherside verso`` to the main app."""
+    """Add ``otherside verso`` (play, solo, replay and the simulator's ``simulate``)."""
+    register_verso_simulate(verso_app)
     app.add_typer(verso_app, name="verso")
 
 
