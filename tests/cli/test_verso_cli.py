@@ -136,7 +136,7 @@ def test_duplicate_top_face_explains_the_v8_decision() -> None:
     record = {"game": "verso", "players": 2, "options": {}, "pile": pile, "actions": []}
     state = verso.replay(record).apply("draw").apply("draw")
     assert [str(a) for a in state.legal_actions()] == ["flip"]
-    assert "duplicates a card of your tableau" in Referee(state).reason("draw")
+    assert "duplicates a card of your tableau" in Referee(verso.GAME, state).reason("draw")
 
 
 def test_solo_human_plays_to_the_end_and_gets_a_rating() -> None:
@@ -260,7 +260,7 @@ def test_series_preview_shows_the_series_points_only() -> None:
     rng = random.Random(0)
     seen = 0
     while not state.is_over:
-        referee = Referee(state)
+        referee = Referee(verso.GAME, state)
         for action in state.legal_actions():
             if str(action).startswith("series"):
                 (event,) = [e for e in state.apply(action).events if e["type"] == "series"]

@@ -19,8 +19,8 @@ from rich.text import Text
 from otherside.bots.match import Step
 from otherside.cli.verso_render import STYLES, render_board
 from otherside.core.errors import BadNotation, IllegalAction
-from otherside.core.game import Action
-from otherside.games.verso import VersoState, parse_action
+from otherside.core.game import Action, Game, State
+from otherside.games.verso import parse_action
 
 SHORT_WORDS = {
     "d": "draw",
@@ -85,12 +85,13 @@ class Referee:
     why it is illegal, or how many points a series would bank.
     """
 
-    def __init__(self, state: VersoState) -> None:
+    def __init__(self, game: Game, state: State) -> None:
+        self.game = game
         self.state = state
 
     def follow(self, step: Step) -> None:
         """``on_step`` hook: the state after the last action."""
-        self.state = step.after  # type: ignore[assignment]
+        self.state = step.after
 
     def reason(self, action: Action | str) -> str:
         """The engine's reason why ``action`` cannot be played now."""
@@ -106,7 +107,7 @@ class Referee:
         Only that event is read: the score after the action could also hold what the action
         reveals (a square made by the solo opponent's card, V16), which the player may not know.
         """
-        events = self.state.apply(str(action)).events
+        events = self.game.view(self.state.apply(str(action)), None)["events"]
         return sum(e["points"] for e in events if e["type"] == "series")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from itertools import pairwise
 from pathlib import Path
 from typing import Annotated
 
@@ -28,14 +27,21 @@ from otherside.cli.verso_render import (
     seat_names,
 )
 from otherside.cli.verso_simulate import register_verso_simulate
-from otherside.core import BadRecord, derive_seed, make_rng, read_record_file, write_record_file
-from otherside.games import verso
-from otherside.games.verso import VersoState
+from otherside.core import (
+    BadRecord,
+    State,
+    derive_seed,
+    make_rng,
+    read_record_file,
+    write_record_file,
+)
+from otherside.games import get_game
 
 HUMAN = "human"
 DEFAULT_PLAYERS = 3
 DEFAULT_DELAY = 0.6
-MAX_PLAYERS = max(verso.GAME.player_counts)
+GAME = get_game("verso")
+MAX_PLAYERS = max(GAME.player_counts)
 
 verso_app = typer.Typer(
     help="Verso: collect runs of double-sided cards (1-6 players, or solo).",
@@ -88,7 +94,7 @@ def resolve_seats(players: int | None, seats: str | None) -> list[str]:
 
 def _run(
     console: Console,
-    state: VersoState,
+    state: State,
     kinds: list[str],
     seed: int,
     delay: float,
@@ -96,7 +102,7 @@ def _run(
 ) -> None:
     """Play ``state`` to the end (or until a human quits), narrating every action."""
     names = seat_names(kinds)
-    referee = Referee(state)
+    referee = Referee(GAME, state)
     seats: list[Bot] = [
         HumanSeat(console, names, referee) if kind == HUMAN else make_bot("verso", kind)
         for kind in kinds
@@ -104,27 +110,27 @@ def _run(
 
     def on_step(step: Step) -> None:
         referee.follow(step)
-        after: VersoState = step.after  # type: ignore[assignment]
-        console.print(narration(after.version, describe_events(after.events, names, after.solo)))
+        after = GAME.view(step.after, None)
+        events = describe_events(after["events"], names, after["solo"])
+        console.print(narration(after["version"], events))
         if kinds[step.player] != HUMAN and delay > 0:
             time.sleep(delay)
 
     rng = make_rng(derive_seed(seed, "verso", "seats"))
     try:
-        result = play_match(verso.GAME, state, seats, rng, on_step=on_step)
+        result = play_match(GAME, state, seats, rng, on_step=on_step)
     except (QuitGame, KeyboardInterrupt):
         console.print(Text("\nGame stopped.", style="bold"))
         _save(console, referee.state, record)
         return
-    final: VersoState = result.final  # type: ignore[assignment]
-    view = verso.view(final, None)
+    view = GAME.view(result.final, None)
     console.print()
     console.print(render_board(view, names))
     console.print(render_results(view, names))
-    _save(console, final, record)
+    _save(console, result.final, record)
 
 
-def _save(console: Console, state: VersoState, record: Path | None) -> None:
+def _save(console: Console, state: State, record: Path | None) -> None:
     if record is None:
         return
     try:
@@ -143,17 +149,14 @@ def _check_record_path(record: Path | None) -> None:
         )
 
 
-def _new_state(
-    players: int, seed: int, first_player: int, allow_duplicate_keep: bool
-) -> VersoState:
+def _new_state(players: int, seed: int, first_player: int, allow_duplicate_keep: bool) -> State:
     if not 0 <= first_player < players:
         raise typer.BadParameter(
             f"the first player is a seat from 0 to {players - 1}, not {first_player}",
             param_hint="--first-player",
         )
-    return verso.new_game(
-        players, seed=seed, first_player=first_player, allow_duplicate_keep=allow_duplicate_keep
-    )
+    options = {"first_player": first_player, "allow_duplicate_keep": allow_duplicate_keep}
+    return GAME.new_state(players, seed=seed, options=options)
 
 
 def _intro(console: Console, kinds: list[str], seed: int, solo: bool) -> None:
@@ -213,7 +216,7 @@ def play(
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     state = _new_state(len(kinds), seed, first_player, allow_duplicate_keep)
     console = Console(highlight=False)
-    _intro(console, kinds, seed, state.solo)
+    _intro(console, kinds, seed, solo=len(kinds) == 1)
     _run(console, state, kinds, seed, delay, record)
 
 
@@ -246,30 +249,35 @@ def replay(
 ) -> None:
     """Step through a game record: every action with its effects, then the final scores."""
     try:
-        final = verso.replay(read_record_file(file, "verso"))
+        record = read_record_file(file, "verso")
+        final = GAME.replay(record)
     except BadRecord as exc:
         Console(stderr=True, highlight=False).print(Text(f"error: {exc}", style="bold red"))
         raise typer.Exit(2) from None
-    view = verso.view(final, None)
+    view = GAME.view(final, None)
     if as_json:
         typer.echo(json.dumps({"view": view, "record": final.to_record()}, indent=1))
         return
     console = Console(highlight=False)
-    names = ["You"] if final.solo else [f"seat {p}" for p in range(final.players)]
+    names = ["You"] if final.players == 1 else [f"seat {p}" for p in range(final.players)]
+    actions = final.to_record()["actions"]
     title = Text(f"Verso record {file}", style="bold")
     title.append(
         f" · {final.players} player{'s' if final.players > 1 else ''}"
-        f" · {len(final.to_record()['pile'])} cards · {final.version} actions",
+        f" · {len(record['pile'])} cards · {len(actions)} actions",
         style="dim",
     )
     console.print(title)
-    steps = zip(pairwise(final.iter_states()), final.actions_played(), strict=True)
-    for (before, after), action in steps:
-        player = before.current_player
-        assert player is not None  # every state before an action has a player to move
+    # The record replayed again one action at a time, from its start (it is valid: see above).
+    state = GAME.replay({**record, "actions": []})
+    for number, action in enumerate(actions, 1):
+        player = state.current_player
+        assert player is not None  # the record replayed, so every action had a player to move
         head = Text(f"{names[player]}: {action}", style="bold")
-        events = describe_events(after.events, names, after.solo)
-        console.print(narration(after.version, [head]), narration(None, events, indent=2))
+        state = state.apply(action)
+        after = GAME.view(state, None)
+        events = describe_events(after["events"], names, after["solo"])
+        console.print(narration(number, [head]), narration(None, events, indent=2))
     console.print()
     console.print(render_board(view, names))
     console.print(render_results(view, names))
