@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -50,7 +51,10 @@ def _load(game: str) -> None:
         except ModuleNotFoundError as exc:
             if exc.name != f"otherside.bots.{game}":
                 raise
-            raise ValueError(f"no bots for game {game!r}") from exc
+            if importlib.util.find_spec(f"otherside.games.{game}") is None:
+                raise ValueError(f"no bots for game {game!r}") from exc
+    # The random baseline plays every game, including one whose own bots are not written yet.
+    _REGISTRY.setdefault(game, {}).setdefault("random", RandomBot)
 
 
 def bot_names(game: str) -> list[str]:

@@ -1,0 +1,309 @@
+"""Rich rendering of Verso views and events for the terminal.
+
+Everything here reads a view (``otherside.games.verso.view``) or its events and turns them into
+Rich renderables; nothing decides a rule. Faces keep their notation (``B3`` is a 3-VP face,
+``g4`` a 1-VP face) so that what a player sees is what they type; a star shows as ``★``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from otherside.games.verso import DESIGNERS_BEST
+from otherside.games.verso.cards import COLOURS
+
+LETTER_COLOUR = {colour[0]: colour for colour in COLOURS}
+# (3-VP face, 1-VP face, label) styles per colour; chosen to read on dark and light terminals.
+STYLES = {
+    "blue": ("bold bright_white on dodger_blue3", "bold dodger_blue1", "dodger_blue1"),
+    "green": ("bold bright_white on green4", "bold green3", "green3"),
+    "orange": ("bold bright_white on dark_orange3", "bold dark_orange", "dark_orange"),
+}
+VALUE_COLUMNS = ("1", "2", "3", "4", "5", "6", "*")
+SQUARE_MARK = "■"
+TURN_MARK = "▶"
+
+View = Mapping[str, Any]
+
+
+def face_colour(face: str) -> str:
+    """The colour name of a face in notation.
+
+    >>> face_colour("g4"), face_colour("O*")
+    ('green', 'orange')
+    """
+    return LETTER_COLOUR[face[0].lower()]
+
+
+def face_label(face: str) -> str:
+    """A face as shown on screen: its notation with the star drawn as ``★``.
+
+    >>> face_label("o*"), face_label("B3")
+    ('o★', 'B3')
+    """
+    return face.replace("*", "★")
+
+
+def face_text(face: str, *, dim: bool = False) -> Text:
+    """A face as a coloured badge: 3-VP faces filled and bold, 1-VP faces in colour.
+
+    ``dim`` is for a card's known down face, shown small beside its up face.
+    """
+    big, small, label = STYLES[face_colour(face)]
+    # Styles go on spans, not on the Text itself, so that table padding stays unpainted.
+    if dim:
+        return Text.assemble((face_label(face), f"dim {label}"))
+    return Text.assemble((f" {face_label(face)} ", big if face[0].isupper() else small))
+
+
+def card_text(card: Mapping[str, Any]) -> Text:
+    """A card of a view: its up face, and its down face dimmed when it has been shown."""
+    text = face_text(card["up"])
+    if card.get("down"):
+        text.append("/", style="dim")
+        text.append_text(face_text(card["down"], dim=True))
+    return text
+
+
+def seat_names(seats: Sequence[str]) -> list[str]:
+    """Display names: ``You`` for a lone human seat, otherwise the seat kind and its number.
+
+    >>> seat_names(["human", "random", "random"])
+    ['You', 'random 1', 'random 2']
+    >>> seat_names(["human", "human"])
+    ['human 0', 'human 1']
+    """
+    humans = sum(1 for s in seats if s == "human")
+    return [
+        "You" if seat == "human" and humans == 1 else f"{seat} {i}" for i, seat in enumerate(seats)
+    ]
+
+
+def possessive(name: str) -> str:
+    """``Your`` for ``You``, otherwise ``name's``.
+
+    >>> possessive("You"), possessive("random 1")
+    ('Your', "random 1's")
+    """
+    return "Your" if name == "You" else f"{name}'s"
+
+
+def _grid(view: View, names: Sequence[str], me: int | None) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, header_style="dim", padding=0, pad_edge=False)
+    table.add_column("player", min_width=13, no_wrap=True)
+    table.add_column("", min_width=7, no_wrap=True)
+    for value in VALUE_COLUMNS:
+        # A cell holds " B3 " and, once shown, " g4" for its down face: 7 characters.
+        table.add_column(f" {face_label(value)}", min_width=7, no_wrap=True)
+    current = view["current_player"]
+    for seat, tableau in enumerate(view["tableaux"]):
+        rows: dict[str, dict[str, Text]] = {c: {} for c in COLOURS}
+        for card in tableau["cards"]:
+            rows[face_colour(card["up"])][card["up"][1]] = card_text(card)
+        name = Text.assemble(
+            (f"{TURN_MARK} " if seat == current else "  ", "bold yellow"),
+            (names[seat], "bold yellow" if seat == current else "bold" if seat == me else ""),
+        )
+        score = Text(f"  {tableau['score']} VP", style="bold")
+        square = Text(f"  {SQUARE_MARK} square", style="magenta") if tableau["square"] else ""
+        for colour, first in zip(COLOURS, (name, score, square), strict=True):
+            cells = [rows[colour].get(v, Text(" ·", style="dim")) for v in VALUE_COLUMNS]
+            label = Text(colour, style=STYLES[colour][2])
+            table.add_row(first, label, *cells, end_section=colour == COLOURS[-1])
+    return table
+
+
+def _pile_line(view: View) -> Text:
+    size = view["pile_size"]
+    line = Text(f"Pile {size} card{'' if size == 1 else 's'}" if size else "Pile empty")
+    line.stylize("bold")
+    if view["top"] is not None:
+        line.append("   top ")
+        line.append_text(face_text(view["top"]))
+        line.append("  (its other side is hidden)", style="dim")
+    line.append(f"   discards {len(view['discards'])}", style="dim")
+    return line
+
+
+def _turn_line(view: View, names: Sequence[str], me: int | None) -> Text | None:
+    current = view["current_player"]
+    if current is None:
+        return None
+    who = names[current]
+    text = Text(f"{TURN_MARK} ", style="bold yellow")
+    if view["phase"] == "final":
+        text.append(f"Final series: {who} may bank one last series, or pass.", style="bold")
+        return text
+    text.append(f"{who} to play", style="bold")
+    if current == me and view["top"] is not None:
+        if view["draw_legal"]:
+            text.append(" — draw keeps ")
+            text.append_text(face_text(view["top"]))
+            text.append(", flip takes its other side")
+        else:
+            text.append(" — ")
+            text.append_text(face_text(view["top"]))
+            text.append(" would duplicate a card of yours: flip it, or bank a series")
+    return text
+
+
+def render_board(view: View, names: Sequence[str], me: int | None = None) -> RenderableType:
+    """The whole table: pile, every tableau in one row per colour, scores, whose turn.
+
+    Args:
+        view: a Verso view (any seat's or a spectator's).
+        names: the display name of each seat.
+        me: the seat looking at the board, highlighted (None for a spectator).
+    """
+    parts: list[RenderableType] = [_pile_line(view), _grid(view, names, me)]
+    turn = _turn_line(view, names, me)
+    if turn is not None:
+        parts.append(turn)
+    return Group(*parts)
+
+
+def _series_discards(events: Sequence[Mapping[str, Any]], start: int) -> tuple[list[Text], int]:
+    """The cards discarded from a series, gathered from consecutive events after ``start``."""
+    cards = []
+    i = start
+    while i < len(events) and events[i]["type"] == "discard" and events[i]["reason"] == "series":
+        cards.append(card_text(events[i]["card"]))
+        i += 1
+    return cards, i
+
+
+def describe_events(
+    events: Sequence[Mapping[str, Any]], names: Sequence[str], solo: bool = False
+) -> list[Text]:
+    """The events of one action, in words, one line each.
+
+    >>> lines = describe_events(
+    ...     [{"type": "draw", "player": 1, "face": "B3", "flipped": True, "from": "g4"}],
+    ...     ["You", "random 1"])
+    >>> lines[0].plain
+    'random 1 flipped  g4  →  B3 '
+    """
+    lines: list[Text] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        kind = event["type"]
+        i += 1
+        who = names[event["player"]] if event.get("player") is not None else ""
+        line = Text()
+        if kind == "draw":
+            if event["flipped"]:
+                line.append(f"{who} flipped ")
+                line.append_text(face_text(event["from"]))
+                line.append(" → ")
+            else:
+                line.append(f"{who} drew ")
+            line.append_text(face_text(event["face"]))
+        elif kind == "discard" and event["reason"] == "series":
+            cards, i = _series_discards(events, i - 1)
+            line.append(f"{who} discarded ", style="dim")
+            line.append_text(Text(" ").join(cards))
+            line.append(" (the two highest of the series)", style="dim")
+        elif kind == "discard":
+            owner = possessive(who)
+            owner = owner.lower() if owner == "Your" else owner
+            line.append_text(card_text(event["card"]))
+            line.append(f" duplicates a card in {owner} tableau: discarded (V8)", style="dim")
+        elif kind == "series":
+            line.append(f"{who} banked ", style="bold")
+            line.append(event["text"].removeprefix("series "), style=STYLES[event["colour"]][2])
+            line.append(f"  +{event['points']} VP", style="bold")
+        elif kind == "turn":
+            line.append(f"{possessive(who)} ")
+            line.append_text(face_text(event["from"]))
+            line.append(" turned over → ")
+            line.append_text(face_text(event["to"]))
+        elif kind == "square":
+            line.append(f"{SQUARE_MARK} Square! ", style="bold magenta")
+            line.append(f"{who} holds 3 cards of every colour: +{event['points']} VP", style="bold")
+        elif kind == "square_broken":
+            line.append(f"{possessive(who)} square is broken: the next one scores", style="dim")
+        elif kind == "opponent":
+            line.append("The opponent took ")
+            line.append_text(card_text(event["card"]))
+            if event["effect"] == "turn":
+                colour = face_colour(event["card"]["down"])
+                turned = i < len(events) and events[i]["type"] == "turn"
+                if turned:
+                    line.append(f": you turn your highest {colour} card (V16)")
+                else:
+                    line.append(f": you hold no {colour} card to turn (V16)", style="dim")
+            else:
+                line.append(": no effect", style="dim")
+        elif kind == "pass":
+            line.append(f"{who} passed", style="dim")
+        elif kind == "final":
+            who_may = (
+                "you may bank one last series (V17)"
+                if solo
+                else ("each player may bank one last series (V14)")
+            )
+            line.append(f"The pile is empty: {who_may}.", style="bold")
+        elif kind == "end":
+            line.append(f"Game over: {event['reason']}.", style="bold")
+        else:
+            line.append(str(dict(event)), style="dim")
+        lines.append(line)
+    return lines
+
+
+def narration(number: int | None, lines: Sequence[Text], indent: int = 0) -> Table:
+    """Lines under an action number in a margin (``  12 │ …``); long lines wrap inside."""
+    grid = Table.grid(padding=(0, 1, 0, 0))
+    grid.add_column(justify="right", width=4, style="dim")
+    grid.add_column(style="dim", width=1)
+    grid.add_column(overflow="fold")
+    for i, line in enumerate(lines):
+        label = str(number) if i == 0 and number is not None else ""
+        grid.add_row(label, "│", Text(" " * indent) + line)
+    return grid
+
+
+def _winners_line(winners: Sequence[int], names: Sequence[str]) -> Text:
+    """Who won, in words (V15: tied players share the victory).
+
+    >>> _winners_line([0], ["You", "random 1"]).plain
+    'You win!'
+    >>> _winners_line([1, 2], ["You", "random 1", "random 2"]).plain
+    'random 1 and random 2 share the victory.'
+    """
+    who = [names[w] for w in winners]
+    if len(who) == 1:
+        text = "You win!" if who[0] == "You" else f"{who[0]} wins."
+    else:
+        text = f"{', '.join(who[:-1])} and {who[-1]} share the victory."
+    return Text(text, style="bold green")
+
+
+def render_results(view: View, names: Sequence[str]) -> RenderableType:
+    """Final scores, best first, with the winners marked, and the V18 rating of a solo game."""
+    outcome = view["outcome"] or {"scores": view["scores"], "winners": []}
+    table = Table(title="Final scores", box=box.SIMPLE_HEAVY, title_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("VP", justify="right", style="bold")
+    table.add_column("")
+    order = sorted(range(len(names)), key=lambda p: -outcome["scores"][p])
+    for rank, seat in enumerate(order, 1):
+        won = seat in outcome["winners"] and not view["solo"]
+        mark = Text("winner", style="bold green") if won else ""
+        table.add_row(str(rank), names[seat], str(outcome["scores"][seat]), mark)
+    if not view["solo"]:
+        return Group(table, _winners_line(outcome["winners"], names))
+    if view.get("rating") is None:
+        return table
+    rating = Text("Solo rating (V18): ", style="bold")
+    rating.append(view["rating"], style="bold magenta")
+    rating.append(f"   the designers' best is {DESIGNERS_BEST}", style="dim")
+    return Group(table, rating)
