@@ -202,23 +202,11 @@ class VersoState:
 
     def discard_pile(self) -> list[int]:
         """Discarded oriented cards, oldest first."""
-        out: list[int] = []
-        node = self.discards
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return _oldest_first(self.discards)
 
     def actions_played(self) -> list[VersoAction]:
         """Every action applied since the start, in order."""
-        out: list[VersoAction] = []
-        node = self.history
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return _oldest_first(self.history)
 
     def is_shown(self, oc: int) -> bool:
         """Whether both faces of this card have been public (it was turned at some time)."""
@@ -473,6 +461,19 @@ class VersoState:
             "pile": [card_name(oc) for oc in self.table.pile],
             "actions": [str(a) for a in self.actions_played()],
         }
+
+
+def _oldest_first(node: tuple[Any, Any] | None) -> list[Any]:
+    """The items of a linked list built by prepending ``(item, rest)``, oldest first.
+
+    Discards and history are such lists so that ``apply`` adds to them in constant time.
+    """
+    out = []
+    while node is not None:
+        out.append(node[0])
+        node = node[1]
+    out.reverse()
+    return out
 
 
 def card_json(oc: int, shown: bool) -> dict[str, str | None]:
