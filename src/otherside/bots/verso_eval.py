@@ -38,10 +38,10 @@ class Weights:
         horizon: cards left in the pile at which the future terms reach full weight.
     """
 
-    series: float = 0.6
-    card: float = 0.25
-    square: float = 0.5
-    horizon: float = 12.0
+    series: float = 0.73
+    card: float = 0.98
+    square: float = 0.03
+    horizon: float = 3.5
 
 
 @dataclass(frozen=True)
