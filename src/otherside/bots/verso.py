@@ -19,7 +19,13 @@ from typing import Any
 
 from otherside.bots.base import RandomBot, register_bot
 from otherside.bots.ismcts import ISMCTS
-from otherside.bots.verso_eval import Weights, choose_greedy, read_state, read_view
+from otherside.bots.verso_eval import (
+    Weights,
+    choose_greedy,
+    estimated_scores,
+    read_state,
+    read_view,
+)
 from otherside.bots.verso_solo import SoloPlanner
 from otherside.core.game import Action, State
 from otherside.games.verso import determinize
@@ -37,10 +43,16 @@ def greedy_policy(state: State, rng: random.Random) -> Action:
 def table_reward(state: State) -> list[float]:
     """Rewards in [0, 1]: mostly the share of the victory, a little the score against the best.
 
+    A rollout cut off before the end is judged on the estimated scores (score plus tableau
+    potential, :func:`~otherside.bots.verso_eval.estimated_scores`).
+
     The victory share is what a table is played for; the score term orders lost (or won) lines
     so that the search still prefers the closer ones.
     """
-    scores = state.scores
+    scores: Sequence[float] = state.scores
+    if not state.is_over:
+        assert isinstance(state, VersoState)
+        scores = estimated_scores(state, GREEDY_WEIGHTS)
     top = max(scores)
     winners = sum(1 for s in scores if s == top)
     scale = max(top, 1)
@@ -75,12 +87,17 @@ class IsmctsBot:
         iterations: iterations per decision (deterministic for a given rng).
         seconds: a time budget per decision instead.
         exploration: the UCB1 constant.
+        depth: rollout length before the position is judged by its estimated scores.
     """
 
     name = "ismcts"
 
     def __init__(
-        self, iterations: int = 300, seconds: float | None = None, exploration: float = 0.7
+        self,
+        iterations: int = 200,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        depth: int = 8,
     ) -> None:
         self.search = ISMCTS(
             determinize,  # type: ignore[arg-type]
@@ -89,6 +106,7 @@ class IsmctsBot:
             iterations=iterations,
             seconds=seconds,
             exploration=exploration,
+            rollout_depth=depth,
         )
 
     def choose(
