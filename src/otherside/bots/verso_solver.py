@@ -182,8 +182,8 @@ def clairvoyant_score(pile: Sequence[int] | Sequence[str]) -> int:
     Args:
         pile: oriented cards (``state.table.pile``) or card notations, top first.
 
-    >>> clairvoyant_score(["B3/g4", "B4/o5", "g2/B1"])
-    7
+    >>> clairvoyant_score(["B3/g4", "G1/o2", "b4/G5"])  # B3 then b4: the final series 3 4
+    4
     """
     cards = [parse_card(c) if isinstance(c, str) else c for c in pile]
     return ClairvoyantSolver(cards).solve()
