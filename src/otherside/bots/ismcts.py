@@ -134,7 +134,8 @@ class ISMCTS:
             c = self.exploration
             node = max((node.children[a] for a in legal), key=lambda n: n.ucb(c))
             path.append(node)
-            state = state.apply(node.action)  # type: ignore[arg-type]
+            assert node.action is not None  # only the root has no action
+            state = state.apply(node.action)
         depth = 0
         while not state.is_over and (self.rollout_depth is None or depth < self.rollout_depth):
             state = state.apply(self.policy(state, rng))

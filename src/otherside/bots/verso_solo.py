@@ -25,7 +25,8 @@ from otherside.games.verso.state import VersoState
 def rollout(state: VersoState, weights: Weights) -> int:
     """Finish a solo game with the greedy policy; the final score."""
     while not state.is_over:
-        state = state.apply(choose_greedy(read_state(state), state.legal_actions(), weights))
+        action = choose_greedy(read_state(state), state.legal_actions(), weights)
+        state = state.apply(action)  # type: ignore[arg-type]
     return state.score_list[0]
 
 
@@ -69,7 +70,7 @@ class SoloPlanner:
         for w in range(self.worlds):
             world = determinize(view, rng)  # type: ignore[arg-type]
             for k, i in enumerate(ranked):
-                totals[k] += rollout(world.apply(legal[i]), self.weights)
+                totals[k] += rollout(world.apply(legal[i]), self.weights)  # type: ignore[arg-type]
             if deadline is not None and w >= 3 and time.perf_counter() > deadline:
                 break
         best = max(range(len(ranked)), key=lambda k: (totals[k], -k))
