@@ -38,10 +38,10 @@ class Weights:
         horizon: cards left in the pile at which the future terms reach full weight.
     """
 
-    series: float = 0.6
-    card: float = 0.25
-    square: float = 0.5
-    horizon: float = 12.0
+    series: float = 0.73
+    card: float = 0.98
+    square: float = 0.03
+    horizon: float = 3.5
 
 
 @dataclass(frozen=True)
@@ -203,3 +203,15 @@ def choose_greedy(seen: Seen, legal: Sequence[Action], w: Weights) -> Action:
     """The legal action of highest greedy value (the first one on ties: deterministic)."""
     values = action_values(seen, legal, w)
     return legal[max(range(len(legal)), key=values.__getitem__)]
+
+
+def estimated_scores(state: VersoState, w: Weights) -> list[float]:
+    """Each player's score plus the potential of their tableau: what a cut-off rollout is worth."""
+    out = []
+    for p in range(state.players):
+        b = p * 3
+        masks = (state.masks[b], state.masks[b + 1], state.masks[b + 2])
+        vps = [face_vp(UP[oc]) if oc >= 0 else 0 for oc in state.tableaux[p]]
+        left = state.pile_size if state.phase == PLAY else 0
+        out.append(state.score_list[p] + potential(masks, vps, state.has_square(p), left, w))
+    return out

@@ -151,8 +151,12 @@ def add_simulate_command(
             bool, typer.Option(help="Turn the seats round the table from game to game.")
         ] = True,
         ceiling: Annotated[
-            bool, typer.Option(help="Also compute the perfect-information ceiling, if defined.")
-        ] = True,
+            bool,
+            typer.Option(
+                help="Also compute the perfect-information ceiling where the game defines one "
+                "(Verso solo: exact, about 1-3 minutes per game)."
+            ),
+        ] = False,
         option: Annotated[
             list[str] | None, typer.Option(help="Game option KEY=VALUE (repeatable).")
         ] = None,
