@@ -58,7 +58,9 @@ def play_match(
         if clock:
             times[player].append(clock() - start)
         if action not in legal:
-            raise IllegalAction(action, f"bot {seats[player].name!r} chose outside the legal list", legal)
+            raise IllegalAction(
+                action, f"bot {seats[player].name!r} chose outside the legal list", legal
+            )
         after = state.apply(action)
         actions.append(str(action))
         if on_step:
