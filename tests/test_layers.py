@@ -11,7 +11,13 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "otherside"
 
 FORBIDDEN = {
-    "core": ("otherside.games", "otherside.bots", "otherside.cli", "otherside.server", "otherside.rl"),
+    "core": (
+        "otherside.games",
+        "otherside.bots",
+        "otherside.cli",
+        "otherside.server",
+        "otherside.rl",
+    ),
     "games": ("otherside.bots", "otherside.cli", "otherside.server", "otherside.rl"),
     "bots": ("otherside.cli", "otherside.server"),
 }

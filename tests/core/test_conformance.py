@@ -33,8 +33,12 @@ class _Sloppy(NimState):
             action = self.parse_action(action)
         if action.count > self.heap or action.count < 1:
             raise IllegalAction(action, "bad count")
-        return replace(self, heap=self.heap - action.count, turn=1 - self.turn,
-                       history=(*self.history, str(action)))
+        return replace(
+            self,
+            heap=self.heap - action.count,
+            turn=1 - self.turn,
+            history=(*self.history, str(action)),
+        )
 
 
 class _SloppyNim(Nim):

@@ -66,8 +66,12 @@ class NimState:
             action = self.parse_action(action)
         if action not in self.legal_actions():
             raise IllegalAction(action, "not that many tokens", self.legal_actions())
-        return replace(self, heap=self.heap - action.count, turn=1 - self.turn,
-                       history=(*self.history, str(action)))
+        return replace(
+            self,
+            heap=self.heap - action.count,
+            turn=1 - self.turn,
+            history=(*self.history, str(action)),
+        )
 
     def to_record(self) -> dict[str, Any]:
         return {"game": "nim", "seed": self.seed, "actions": list(self.history)}
@@ -78,11 +82,16 @@ class Nim:
     player_counts = (2,)
     leak = False
 
-    def new_state(self, players: int, *, seed: int | None = None,
-                  options: Mapping[str, Any] | None = None) -> NimState:
+    def new_state(
+        self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> NimState:
         rng = random.Random(seed)
-        return NimState(heap=rng.randint(5, 9), secrets=(rng.randint(0, 99), rng.randint(0, 99)),
-                        turn=0, seed=seed or 0)
+        return NimState(
+            heap=rng.randint(5, 9),
+            secrets=(rng.randint(0, 99), rng.randint(0, 99)),
+            turn=0,
+            seed=seed or 0,
+        )
 
     def replay(self, record: Mapping[str, Any]) -> NimState:
         state = self.new_state(2, seed=record["seed"])

@@ -60,7 +60,9 @@ def _check_views(game: Game, state: State, rng: random.Random, where: str) -> in
     return checked
 
 
-def _check_step(game: Game, state: State, stale: Sequence[str], rng: random.Random, where: str) -> None:
+def _check_step(
+    game: Game, state: State, stale: Sequence[str], rng: random.Random, where: str
+) -> None:
     legal = list(state.legal_actions())
     if not legal:
         raise ConformanceError(f"{where}: no legal action but the game is not over")
@@ -87,7 +89,9 @@ def _check_step(game: Game, state: State, stale: Sequence[str], rng: random.Rand
             raise ConformanceError(f"{where}: a rejected apply({text!r}) changed the state")
 
 
-def _playout(game: Game, players: int, seed: int, check: bool, max_steps: int) -> tuple[State, list[str], int, int]:
+def _playout(
+    game: Game, players: int, seed: int, check: bool, max_steps: int
+) -> tuple[State, list[str], int, int]:
     rng = random.Random(seed)
     check_rng = random.Random(seed + 1)
     state = game.new_state(players, seed=seed)
@@ -96,7 +100,9 @@ def _playout(game: Game, players: int, seed: int, check: bool, max_steps: int) -
     steps = 0
     while not state.is_over:
         if steps >= max_steps:
-            raise ConformanceError(f"{game.name} {players}p seed {seed}: no end after {max_steps} actions")
+            raise ConformanceError(
+                f"{game.name} {players}p seed {seed}: no end after {max_steps} actions"
+            )
         where = f"{game.name} {players}p seed {seed} step {steps}"
         if check:
             _check_step(game, state, history[-6:], check_rng, where)

@@ -83,7 +83,7 @@ class State(Protocol):
         ...
 
     def parse_action(self, text: str) -> Action:
-        """Parse notation into an action of this game (legal or not): ``BadNotation`` if malformed."""
+        """Parse notation into an action (legal or not); ``BadNotation`` if malformed."""
         ...
 
     def apply(self, action: Action | str) -> State:
