@@ -1,4 +1,4 @@
-"""``otherside versus …``: play in the terminal, replay a record."""
+"""``otherside versus …``: play in the terminal, replay a record, simulate many bot games."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from otherside.bots import Bot, Step, bot_names, make_bot, play_match
+from otherside.cli.simulate import add_simulate_command
 from otherside.cli.versus_render import NAMES, flipped_cells, render
 from otherside.core import BadNotation, BadRecord, IllegalAction, read_record_file
 from otherside.core.game import Action
@@ -201,6 +202,9 @@ def replay_command(
         console.print("(the record stops before the end of the game)")
 
 
+add_simulate_command(app, "versus", default_seats="search,greedy")
+
+
 def register(root: typer.Typer) -> None:
-    """Add ``otherside versus …``."""
+    """Add ``otherside versus …`` (play, replay, simulate)."""
     root.add_typer(app, name="versus")
