@@ -14,7 +14,7 @@ from typing import Any
 
 from otherside.bots.base import RandomBot, register_bot
 from otherside.bots.versus_eval import evaluate
-from otherside.bots.versus_search import AlphaBeta
+from otherside.bots.versus_search import CONTEMPT, QUIESCENCE_PLIES, AlphaBeta
 from otherside.core.game import Action
 from otherside.games.versus import PlatformAction, Ply, position_from_view
 from otherside.games.versus.notation import ply_of_code
@@ -66,16 +66,24 @@ class SearchBot:
     Args:
         think: seconds per decision (the last fully searched depth decides).
         depth: optional depth cap (for tests and reproducible analysis).
+        contempt: points a drawn end costs the bot (plays on for a win against weaker bots).
+        quiescence: plies of attractions and locks followed past the horizon.
     """
 
     name = "search"
 
-    def __init__(self, think: float = 1.0, depth: int | None = None) -> None:
+    def __init__(
+        self,
+        think: float = 1.0,
+        depth: int | None = None,
+        contempt: float = CONTEMPT,
+        quiescence: int = QUIESCENCE_PLIES,
+    ) -> None:
         if think <= 0:
             raise ValueError(f"think must be positive seconds, not {think}")
         self.think = think
         self.depth = depth
-        self.searcher = AlphaBeta()
+        self.searcher = AlphaBeta(contempt=contempt, quiescence=quiescence)
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -104,6 +112,12 @@ def greedy_bot() -> GreedyBot:
 
 
 @register_bot("versus", "search", "alphabeta", "best")
-def search_bot(think: float = 1.0, depth: int | None = None) -> SearchBot:
-    """Alpha-beta search; ``think`` seconds per ply, optional ``depth`` cap."""
-    return SearchBot(think=think, depth=depth)
+def search_bot(
+    think: float = 1.0,
+    depth: int | None = None,
+    contempt: float = CONTEMPT,
+    quiescence: int = QUIESCENCE_PLIES,
+) -> SearchBot:
+    """Alpha-beta search; ``think`` seconds per ply, optional ``depth`` cap, the ``contempt``
+    for draws and the ``quiescence`` plies at the horizon."""
+    return SearchBot(think=think, depth=depth, contempt=contempt, quiescence=quiescence)

@@ -8,6 +8,8 @@
 * **Move ordering**: the table's move first, then killer moves (two per depth), then — where
   at least two plies remain — the other moves sorted by the static evaluation of the child,
   which puts attractions and locks first.
+* **Contempt**: a drawn end counts as a loss of ``CONTEMPT`` points for the searching side,
+  so it avoids steering into equal fills when the position offers anything better.
 * **Quiescence** at the horizon: plies that lock a stone or change a stone's owner are
   followed until the position is quiet (bounded), so the horizon does not hide a steal.
 
@@ -21,12 +23,15 @@ import time
 from collections.abc import Callable
 
 from otherside.bots.versus_eval import WIN, evaluate, terminal_value
+from otherside.games.versus.hex import RAYS
 from otherside.games.versus.rules import Position
 
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_DEPTH = 64
-QUIESCENCE_PLIES = 4
+QUIESCENCE_PLIES = 2
 TABLE_LIMIT = 400_000
+CONTEMPT = 2.0
+"""Points a draw costs the searching side: against weaker bots, keep playing for the win."""
 
 
 class OutOfTime(Exception):
@@ -36,8 +41,16 @@ class OutOfTime(Exception):
 class AlphaBeta:
     """A reusable searcher (keeps its transposition table between calls)."""
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.perf_counter,
+        contempt: float = CONTEMPT,
+        quiescence: int = QUIESCENCE_PLIES,
+    ) -> None:
         self.clock = clock
+        self.quiescence = quiescence
+        self.contempt = contempt
+        self.root_player = 0
         self.table: dict[tuple[object, ...], tuple[int, float, int, int]] = {}
         self.killers: list[list[int]] = [[] for _ in range(MAX_DEPTH + QUIESCENCE_PLIES + 2)]
         self.nodes = 0
@@ -49,8 +62,9 @@ class AlphaBeta:
         moves = position.moves()
         if len(moves) == 1:
             return moves[0]
-        if len(self.table) > TABLE_LIMIT:
-            self.table.clear()
+        if len(self.table) > TABLE_LIMIT or position.to_move != self.root_player:
+            self.table.clear()  # contempt makes the values depend on the searching side
+        self.root_player = position.to_move
         self.killers = [[] for _ in self.killers]
         self.nodes = 0
         start = self.clock()
@@ -91,10 +105,10 @@ class AlphaBeta:
             raise OutOfTime
         if position.end_reason is not None:
             # Prefer faster wins and slower losses.
-            value = terminal_value(position, position.to_move)
+            value = self._terminal(position, position.to_move)
             return value - ply if value > 0 else value + ply if value < 0 else 0.0
         if depth <= 0:
-            return self._quiesce(position, alpha, beta, ply, QUIESCENCE_PLIES)
+            return self._quiesce(position, alpha, beta, ply, self.quiescence)
         key = position.key()
         entry = self.table.get(key)
         tt_move = -1
@@ -125,6 +139,13 @@ class AlphaBeta:
         self.table[key] = (depth, best_value, flag, best_move)
         return best_value
 
+    def _terminal(self, position: Position, player: int) -> float:
+        """The end's value for ``player``; a drawn end costs the searching side the contempt."""
+        value = terminal_value(position, player)
+        if value == 0.0:
+            return -self.contempt if player == self.root_player else self.contempt
+        return value
+
     def _ordered(self, position: Position, depth: int, ply: int, tt_move: int) -> list[int]:
         moves = position.moves()
         if depth >= 2:
@@ -144,18 +165,44 @@ class AlphaBeta:
         if left == 0 or stand >= beta:
             return stand
         alpha = max(alpha, stand)
-        owners, quiet = position.owners, position.quiet
-        for move in position.moves():
+        for move in noisy_moves(position):
             child = position.play(move)
-            # Only "noisy" plies: a lock (quiet counter reset) or a stone changing hands.
-            if child.quiet > quiet and child.owners is owners:
-                continue
             self.nodes += 1
             if child.end_reason is not None:
-                value = terminal_value(child, player)
+                value = self._terminal(child, player)
             else:
                 value = -self._quiesce(child, -beta, -alpha, ply + 1, left - 1)
             if value >= beta:
                 return value
             alpha = max(alpha, value)
         return alpha
+
+
+def noisy_moves(position: Position) -> list[int]:
+    """The plies that may change the material: a stone stepping onto a target, or the VERSUS
+    stopping where it sees an opposing loose stone two or more cells away (an attraction).
+
+    Found without playing the plies: from every opposing loose stone, the empty cells along
+    its six lines (the mover's VERSUS counted as empty, since it is the piece that moves)
+    at distance two or more are the cells from which the VERSUS would pull it.
+    """
+    p = position.to_move
+    board, owners, is_target = position.board, position.owners, position.edition.is_target
+    origin = position.versus[p]
+    spots = set()
+    for k, cell in enumerate(position.cells):
+        if owners[k] != p and not is_target[cell]:
+            for ray in RAYS[cell]:
+                for distance, n in enumerate(ray):
+                    if board[n] and n != origin:
+                        break
+                    if distance:
+                        spots.add(n)
+    noisy = []
+    for move in position.moves():
+        if move >> 7 == origin:
+            if move & 127 in spots:
+                noisy.append(move)
+        elif is_target[move & 127]:
+            noisy.append(move)
+    return noisy
