@@ -7,6 +7,7 @@ import random
 import pytest
 
 from otherside.bots import bot_names, make_bot, play_match
+from otherside.bots.versus_search import noisy_moves
 from otherside.games.versus import (
     GAME,
     PlatformAction,
@@ -15,6 +16,7 @@ from otherside.games.versus import (
     new_game,
     view,
 )
+from otherside.games.versus.notation import ply_of_code
 
 
 def test_registry_has_random_greedy_search_and_aliases() -> None:
@@ -83,3 +85,21 @@ def test_bots_take_the_biggest_immediate_win(name: str) -> None:
     choice = bot.choose(view(state, 0), state.legal_actions(), random.Random(0))
     assert str(choice) == "1:-4>1:-1"
     assert state.apply(choice).scores == (5, 0)
+
+
+def test_noisy_moves_contain_every_attraction_and_lock() -> None:
+    """The quiescence search must not miss a ply that changes the material."""
+    rng = random.Random(2)
+    checked = 0
+    for _ in range(6):
+        state = new_game()
+        while not state.is_over:
+            position = state.position
+            noisy = set(noisy_moves(position))
+            for move in position.moves():
+                child = position.play(move)
+                if child.owners != position.owners or child.quiet == 0:
+                    assert move in noisy, str(ply_of_code(move))
+                    checked += 1
+            state = state.apply(rng.choice(state.legal_plies()))
+    assert checked > 50

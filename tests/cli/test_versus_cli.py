@@ -78,3 +78,27 @@ def test_bad_seats_and_bad_records_are_reported(tmp_path: Path) -> None:
 def test_closed_input_abandons_the_game() -> None:
     result = runner.invoke(app, ["versus", "play", "--seats", "human,greedy"], input="")
     assert result.exit_code == 1 and "abandoned" in result.output
+
+
+def test_simulate_reuses_the_shared_simulator_and_its_json_keys() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "versus",
+            "simulate",
+            "--seats",
+            "greedy,random",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["game"] == "versus" and summary["games"] == 2 and summary["rotate"] is True
+    for key in ("seats", "mean_scores", "win_share", "win_ci95", "median_decision_ms"):
+        assert key in summary

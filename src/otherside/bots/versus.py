@@ -21,7 +21,7 @@ from otherside.games.versus.notation import ply_of_code
 from otherside.games.versus.rules import Position
 
 
-def _plies(legal: Sequence[Action]) -> list[Action]:
+def _plies(legal: Sequence[Action]) -> list[Ply]:
     return [a for a in legal if isinstance(a, Ply)]
 
 
@@ -55,7 +55,7 @@ class GreedyBot:
         plies = _plies(legal)
         if not plies:
             return _answer_draw(position, player, legal)
-        scored = [(evaluate(position.play(a.code), player), a) for a in plies]  # type: ignore[union-attr]
+        scored = [(evaluate(position.play(a.code), player), a) for a in plies]
         best = max(value for value, _ in scored)
         return rng.choice([a for value, a in scored if value >= best - 1e-9])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
@@ -14,11 +14,12 @@ from otherside.bots import Bot, Step, bot_names, make_bot, play_match
 from otherside.cli.simulate import add_simulate_command
 from otherside.cli.versus_render import NAMES, flipped_cells, render
 from otherside.core import BadNotation, BadRecord, IllegalAction, read_record_file
-from otherside.core.game import Action
+from otherside.core.game import Action, Game, State
 from otherside.core.records import write_record_file
 from otherside.games.versus import (
     GAME,
     Ply,
+    VersusState,
     new_game,
     parse_action,
     parse_cell,
@@ -159,12 +160,15 @@ def play(
         mover = f"{NAMES[step.player]} ({names[step.player]})"
         console.print(f"{mover}: [bold]{step.action}[/]")
         if shown or step.after.is_over:
-            after = view(step.after, None)
-            console.print(render(after, flipped_cells(view(step.before, None), after), names))
+            after = view(cast(VersusState, step.after), None)
+            before = view(cast(VersusState, step.before), None)
+            console.print(render(after, flipped_cells(before, after), names))
 
     state = new_game()
     try:
-        result = play_match(GAME, state, players, random.Random(seed), on_step=on_step)
+        result = play_match(
+            cast(Game, GAME), cast(State, state), players, random.Random(seed), on_step=on_step
+        )
     except QuitGame:
         console.print("input closed: game abandoned")
         raise typer.Exit(1) from None

@@ -64,7 +64,7 @@ INDEX: dict[Cell, int] = {cell: i for i, cell in enumerate(CELLS)}
 
 def _ray(index: int, direction: tuple[int, int]) -> tuple[int, ...]:
     q, r = CELLS[index]
-    cells = []
+    cells: list[int] = []
     while True:
         q, r = q + direction[0], r + direction[1]
         if not on_board(q, r):
