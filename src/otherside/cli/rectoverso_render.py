@@ -1,0 +1,93 @@
+"""Pictures of Recto Verso cards and constructions: coloured squares in the terminal (Rich) and
+in PNG files (matplotlib)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from otherside.games.rectoverso.cards import Card
+from otherside.games.rectoverso.pieces import BY_LETTER
+
+# One display colour per piece letter (the wooden pieces' colours).
+COLOURS: dict[str, str] = {
+    "k": "#202020",
+    "w": "#f4f4f4",
+    "a": "#9e9e9e",
+    "n": "#8b5a2b",
+    "g": "#2e8b57",
+    "p": "#ff8fb8",
+    "v": "#7e57c2",
+    "o": "#ff8c00",
+    "y": "#ffd700",
+    "b": "#1e63d6",
+    "r": "#d32f2f",
+}
+EMPTY_COLOUR = "#ffffff"
+SIDE_TITLES = {"front": "recto (front)", "back": "verso (back)"}
+
+
+def view_text(view: Sequence[str]) -> Text:
+    """A view as rows of coloured squares, each labelled with its letter, top level first."""
+    text = Text()
+    for row, level in enumerate(view):
+        z = len(view) - 1 - row
+        text.append(f"z{z} ", style="dim")
+        for char in level:
+            if char == ".":
+                text.append(" · ", style="dim")
+            else:
+                dark = char in "kbvnr"
+                text.append(f" {char} ", style=f"{'white' if dark else 'black'} on {COLOURS[char]}")
+        text.append("\n")
+    return text
+
+
+def views_table(title: str, views: Mapping[str, Sequence[str]]) -> Table:
+    """Views side by side (``{"front": …, "back": …}``, any subset), under ``title``."""
+    table = Table(title=title, show_edge=False, box=None, padding=(0, 2))
+    for side in views:
+        table.add_column(SIDE_TITLES.get(side, side))
+    table.add_row(*(view_text(v) for v in views.values()))
+    return table
+
+
+def card_renderable(card: Card, sides: Sequence[str] = ("front", "back")) -> Group:
+    """A card for the terminal: the chosen sides, and a legend of the colours shown."""
+    name = f"card {card.number}" if card.number is not None else "card"
+    views = {side: card.front if side == "front" else card.back for side in sides}
+    letters = sorted({c for v in views.values() for c in "".join(v)} - {"."})
+    about = f"{card.difficulty}, {card.height} levels: "
+    legend = Text(about + "  ".join(f"{c} {BY_LETTER[c].name}" for c in letters), style="dim")
+    return Group(views_table(name, views), legend)
+
+
+def save_card_png(card: Card, path: str | Path) -> None:
+    """Draw both views of ``card`` side by side as coloured squares into a PNG file."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    height = card.height
+    figure = Figure(figsize=(8, 1.2 + height))
+    FigureCanvasAgg(figure)
+    for index, (side, view) in enumerate((("front", card.front), ("back", card.back))):
+        axes = figure.add_subplot(1, 2, index + 1)
+        for row, level in enumerate(view):
+            z = height - 1 - row
+            for x, char in enumerate(level):
+                colour = COLOURS.get(char, EMPTY_COLOUR)
+                edge = "#333333" if char != "." else "#dddddd"
+                axes.add_patch(Rectangle((x, z), 1, 1, facecolor=colour, edgecolor=edge, lw=1.5))
+        axes.set_xlim(-0.1, 4.1)
+        axes.set_ylim(-0.1, height + 0.1)
+        axes.set_aspect("equal")
+        axes.axis("off")
+        axes.set_title(SIDE_TITLES[side])
+    name = f"card {card.number}" if card.number is not None else "card"
+    figure.suptitle(f"Recto Verso {name} ({card.difficulty})")
+    figure.savefig(str(path), dpi=100)

@@ -1,0 +1,207 @@
+"""The Recto Verso :class:`~otherside.core.Game`: new games, replays, views (R17), redeals."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from otherside.core.errors import BadRecord
+from otherside.core.records import check_record_header
+from otherside.core.rng import make_rng
+from otherside.games.rectoverso.cards import DIFFICULTY_ORDER, standard_card, standard_cards
+from otherside.games.rectoverso.flow import (
+    NAME,
+    SECONDS_PER_ACTION,
+    Clock,
+    RectoVersoState,
+    token_sets,
+)
+from otherside.games.rectoverso.pieces import pieces_of
+
+OPTIONS = ("difficulty", "deck")
+
+
+class RectoVersoGame:
+    """Recto Verso for 2 (cooperative levels, R16) or 3–6 players (rounds, R12–R15).
+
+    Args:
+        clock: a callable returning seconds (``time.monotonic`` at a real table); ``None`` for
+            the simulated clock on which every action takes ``seconds_per_action`` seconds.
+        seconds_per_action: the simulated clock's pace.
+    """
+
+    name = NAME
+    player_counts = (2, 3, 4, 5, 6)
+
+    def __init__(
+        self, clock: Clock | None = None, seconds_per_action: float = SECONDS_PER_ACTION
+    ) -> None:
+        self.clock = clock
+        self.seconds_per_action = float(seconds_per_action)
+
+    def new_state(
+        self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> RectoVersoState:
+        """A new game. Options: ``difficulty`` (``easy`` or ``hard``, R2; default easy) and
+        ``deck`` (standard card numbers to draw in that order; default: every standard card of
+        the difficulty, shuffled).
+
+        Raises:
+            ValueError: for a player count outside 2–6 or a bad option, naming it.
+        """
+        if players not in self.player_counts:
+            raise ValueError(f"Recto Verso is for 2 to 6 players, not {players!r}")
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r}; options: {', '.join(OPTIONS)}")
+        difficulty = options.get("difficulty", "easy")
+        if difficulty not in DIFFICULTY_ORDER:
+            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTY_ORDER)}")
+        if seed is None:
+            seed = make_rng(None).randrange(2**63)
+        rng = random.Random(seed)
+        if "deck" in options:
+            deck = tuple(_check_deck(options["deck"], difficulty))
+        else:
+            numbers = [c.number for c in standard_cards(difficulty) if c.number is not None]
+            rng.shuffle(numbers)
+            deck = tuple(numbers)
+        tokens = []
+        for own in token_sets(players) if players > 2 else [[] for _ in range(players)]:
+            rng.shuffle(own)
+            tokens.append(tuple(own))
+        return RectoVersoState(
+            players=players,
+            difficulty=difficulty,
+            seed=seed,
+            fixed_deck=deck if "deck" in options else None,
+            deck=deck,
+            tokens=tuple(tokens),
+            turned=tuple(() for _ in range(players)),
+            totals=(0,) * players,
+            clock=self.clock,
+            seconds_per_action=self.seconds_per_action,
+        )
+
+    def replay(self, record: Mapping[str, Any]) -> RectoVersoState:
+        """The state reached by a record (see :meth:`RectoVersoState.to_record`).
+
+        Raises:
+            BadRecord: when the record is malformed or an action does not replay.
+        """
+        data = check_record_header(record, NAME)
+        players, seed = data.get("players"), data.get("seed")
+        if not isinstance(players, int) or not isinstance(seed, int):
+            raise BadRecord("'players' and 'seed' must be integers")
+        actions, by, at = data.get("actions", []), data.get("by", []), data.get("at", [])
+        if not (isinstance(actions, list) and isinstance(by, list) and isinstance(at, list)):
+            raise BadRecord("'actions', 'by' and 'at' must be lists")
+        if not len(actions) == len(by) == len(at):
+            raise BadRecord("'actions', 'by' and 'at' must have the same length")
+        try:
+            state = self.new_state(players, seed=seed, options=data.get("options") or {})
+        except ValueError as exc:
+            raise BadRecord(str(exc)) from exc
+        for index, (text, player, seconds) in enumerate(zip(actions, by, at, strict=True)):
+            if not isinstance(text, str) or not isinstance(player, int):
+                raise BadRecord("an action is a string and its player an integer", index)
+            if not isinstance(seconds, int | float):
+                raise BadRecord("'at' holds numbers of seconds", index)
+            try:
+                state = state.apply_as(player, text, at=float(seconds))
+            except ValueError as exc:
+                raise BadRecord(str(exc), index) from exc
+        if state.clock is not None and state.phase == "build":
+            # Resume the round's clock where the record stops.
+            state = replace(state, started=state.clock() - state.last_stamp)
+        return state
+
+    def view(self, state: RectoVersoState, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (R17); ``None`` is a spectator, who sees everything.
+
+        Everyone: the phase, builders, done calls, scores, level, tokens turned and how many are
+        face down, cards left, past rounds, the top view, the pieces not yet placed and the
+        clock. A builder also gets their own side of the card and their own view of the
+        construction, and never the other side, the other view, the card's number or the
+        placements. Players not building (and spectators) get the card and the construction.
+        """
+        construction = state.construction
+        placed = construction.pieces
+        view: dict[str, Any] = {
+            "game": NAME,
+            "players": state.players,
+            "you": player,
+            "difficulty": state.difficulty,
+            "phase": state.phase,
+            "active": state.active,
+            "recto": state.recto,
+            "verso": state.verso,
+            "done": sorted(state.done),
+            "scores": list(state.totals),
+            "level": state.level if state.cooperative else None,
+            "tokens": [
+                {"face_down": len(down), "turned": list(up)}
+                for down, up in zip(state.tokens, state.turned, strict=True)
+            ],
+            "cards_left": len(state.deck),
+            "rounds": [r.to_json() for r in state.results],
+            "unplaced": [p.name for p in pieces_of(state.difficulty) if p not in placed],
+            "top": list(construction.top_view()),
+            "clock": {"elapsed": state.elapsed(), "limit": state.limit},
+        }
+        card = state.current_card
+        if card is None:
+            view["card"] = view["construction"] = None
+        elif player is not None and player in state.builders:
+            side = "front" if player == state.recto else "back"
+            own = card.front if side == "front" else card.back
+            seen = construction.front_view() if side == "front" else construction.back_view()
+            view["card"] = {side: list(own)}
+            view["construction"] = {side: list(seen)}
+        else:
+            view["card"] = card.to_json()
+            view["construction"] = {
+                "front": list(construction.front_view()),
+                "back": list(construction.back_view()),
+                "placements": [str(p) for p in construction.placements],
+            }
+        return view
+
+    def redeal(self, state: RectoVersoState, player: int, rng: random.Random) -> RectoVersoState:
+        """Re-draw what ``player`` cannot see: the order of the cards left and of every
+        face-down token, and for a builder the other side of the card (any standard card whose
+        side they see is the same). The construction is kept (see the package docstring)."""
+        deck = list(state.deck)
+        rng.shuffle(deck)
+        tokens = []
+        for own in state.tokens:
+            shuffled = list(own)
+            rng.shuffle(shuffled)
+            tokens.append(tuple(shuffled))
+        card = state.card
+        if card is not None and player in state.builders:
+            seen = standard_card(card).side("recto" if player == state.recto else "verso")
+            side = "recto" if player == state.recto else "verso"
+            twins = [n for n in [card, *deck] if standard_card(n).side(side) == seen]
+            pick = rng.choice(twins)
+            if pick != card:
+                deck[deck.index(pick)] = card
+                card = pick
+        return replace(state, deck=tuple(deck), tokens=tuple(tokens), card=card)
+
+
+def _check_deck(deck: object, difficulty: str) -> list[int]:
+    if not isinstance(deck, list | tuple) or not deck:
+        raise ValueError("option 'deck' must be a non-empty list of standard card numbers")
+    numbers = []
+    for number in deck:
+        if not isinstance(number, int):
+            raise ValueError(f"deck: {number!r} is not a card number")
+        card = standard_card(number)
+        if card.difficulty != difficulty:
+            raise ValueError(f"deck: card {number} is {card.difficulty}, not {difficulty}")
+        numbers.append(number)
+    return numbers
