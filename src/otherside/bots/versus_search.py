@@ -30,7 +30,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 MAX_DEPTH = 64
 QUIESCENCE_PLIES = 2
 TABLE_LIMIT = 400_000
-CONTEMPT = 2.0
+CONTEMPT = 4.0
 """Points a draw costs the searching side: against weaker bots, keep playing for the win."""
 
 
@@ -56,6 +56,7 @@ class AlphaBeta:
         self.nodes = 0
         self.deadline = 0.0
         self.depth_reached = 0
+        self.value = 0.0
 
     def best_move(self, position: Position, seconds: float, max_depth: int = MAX_DEPTH) -> int:
         """The best ply code found within ``seconds`` (at least depth 1 is always finished)."""
@@ -79,6 +80,7 @@ class AlphaBeta:
                 break
             best = best_this
             self.depth_reached = depth
+            self.value = value
             order.remove(best)
             order.insert(0, best)
             if abs(value) >= WIN:
