@@ -28,7 +28,7 @@ def test_human_against_greedy_with_moves_listing_and_errors(tmp_path: Path) -> N
     typed = "moves 0:-4\nmoves 0:4\n0:-4>0:-2\nnonsense\n0:-4>0:-3\nresign\n"
     result = runner.invoke(
         app,
-        ["versus", "play", "--seats", "human,greedy", "--seed", "1", "--save", str(record)],
+        ["versus", "play", "--seats", "human,greedy", "--seed", "1", "--record", str(record)],
         input=typed,
     )
     assert result.exit_code == 0, result.output
@@ -46,6 +46,10 @@ def test_human_against_greedy_with_moves_listing_and_errors(tmp_path: Path) -> N
     assert "3. Blue  resign" in replayed.output and "Blue resigned" in replayed.output
     partial = runner.invoke(app, ["versus", "replay", str(record), "--ply", "1"])
     assert "after 1 of 3 actions" in partial.output
+    as_json = runner.invoke(app, ["versus", "replay", str(record), "--json"])
+    final = json.loads(as_json.output)
+    assert final["record"] == data
+    assert final["view"]["outcome"]["winners"] == [1]
 
 
 def test_bots_play_each_other_to_the_end() -> None:

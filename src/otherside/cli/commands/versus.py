@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -149,7 +150,9 @@ def play(
         float, typer.Option(min=0.01, help="Seconds per ply for the search bot.")
     ] = 1.0,
     seed: Annotated[int | None, typer.Option(help="Seed for the bots' tie-breaks.")] = None,
-    save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here.")] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Write the game record (JSON) to this file.")
+    ] = None,
 ) -> None:
     """Play VERSUS in the terminal: humans type plies, bots answer."""
     console = Console(highlight=False)
@@ -172,15 +175,18 @@ def play(
     except QuitGame:
         console.print("input closed: game abandoned")
         raise typer.Exit(1) from None
-    if save:
-        write_record_file(save, result.final.to_record())
-        console.print(f"record written to {save}")
+    if record:
+        write_record_file(record, result.final.to_record())
+        console.print(f"record written to {record}")
 
 
 @app.command(name="replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A VERSUS game record (JSON).")],
     ply: Annotated[int | None, typer.Option(min=0, help="Board after this many actions.")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the final state as JSON (view and record).")
+    ] = False,
 ) -> None:
     """Check a record, list its actions and draw the board at the end (or after --ply N)."""
     console = Console(highlight=False)
@@ -190,6 +196,9 @@ def replay_command(
     except BadRecord as exc:
         console.print(f"[red]{exc}[/]")
         raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps({"view": view(final, None), "record": final.to_record()}, indent=1))
+        return
     actions = record.get("plies", [])
     stop = len(actions) if ply is None else min(ply, len(actions))
     state = new_game(record.get("options"))
