@@ -49,8 +49,6 @@ def test_planner_plays_legal_solo_games() -> None:
 @pytest.mark.parametrize("players", [1, 3])
 def test_bots_decide_from_the_view_only(name: str, players: int) -> None:
     """Two states with the same view (hidden faces re-drawn) get the same choice, same rng."""
-    if name == "planner" and players > 1:
-        pytest.skip("the planner defers to ismcts at a table")
     rng = random.Random(5)
     state = verso.new_game(players, seed=11)
     for _ in range(6 * players):  # reach a mid-game position with some history
