@@ -4,11 +4,11 @@ The schema itself is created and upgraded by the Alembic migrations in
 ``otherside/server/migrations``; these classes must stay in step with them (a test compares the
 migrated schema with this metadata).
 
-A table's game lives in three columns written in one transaction per action: ``record`` (the
-game record, which ``Game.replay`` turns back into the state after a restart), ``version`` (the
-number of actions applied) and one :class:`Move` row per action (the log that replays and the
-"my games" list read). ``initial_record`` is the record before any action, so that a replay can
-step from the start whatever key a game uses for its action list.
+A table's game is ``initial_record`` (the record before any action, written at the start) plus
+one :class:`Move` row per action; each action writes its row and the table's ``version`` (the
+number of actions applied) in one transaction, and a restart replays the first record and applies
+the moves, whatever key a game uses for its action list. ``record`` holds the whole game record
+once the game is over (for downloads).
 """
 
 from __future__ import annotations

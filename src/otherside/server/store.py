@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from otherside.server.models import GameTable, Move, Seat, User, utcnow
@@ -195,24 +195,34 @@ def save_move(
     number: int,
     seat: int,
     action: str,
-    record: dict[str, Any],
+    final_record: dict[str, Any] | None,
     outcome: dict[str, Any] | None,
 ) -> None:
-    """Append move ``number`` (1 = first) and the new record, in the caller's transaction."""
-    done = session.execute(
+    """Append move ``number`` (1 = first), in the caller's transaction.
+
+    The move row and the table's version are all a move needs: the game is the first record plus
+    its moves (:func:`load_moves`). The whole record is written once, with the game's last move
+    (``final_record``), for downloads. Core statements, not the ORM: this runs on every move.
+    """
+    values: dict[str, Any] = {
+        "version": number,
+        "outcome": outcome,
+        "status": "over" if outcome is not None else "playing",
+        "updated_at": utcnow(),
+    }
+    if final_record is not None:
+        values["record"] = final_record
+    connection = session.connection()
+    done = connection.execute(
         update(GameTable)
         .where(GameTable.id == table_id, GameTable.version == number - 1)
-        .values(
-            record=record,
-            version=number,
-            outcome=outcome,
-            status="over" if outcome is not None else "playing",
-            updated_at=utcnow(),
-        )
+        .values(**values)
     )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
+    if done.rowcount != 1:
         raise StaleWrite(f"table {table_id} is not at version {number - 1} in the database")
-    session.add(Move(table_id=table_id, number=number, seat=seat, action=action))
+    connection.execute(
+        insert(Move).values(table_id=table_id, number=number, seat=seat, action=action)
+    )
 
 
 def list_tables(session: Session, status: str) -> list[TableInfo]:

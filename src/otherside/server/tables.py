@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from otherside.core.game import State
+from otherside.core.game import Game, State
 from otherside.server.accounts import UserInfo
 from otherside.server.adapters import GameAdapter, get_adapter
 from otherside.server.bots_runner import BotRunner
@@ -45,6 +45,7 @@ from otherside.server.store import (
     StaleWrite,
     TableInfo,
     create_table,
+    load_moves,
     load_table,
     playing_table_ids,
     save_move,
@@ -94,6 +95,16 @@ class LiveTable:
         return self.info.seat_of(conn.user.id if conn.user else None)
 
 
+def rebuild(game: Game, initial: dict[str, Any] | None, moves: list[tuple[int, str]]) -> State:
+    """The state of a game from its first record and its moves, as stored (after a restart)."""
+    if initial is None:
+        raise ValueError("a started table has no first record")
+    state = game.replay(initial)
+    for _seat, action in moves:
+        state = state.apply(action)
+    return state
+
+
 class TableHub:
     """Every live table, and the operations on tables (lobby and play).
 
@@ -120,14 +131,15 @@ class TableHub:
             found = self._live.get(table_id)
             if found is not None:
                 return found
-            info = await self.db.run(lambda s: load_table(s, table_id, with_record=True))
+            info = await self.db.run(lambda s: load_table(s, table_id))
             if info is None:
                 raise TableError(404, f"no table {table_id!r}")
             adapter = get_adapter(info.game)
             state = None
-            if info.record is not None:
-                state = await asyncio.to_thread(adapter.game.replay, info.record)
-            live = LiveTable(replace(info, record=None), adapter, state)
+            if info.status != "waiting":
+                initial, moves = await self.db.run(lambda s: load_moves(s, table_id))
+                state = await asyncio.to_thread(rebuild, adapter.game, initial, moves)
+            live = LiveTable(info, adapter, state)
             self._live[table_id] = live
             return live
 
@@ -260,11 +272,11 @@ class TableHub:
         except ValueError as exc:
             raise ProtocolError("illegal", str(exc)) from exc
         number = live.info.version + 1
-        record = after.to_record()
         outcome = after.outcome.to_json() if after.is_over and after.outcome else None
+        final = after.to_record() if outcome is not None else None
         try:
             await self.db.run(
-                lambda s: save_move(s, live.id, number, seat, str(action), record, outcome)
+                lambda s: save_move(s, live.id, number, seat, str(action), final, outcome)
             )
         except (StaleWrite, SQLAlchemyError) as exc:
             log.exception("could not save move %s of table %s", number, live.id)

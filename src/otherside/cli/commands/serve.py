@@ -45,7 +45,15 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     typer.echo(f"otherside table server on {url.split('@')[-1]}")
     typer.echo(f"open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536)
+    # Views are a few kB: compressing every frame costs more CPU than it saves on a LAN.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
 
 
 def register(app: typer.Typer) -> None:
