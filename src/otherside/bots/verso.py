@@ -26,6 +26,7 @@ from otherside.bots.verso_eval import (
     read_state,
     read_view,
 )
+from otherside.bots.verso_expert import ExpertBot
 from otherside.bots.verso_solo import SoloPlanner
 from otherside.core.game import Action, State
 from otherside.games.verso import determinize
@@ -115,8 +116,13 @@ class IsmctsBot:
         return self.search.search(view, legal, rng)
 
 
-@register_bot("verso", "planner", "best")
+@register_bot("verso", "planner")
 class PlannerBot(SoloPlanner):
     """The solo planner (:mod:`otherside.bots.verso_solo`); at a table it plays ``ismcts``."""
 
     name = "planner"
+
+
+@register_bot("verso", "expert", "best")
+class VersoExpertBot(ExpertBot):
+    """The solo expert (:mod:`otherside.bots.verso_expert`); at a table it plays ``ismcts``."""
