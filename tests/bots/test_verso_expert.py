@@ -7,6 +7,7 @@ import random
 import pytest
 
 from otherside.bots import make_bot, play_match
+from otherside.bots.verso_eval import Weights
 from otherside.bots.verso_expert import ExpertBot, distinct_actions
 from otherside.bots.verso_world import World, options, play, rollout
 from otherside.games import verso
@@ -106,3 +107,11 @@ def test_expert_rejects_bad_budgets() -> None:
         ExpertBot(worlds=0)
     with pytest.raises(ValueError, match="seconds"):
         ExpertBot(seconds=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_honest_rollout_plays_the_greedy_game(seed: int) -> None:
+    """The integer port of the greedy reaches the engine greedy's final score on the same pile."""
+    state = verso.new_game(1, seed=seed)
+    greedy = play_match(verso.GAME, state, [make_bot("verso", "greedy")], random.Random(0))
+    assert rollout(World.from_state(state), Weights(), honest=True) == greedy.final.scores[0]

@@ -23,7 +23,6 @@ from typing import Any
 from otherside.bots.verso_eval import Weights, choose_greedy, read_view
 from otherside.bots.verso_world import (
     BIG_UP,
-    ExpertWeights,
     WAction,
     World,
     play,
@@ -80,7 +79,7 @@ class ExpertBot:
         worlds: int = 250,
         seconds: float | None = None,
         honest: bool = False,
-        weights: ExpertWeights | None = None,
+        weights: Weights | None = None,
         table_iterations: int = 200,
     ) -> None:
         if worlds < 1:
@@ -90,7 +89,7 @@ class ExpertBot:
         self.worlds = worlds
         self.seconds = seconds
         self.honest = honest
-        self.weights = weights or ExpertWeights()
+        self.weights = weights or Weights()
         self.table_iterations = table_iterations
         self._table_bot: Any = None
 

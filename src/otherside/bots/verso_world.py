@@ -1,4 +1,4 @@
-"""A fast integer model of solo Verso (V16–V17) and a tuned greedy rollout policy on it.
+"""A fast integer model of solo Verso (V16–V17) and the greedy rollout policy on it.
 
 :class:`World` is one concrete solo position (a determinization of a view): the pile, the tableau
 as three 7-bit masks (bit 0 the star, bit v value v) plus the masks of its 3-VP cards, the square
@@ -11,16 +11,17 @@ Series are looked up, not enumerated: per colour, the key ``mask | big << 7`` in
 series' points and, for every pair of cards a series would discard (V11.4), the best points of a
 series discarding them (series that leave the same tableau differ only in their points).
 
-The rollout policy (:func:`rollout`) is greedy: each action is worth the points it banks plus a
-potential of the tableau it leaves (:func:`potential`), whose weights (:class:`ExpertWeights`)
-were tuned by simulation on training piles (not the benchmark's).
+The rollout policy (:func:`rollout`) is the greedy of :mod:`otherside.bots.verso_eval` on these
+integers: each action is worth the points it banks plus the potential of the tableau it leaves
+(:func:`potential`: the same formula and :class:`~otherside.bots.verso_eval.Weights`), so with
+``honest`` it plays the greedy's games, about ten times faster.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from otherside.bots.verso_eval import Weights
 from otherside.games.verso.actions import SERIES_BY_MASK
 from otherside.games.verso.cards import DECK, DOWN, UP
 from otherside.games.verso.state import VersoState
@@ -65,81 +66,21 @@ def _series_table() -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
 _BEST, _OPTIONS = _series_table()
 
 
-def _run_lengths() -> list[int]:
-    """Per key ``mask | big << 7``: the number of cards of the best-scoring series."""
-    out = [0] * (1 << 14)
-    for m in range(128):
-        series = SERIES_BY_MASK[0][m]
-        sub = m & ~1
-        b = sub
-        while True:
-            best, length = 0, 0
-            for s in series:
-                points = sum(3 if b >> slot & 1 else 1 for slot in s.slots)
-                if points > best or (points == best and len(s.slots) > length):
-                    best, length = points, len(s.slots)
-            out[m | b << 7] = length
-            if b == 0:
-                break
-            b = (b - 1) & sub
-    return out
-
-
-_LENGTH = _run_lengths()
-
-
-@dataclass(frozen=True)
-class ExpertWeights:
-    """Weights of the tableau potential used by the rollout policy.
-
-    Each future term has a flat weight (``*_a``) and one that fades with the pile (``*_c``,
-    times the share of the 35 cards still in the pile); all future terms fade to nothing in
-    the last ``horizon`` cards, where only the best series (the final series of V17) counts.
-    """
-
-    other_a: float = 0.73
-    other_c: float = 0.0
-    big_a: float = 2.94
-    big_c: float = 0.0
-    small_a: float = 0.98
-    small_c: float = 0.0
-    progress_a: float = 0.0233
-    progress_c: float = 0.0
-    length_a: float = 0.0
-    length_c: float = 0.0
-    held: float = 0.0
-    spare: float = 0.0
-    near: float = 0.0
-    horizon: float = 3.5
-
-
-def potential(
-    m: Sequence[int], b: Sequence[int], square: bool, left: int, w: ExpertWeights
-) -> float:
-    """What the tableau ``m``/``b`` is worth beyond the points already banked."""
-    k0, k1, k2 = m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7
-    b0, b1, b2 = _BEST[k0], _BEST[k1], _BEST[k2]
+def potential(m: Sequence[int], b: Sequence[int], square: bool, left: int, w: Weights) -> float:
+    """What the tableau ``m``/``b`` is worth beyond the points already banked, with ``left``
+    cards in the pile: :func:`otherside.bots.verso_eval.potential` on the integer masks."""
+    b0, b1, b2 = _BEST[m[0] | b[0] << 7], _BEST[m[1] | b[1] << 7], _BEST[m[2] | b[2] << 7]
     top = max(b0, b1, b2)
     if left <= 0:
         return float(top)
     future = min(1.0, left / w.horizon)
-    frac = left / 35
     c0, c1, c2 = m[0].bit_count(), m[1].bit_count(), m[2].bit_count()
-    big = b[0].bit_count() + b[1].bit_count() + b[2].bit_count()
-    small = c0 + c1 + c2 - big
-    length = _LENGTH[k0] + _LENGTH[k1] + _LENGTH[k2]
-    value = (
-        (b0 + b1 + b2 - top) * (w.other_a + w.other_c * frac)
-        + big * (w.big_a + w.big_c * frac)
-        + small * (w.small_a + w.small_c * frac)
-        + length * (w.length_a + w.length_c * frac)
-    )
-    if square:
-        value += w.held + w.spare * ((c0 > 3) + (c1 > 3) + (c2 > 3))
-    else:
+    vp = c0 + c1 + c2 + 2 * (b[0].bit_count() + b[1].bit_count() + b[2].bit_count())
+    value = top + future * (w.series * (b0 + b1 + b2 - top) + w.card * vp)
+    if not square:
         progress = min(c0, 3) + min(c1, 3) + min(c2, 3)
-        value += progress * (w.progress_a + w.progress_c * frac) + w.near * (progress == 8)
-    return top + future * value
+        value += future * w.square * SQUARE_POINTS * progress / 9
+    return value
 
 
 def _flip_table() -> tuple[tuple[int, ...], ...]:
@@ -287,7 +228,7 @@ class World:
 WAction = tuple[int, int, int, int]
 
 
-def _gain_value(wd: World, oc: int, left: int, w: ExpertWeights) -> float:
+def _gain_value(wd: World, oc: int, left: int, w: Weights) -> float:
     slot = _UP_SLOT[oc]
     c, bit = slot // 7, 1 << (slot % 7)
     m, b = wd.m, wd.b
@@ -320,7 +261,7 @@ def options(wd: World) -> list[WAction]:
     return out
 
 
-def values(wd: World, acts: Sequence[WAction], w: ExpertWeights, honest: bool) -> list[float]:
+def values(wd: World, acts: Sequence[WAction], w: Weights, honest: bool) -> list[float]:
     """The greedy value of each action: points now plus the potential left."""
     left = len(wd.pile) - wd.pos
     top = wd.pile[wd.pos]
@@ -357,7 +298,7 @@ def play(wd: World, act: WAction) -> bool:
     return wd.after_action()
 
 
-def rollout(wd: World, w: ExpertWeights, honest: bool) -> int:
+def rollout(wd: World, w: Weights, honest: bool) -> int:
     """Finish the game with the greedy policy (changes ``wd``); the final score."""
     while True:
         acts = options(wd)
