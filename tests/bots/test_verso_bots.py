@@ -22,7 +22,7 @@ def test_registry_names_match_the_bots() -> None:
     assert {"random", "greedy", "ismcts", "planner", "best"} <= set(names)
     for name in ("random", "greedy", "ismcts", "planner"):
         assert make_bot("verso", name, **FAST[name]).name == name
-    assert make_bot("verso", "best").name == "planner"
+    assert make_bot("verso", "best").name == "expert"
     with pytest.raises(ValueError, match="unknown verso bot"):
         make_bot("verso", "oracle")
 

@@ -1,12 +1,15 @@
-"""The Verso bots: ``random``, ``greedy``, ``ismcts`` and the solo ``planner`` (alias ``best``).
+"""The Verso bots: ``random``, ``greedy``, ``ismcts``, the solo ``planner`` and the solo ``expert``
+(alias ``best``).
 
 ``greedy`` looks one action ahead and scores the tableau it would leave with a tuned potential
 (:mod:`otherside.bots.verso_eval`); for ``flip`` it averages over the exact candidates for the top
 card's hidden face (the V3 deck minus every card already seen). ``ismcts`` is information-set
 Monte Carlo tree search (:mod:`otherside.bots.ismcts`) over positions drawn from the view with
 :func:`otherside.games.verso.determinize`, with the greedy policy in its rollouts. ``planner``
-(:mod:`otherside.bots.verso_solo`) is the solo specialist, and ``best`` is an alias of it: the
-strongest solo bot measured (``benchmarks/verso_bots.py``).
+(:mod:`otherside.bots.verso_solo`) is flat Monte Carlo with engine rollouts; ``expert``
+(:mod:`otherside.bots.verso_expert`) is flat Monte Carlo on a fast integer model of solo Verso
+(:mod:`otherside.bots.verso_world`), which affords every distinct action in hundreds of worlds.
+``best`` is an alias of ``expert``: the strongest solo bot measured (``benchmarks/verso_bots.py``).
 
 Every bot sees only the view and the legal actions; randomness comes from the injected rng.
 """
@@ -26,6 +29,7 @@ from otherside.bots.verso_eval import (
     read_state,
     read_view,
 )
+from otherside.bots.verso_expert import ExpertBot
 from otherside.bots.verso_solo import SoloPlanner
 from otherside.core.game import Action, State
 from otherside.games.verso import determinize
@@ -115,8 +119,13 @@ class IsmctsBot:
         return self.search.search(view, legal, rng)
 
 
-@register_bot("verso", "planner", "best")
+@register_bot("verso", "planner")
 class PlannerBot(SoloPlanner):
     """The solo planner (:mod:`otherside.bots.verso_solo`); at a table it plays ``ismcts``."""
 
     name = "planner"
+
+
+@register_bot("verso", "expert", "best")
+class VersoExpertBot(ExpertBot):
+    """The solo expert (:mod:`otherside.bots.verso_expert`); at a table it plays ``ismcts``."""
