@@ -26,6 +26,7 @@ from otherside.bots.verso_eval import (
     read_state,
     read_view,
 )
+from otherside.bots.verso_search import GreedyShortlist, margin_reward, public_greedy
 from otherside.bots.verso_solo import SoloPlanner
 from otherside.core.game import Action, State
 from otherside.games.verso import determinize
@@ -98,15 +99,24 @@ class IsmctsBot:
         seconds: float | None = None,
         exploration: float = 0.7,
         depth: int = 8,
+        reward: str = "margin",
+        scale: float = 4.0,
+        policy: str = "public",
+        mine: int = 0,
+        others: int = 0,
     ) -> None:
+        shortlist = None
+        if mine or others:
+            shortlist = GreedyShortlist(mine or 99, others or 99)
         self.search = ISMCTS(
             determinize,  # type: ignore[arg-type]
-            greedy_policy,
-            table_reward,
+            public_greedy if policy == "public" else greedy_policy,
+            margin_reward(scale) if reward == "margin" else table_reward,
             iterations=iterations,
             seconds=seconds,
             exploration=exploration,
             rollout_depth=depth,
+            shortlist=shortlist,
         )
 
     def choose(
