@@ -7,6 +7,7 @@ import random
 import pytest
 
 from otherside.bots import make_bot
+from otherside.bots.ismcts import ISMCTS
 from otherside.bots.verso_search import GreedyShortlist, margin_reward, public_greedy
 from otherside.games import verso
 
@@ -72,3 +73,19 @@ def test_margin_reward_ranks_by_the_margin_over_the_best_other() -> None:
     assert [rewards[p] for p in order] == sorted(rewards)
     with pytest.raises(ValueError, match="scale"):
         margin_reward(0.0)
+
+
+def test_the_search_only_answers_from_the_shortlist() -> None:
+    state = _positions(4, seed=2)[10]
+    legal = state.legal_actions()
+    assert len(legal) > 1
+    search = ISMCTS(
+        verso.determinize,  # type: ignore[arg-type]
+        public_greedy,
+        margin_reward(4.0),
+        iterations=20,
+        rollout_depth=4,
+        shortlist=lambda s, me: s.legal_actions()[-1:],
+    )
+    view = verso.view(state, state.current_player)
+    assert search.search(view, legal, random.Random(1)) == legal[-1]
