@@ -80,3 +80,15 @@ def test_ismcts_rejects_bad_budgets() -> None:
         make_bot("verso", "ismcts", iterations=0)
     with pytest.raises(ValueError, match="seconds"):
         make_bot("verso", "ismcts", seconds=-1.0)
+
+
+def test_ismcts_rejects_bad_shortlists() -> None:
+    with pytest.raises(ValueError, match="mine and others"):
+        make_bot("verso", "ismcts", mine=-1)
+
+
+def test_ismcts_without_shortlist_plays_legal_games() -> None:
+    """``mine=0, others=0``: the tree tries every legal action at every node."""
+    state = verso.new_game(3, seed=4)
+    seats = [make_bot("verso", "ismcts", iterations=12, depth=4, mine=0, others=0)] * 3
+    assert play_match(verso.GAME, state, seats, random.Random(4)).final.is_over

@@ -9,7 +9,9 @@ action, finishes the game with a rollout policy and backs up every player's rewa
 crediting the player who chose its action. The answer is the most visited root action.
 
 The game supplies three functions: ``determinize(view, rng) -> state``, a rollout ``policy(state,
-rng) -> action`` and ``reward(state) -> per-player rewards`` of a finished (or cut-off) state.
+rng) -> action`` and ``reward(state) -> per-player rewards`` of a finished (or cut-off) state; and
+optionally ``shortlist(state, searcher) -> actions``, the legal actions a tree node may try (a
+heuristic pruning that focuses the iterations, or an opponent model when it keeps one action).
 The search is deterministic for a given ``rng`` with an iteration budget; a time budget
 (``seconds``) trades that for a bounded decision time.
 """
@@ -27,6 +29,7 @@ from otherside.core.game import Action, State
 Determinize = Callable[[Mapping[str, Any], random.Random], State]
 Policy = Callable[[State, random.Random], Action]
 Reward = Callable[[State], Sequence[float]]
+Shortlist = Callable[[State, int], Sequence[Action]]
 
 
 class Node:
@@ -60,6 +63,8 @@ class ISMCTS:
         exploration: the UCB1 constant (rewards are expected in [0, 1]).
         rollout_depth: stop rollouts after this many actions and score the state reached with
             ``reward`` (None: play to the end).
+        shortlist: the actions a tree node tries, given the state and the searching player
+            (None: every legal action). It must return a non-empty subset of the legal actions.
     """
 
     def __init__(
@@ -72,6 +77,7 @@ class ISMCTS:
         seconds: float | None = None,
         exploration: float = 0.7,
         rollout_depth: int | None = None,
+        shortlist: Shortlist | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -84,6 +90,7 @@ class ISMCTS:
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        self.shortlist = shortlist
 
     def search(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -96,7 +103,7 @@ class ISMCTS:
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:
-            self._iterate(root, self.determinize(view, rng), rng)
+            self._iterate(root, self.determinize(view, rng), me, rng)
             done += 1
             if deadline is None:
                 if done >= self.iterations:
@@ -111,11 +118,12 @@ class ISMCTS:
         assert best.action is not None
         return best.action
 
-    def _iterate(self, root: Node, state: State, rng: random.Random) -> None:
+    def _iterate(self, root: Node, state: State, me: int, rng: random.Random) -> None:
         node = root
         path = [root]
+        shortlist = self.shortlist
         while not state.is_over:
-            legal = state.legal_actions()
+            legal = shortlist(state, me) if shortlist else state.legal_actions()
             mover = state.current_player
             assert mover is not None
             untried = [a for a in legal if a not in node.children]

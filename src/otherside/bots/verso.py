@@ -5,11 +5,14 @@
 (:mod:`otherside.bots.verso_eval`); for ``flip`` it averages over the exact candidates for the top
 card's hidden face (the V3 deck minus every card already seen). ``ismcts`` is information-set
 Monte Carlo tree search (:mod:`otherside.bots.ismcts`) over positions drawn from the view with
-:func:`otherside.games.verso.determinize`, with the greedy policy in its rollouts. ``planner``
-(:mod:`otherside.bots.verso_solo`) is flat Monte Carlo with engine rollouts; ``expert``
-(:mod:`otherside.bots.verso_expert`) is flat Monte Carlo on a fast integer model of solo Verso
-(:mod:`otherside.bots.verso_world`), which affords every distinct action in hundreds of worlds.
-``best`` is an alias of ``expert``: the strongest solo bot measured (``benchmarks/verso_bots.py``).
+:func:`otherside.games.verso.determinize` (:mod:`otherside.bots.verso_search`): its tree tries
+the few best actions by the greedy ranking at its own turns and expects the greedy choice from the
+other players, its rollouts play greedy, and it plays for the margin over the best other player
+rather than for points. ``planner`` (:mod:`otherside.bots.verso_solo`) is flat Monte Carlo with
+engine rollouts; ``expert`` (:mod:`otherside.bots.verso_expert`) is flat Monte Carlo on a fast
+integer model of solo Verso (:mod:`otherside.bots.verso_world`), which affords every distinct
+action in hundreds of worlds. ``best`` is an alias of ``expert``: the strongest solo bot measured
+(``benchmarks/verso_bots.py``).
 
 Every bot sees only the view and the legal actions; randomness comes from the injected rng.
 """
@@ -22,45 +25,17 @@ from typing import Any
 
 from otherside.bots.base import RandomBot, register_bot
 from otherside.bots.ismcts import ISMCTS
-from otherside.bots.verso_eval import (
-    Weights,
-    choose_greedy,
-    estimated_scores,
-    read_state,
-    read_view,
-)
+from otherside.bots.verso_eval import Weights, choose_greedy, read_view
 from otherside.bots.verso_expert import ExpertBot
+from otherside.bots.verso_search import (
+    GREEDY_WEIGHTS,
+    GreedyShortlist,
+    margin_reward,
+    public_greedy,
+)
 from otherside.bots.verso_solo import SoloPlanner
-from otherside.core.game import Action, State
+from otherside.core.game import Action
 from otherside.games.verso import determinize
-from otherside.games.verso.state import VersoState
-
-GREEDY_WEIGHTS = Weights()
-
-
-def greedy_policy(state: State, rng: random.Random) -> Action:
-    """The greedy choice in a concrete (sampled) state: the rollout policy of the searches."""
-    assert isinstance(state, VersoState)
-    return choose_greedy(read_state(state), state.legal_actions(), GREEDY_WEIGHTS)
-
-
-def table_reward(state: State) -> list[float]:
-    """Rewards in [0, 1]: mostly the share of the victory, a little the score against the best.
-
-    A rollout cut off before the end is judged on the estimated scores (score plus tableau
-    potential, :func:`~otherside.bots.verso_eval.estimated_scores`).
-
-    The victory share is what a table is played for; the score term orders lost (or won) lines
-    so that the search still prefers the closer ones.
-    """
-    scores: Sequence[float] = state.scores
-    if not state.is_over:
-        assert isinstance(state, VersoState)
-        scores = estimated_scores(state, GREEDY_WEIGHTS)
-    top = max(scores)
-    winners = sum(1 for s in scores if s == top)
-    scale = max(top, 1)
-    return [0.8 * (s == top) / winners + 0.2 * s / scale for s in scores]
 
 
 @register_bot("verso", "random")
@@ -85,13 +60,22 @@ class GreedyBot:
 
 @register_bot("verso", "ismcts")
 class IsmctsBot:
-    """SO-ISMCTS over determinizations of the view, greedy rollouts.
+    """SO-ISMCTS over determinizations of the view, greedy rollouts, a margin reward.
+
+    The defaults are the strongest measured against three ``greedy`` at four players
+    (``benchmarks/verso_tables.py``).
 
     Args:
         iterations: iterations per decision (deterministic for a given rng).
         seconds: a time budget per decision instead.
         exploration: the UCB1 constant.
         depth: rollout length before the position is judged by its estimated scores.
+        scale: points of margin over the best other player worth about 0.73 of reward
+            (:func:`~otherside.bots.verso_search.margin_reward`).
+        mine: how many of the greedy ranking's best actions the tree tries at the bot's own
+            turns (0: every legal action).
+        others: the same at the other players' turns; 1 models them as the greedy player, 0 lets
+            the tree search their answers too (slower to converge, assumes nothing of them).
     """
 
     name = "ismcts"
@@ -102,15 +86,25 @@ class IsmctsBot:
         seconds: float | None = None,
         exploration: float = 0.7,
         depth: int = 8,
+        scale: float = 4.0,
+        mine: int = 4,
+        others: int = 1,
     ) -> None:
+        if mine < 0 or others < 0:
+            raise ValueError(f"mine and others must be 0 (all) or more, not {mine} and {others}")
+        shortlist = None
+        if mine or others:
+            everything = 10**6
+            shortlist = GreedyShortlist(mine or everything, others or everything)
         self.search = ISMCTS(
             determinize,  # type: ignore[arg-type]
-            greedy_policy,
-            table_reward,
+            public_greedy,
+            margin_reward(scale),
             iterations=iterations,
             seconds=seconds,
             exploration=exploration,
             rollout_depth=depth,
+            shortlist=shortlist,
         )
 
     def choose(

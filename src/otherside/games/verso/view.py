@@ -112,7 +112,8 @@ class _Sampler:
     def rest(self, count: int) -> list[int]:
         """``count`` further unseen cards with random faces up."""
         cards = self.rng.sample(self.free, count)
-        self.free = [c for c in self.free if c not in set(cards)]
+        taken = set(cards)
+        self.free = [c for c in self.free if c not in taken]
         return [c * 2 + self.rng.randrange(2) for c in cards]
 
 
