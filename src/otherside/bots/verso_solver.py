@@ -12,6 +12,11 @@ position, with two reductions that provably keep the optimum:
 
 The final series (V17) is a leaf: the best series of the tableau. The rules are re-implemented
 here on bare integers for speed and checked against the engine (``tests/bots``) move for move.
+
+A position is four integers, so that a move is a handful of bit operations and the memo key one
+integer: ``M`` has bit ``slot`` set for every occupied tableau slot (``colour * 7 + value``, value
+0 for the star), ``V`` the same bit when that card shows a 3-VP face, ``K`` byte ``slot`` holding
+1 + the oriented card there, and the square flag of V12.
 """
 
 from __future__ import annotations
@@ -23,64 +28,52 @@ from otherside.games.verso.actions import SERIES_BY_MASK
 from otherside.games.verso.cards import DOWN, UP, parse_card
 
 SQUARE_POINTS = 7
-_UP_SLOT = tuple(f % 21 for f in UP)
-_UP_VP = tuple(3 if f >= 21 else 1 for f in UP)
+_BIT = tuple(1 << (f % 21) for f in UP)
+"""Per oriented card: the bit of the slot its up face fills."""
+_BIG = tuple(1 << (f % 21) if f >= 21 else 0 for f in UP)
+"""Per oriented card: the same bit when the up face is worth 3 VP, else 0."""
+_CODE = tuple((oc + 1) << (8 * (UP[oc] % 21)) for oc in range(180))
+"""Per oriented card: its byte in ``K``."""
 _TRIGGER = tuple(
     (f % 21) // 7 if (u % 7) and (f % 7) and (f % 7) > (u % 7) else -1
     for u, f in zip(UP, DOWN, strict=True)
 )
 """Per oriented card: the colour the solo opponent makes you turn when it takes it, or -1."""
-
-# Series per (colour, mask) reduced to the best one per pair of discarded slots; each entry is
-# (slots, discard_slots).
-_SERIES: tuple[tuple[tuple[tuple[int, ...], tuple[int, int]], ...], ...] = tuple(
-    tuple((s.slots, s.discard_slots) for s in SERIES_BY_MASK[c][m])
-    for c in range(3)
-    for m in range(128)
-)
+_THREE = tuple(m.bit_count() >= 3 for m in range(128))
+_COLOUR_BYTES = (1 << 56) - 1
 
 
-class _Position:
-    __slots__ = ("masks", "square", "tab")
+def _series_tables() -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], tuple[int, ...]]:
+    """Per colour-relative ``mask << 7 | vp`` (7 bits each): the series worth trying and the
+    best one.
 
-    def __init__(self, tab: list[int], masks: list[int], square: bool) -> None:
-        self.tab = tab
-        self.masks = masks
-        self.square = square
+    A series is ``(points, discarded bits, discarded bytes of K)``, slots relative to its colour;
+    of the series discarding the same two cards only the best is kept (reduction 1), best first.
+    """
+    series: list[tuple[tuple[int, int, int], ...]] = [()] * (1 << 14)
+    best = [0] * (1 << 14)
+    for mask in range(128):
+        for vp in range(0, 128, 2):  # bit 0 is the star, always a 1-VP face
+            if vp & ~mask:
+                continue
+            by_discard: dict[tuple[int, int], int] = {}
+            for s in SERIES_BY_MASK[0][mask]:  # blue: its slots are the relative slots
+                points = sum(3 if vp >> slot & 1 else 1 for slot in s.slots)
+                if points > by_discard.get(s.discard_slots, 0):
+                    by_discard[s.discard_slots] = points
+            entries = sorted(
+                (
+                    (points, 1 << a | 1 << b, 255 << 8 * a | 255 << 8 * b)
+                    for (a, b), points in by_discard.items()
+                ),
+                reverse=True,
+            )
+            series[mask << 7 | vp] = tuple(entries)
+            best[mask << 7 | vp] = entries[0][0] if entries else 0
+    return tuple(series), tuple(best)
 
 
-def _gain(p: _Position, oc: int) -> None:
-    slot = _UP_SLOT[oc]
-    c, bit = slot // 7, 1 << (slot % 7)
-    if p.masks[c] & bit:
-        return  # V8: a duplicate is discarded
-    p.tab[slot] = oc
-    p.masks[c] |= bit
-
-
-def _square(p: _Position) -> int:
-    """V12: 7 points when the square is made; the flag clears once it is broken."""
-    full = all(m.bit_count() >= 3 for m in p.masks)
-    if full and not p.square:
-        p.square = True
-        return SQUARE_POINTS
-    if p.square and not full:
-        p.square = False
-    return 0
-
-
-def _turn_highest(p: _Position, colour: int) -> int:
-    """V11.2 by the solo opponent: returns the square points this may score."""
-    mask = p.masks[colour]
-    if not mask:
-        return 0
-    numbered = mask >> 1
-    slot = colour * 7 + (numbered.bit_length() if numbered else 0)
-    oc = p.tab[slot]
-    p.tab[slot] = -1
-    p.masks[colour] &= ~(1 << (slot % 7))
-    _gain(p, oc ^ 1)
-    return _square(p)
+_SERIES, _BEST = _series_tables()
 
 
 class ClairvoyantSolver:
@@ -94,82 +87,88 @@ class ClairvoyantSolver:
         for i in range(n - 1, -1, -1):
             t = _TRIGGER[self.pile[i]]
             live[i] = live[i + 1] | (1 << t if t >= 0 else 0)
-        self.live = live
-        self.memo: dict[bytes, int] = {}
+        # The bytes of K kept in the key at each position: those of the live colours (reduction 2).
+        self.key_bytes = tuple(
+            sum(_COLOUR_BYTES << (56 * c) for c in range(3) if bits >> c & 1) for bits in live
+        )
+        self.memo: dict[int, int] = {}
 
     def solve(self) -> int:
         """The best score reachable from the start."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 10_000))
         try:
-            return self._value(0, [-1] * 21, [0, 0, 0], False)
+            return self._value(0, 0, 0, 0, False)
         finally:
             sys.setrecursionlimit(limit)
 
-    def _key(self, pos: int, tab: list[int], square: bool) -> bytes:
-        # Bytes keep the memo small (millions of positions on a 35-card pile): a slot is 0 when
-        # empty, 1 + the oriented card when its colour can still be turned, else 200 + its VP.
-        live = self.live[pos]
-        key = [
-            0 if oc < 0 else oc + 1 if live >> (slot // 7) & 1 else 200 + _UP_VP[oc]
-            for slot, oc in enumerate(tab)
-        ]
-        return bytes((pos, square, *key))
+    @staticmethod
+    def _final(m: int, v: int) -> int:
+        """V17: the best final series of the tableau."""
+        return max(
+            _BEST[(m & 127) << 7 | (v & 127)],
+            _BEST[(m >> 7 & 127) << 7 | (v >> 7 & 127)],
+            _BEST[(m >> 14) << 7 | (v >> 14)],
+        )
 
-    def _final(self, tab: list[int], masks: list[int]) -> int:
-        best = 0
-        for c in range(3):
-            for slots, _ in _SERIES[c * 128 + masks[c]]:
-                points = sum(_UP_VP[tab[s]] for s in slots)
-                if points > best:
-                    best = points
-        return best
-
-    def _after_turn(self, pos: int, p: _Position) -> int:
-        """The opponent's card (V16), then the rest of the game; points from here on."""
-        n = len(self.pile)
-        if pos == n:
-            return self._final(p.tab, p.masks)
-        oc = self.pile[pos]
+    def _after_turn(self, pos: int, m: int, v: int, k: int, square: bool) -> int:
+        """The opponent takes ``pile[pos]`` (V16), then the rest of the game; points from here."""
         gained = 0
-        colour = _TRIGGER[oc]
-        if colour >= 0:
-            gained = _turn_highest(p, colour)
+        colour = _TRIGGER[self.pile[pos]]
+        if colour >= 0 and (cm := m >> 7 * colour & 127):
+            # V11.2: the highest numbered card of the colour, the star only when it is alone.
+            numbered = cm >> 1
+            slot = 7 * colour + (numbered.bit_length() if numbered else 0)
+            oc = ((k >> 8 * slot) & 255) - 1 ^ 1
+            keep = ~(1 << slot)
+            m &= keep
+            v &= keep
+            k &= ~(255 << 8 * slot)
+            if not m & _BIT[oc]:  # else V8: the turned card duplicates and is discarded
+                m |= _BIT[oc]
+                v |= _BIG[oc]
+                k |= _CODE[oc]
+            full = _THREE[m & 127] and _THREE[m >> 7 & 127] and _THREE[m >> 14]
+            if full and not square:
+                gained = SQUARE_POINTS
+            square = full
         pos += 1
-        if pos == n:
-            return gained + self._final(p.tab, p.masks)
-        return gained + self._value(pos, p.tab, p.masks, p.square)
+        if pos == len(self.pile):
+            return gained + self._final(m, v)
+        return gained + self._value(pos, m, v, k, square)
 
-    def _value(self, pos: int, tab: list[int], masks: list[int], square: bool) -> int:
-        key = self._key(pos, tab, square)
+    def _value(self, pos: int, m: int, v: int, k: int, square: bool) -> int:
+        """My turn with ``pile[pos]`` on top: the most points from here to the end."""
+        key = (((k & self.key_bytes[pos]) << 42 | m | v << 21) << 7) | pos << 1 | square
         known = self.memo.get(key)
         if known is not None:
             return known
         best = 0
         top = self.pile[pos]
+        last = pos + 1 == len(self.pile)
         for oc in (top, top ^ 1):  # draw, flip
-            slot = _UP_SLOT[oc]
-            if oc == top and masks[slot // 7] >> (slot % 7) & 1:
-                continue  # V8 decision: draw of a duplicating face is illegal
-            p = _Position(list(tab), list(masks), square)
-            _gain(p, oc)
-            gained = _square(p)
-            value = gained + self._after_turn(pos + 1, p)
+            bit = _BIT[oc]
+            if m & bit:
+                if oc == top:
+                    continue  # V8 decision: draw of a duplicating face is illegal
+                m2, v2, k2 = m, v, k  # the flipped face duplicates: discarded at once
+            else:
+                m2, v2, k2 = m | bit, v | _BIG[oc], k | _CODE[oc]
+            full = _THREE[m2 & 127] and _THREE[m2 >> 7 & 127] and _THREE[m2 >> 14]
+            value = SQUARE_POINTS if full and not square else 0
+            if last:
+                value += self._final(m2, v2)
+            else:
+                value += self._after_turn(pos + 1, m2, v2, k2, full)
             if value > best:
                 best = value
-        for c in range(3):
-            by_discard: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-            for slots, discard in _SERIES[c * 128 + masks[c]]:
-                points = sum(_UP_VP[tab[s]] for s in slots)
-                if discard not in by_discard or points > by_discard[discard][0]:
-                    by_discard[discard] = (points, slots)
-            for discard, (points, _) in by_discard.items():
-                p = _Position(list(tab), list(masks), square)
-                for slot in discard:
-                    p.tab[slot] = -1
-                    p.masks[slot // 7] &= ~(1 << (slot % 7))
-                gained = points + _square(p)
-                value = gained + self._after_turn(pos, p)
+        for shift in (0, 7, 14):
+            for points, bits, bytes_ in _SERIES[(m >> shift & 127) << 7 | (v >> shift & 127)]:
+                keep = ~(bits << shift)
+                m2 = m & keep
+                full = _THREE[m2 & 127] and _THREE[m2 >> 7 & 127] and _THREE[m2 >> 14]
+                value = points + (SQUARE_POINTS if full and not square else 0)
+                value += self._after_turn(pos, m2, v & keep, k & ~(bytes_ << 8 * shift), full)
                 if value > best:
                     best = value
         self.memo[key] = best
