@@ -76,21 +76,23 @@ def _series_tables() -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], tupl
 _SERIES, _BEST = _series_tables()
 
 
+def _full_table() -> bytes:
+    """Per 21-bit mask of occupied slots: 1 when every colour holds 3+ cards (V12)."""
+    three = bytes(_THREE)
+    none = bytes(128)
+    return b"".join(
+        three if _THREE[high] and _THREE[mid] else none for high in range(128) for mid in range(128)
+    )
+
+
+_FULL = _full_table()
+
+
 class ClairvoyantSolver:
     """Exact best solo score of one pile (oriented cards, top first)."""
 
     def __init__(self, pile: Sequence[int]) -> None:
         self.pile = tuple(pile)
-        n = len(self.pile)
-        # live[pos]: bit c set when a card at index >= pos can make the opponent turn colour c.
-        live = [0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            t = _TRIGGER[self.pile[i]]
-            live[i] = live[i + 1] | (1 << t if t >= 0 else 0)
-        # The bytes of K kept in the key at each position: those of the live colours (reduction 2).
-        self.key_bytes = tuple(
-            sum(_COLOUR_BYTES << (56 * c) for c in range(3) if bits >> c & 1) for bits in live
-        )
         self.memo: dict[int, int] = {}
 
     def solve(self) -> int:
@@ -98,81 +100,95 @@ class ClairvoyantSolver:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 10_000))
         try:
-            return self._value(0, 0, 0, 0, False)
+            return _search(self.pile, self.memo)
         finally:
             sys.setrecursionlimit(limit)
 
-    @staticmethod
-    def _final(m: int, v: int) -> int:
-        """V17: the best final series of the tableau."""
-        return max(
-            _BEST[(m & 127) << 7 | (v & 127)],
-            _BEST[(m >> 7 & 127) << 7 | (v >> 7 & 127)],
-            _BEST[(m >> 14) << 7 | (v >> 14)],
-        )
 
-    def _after_turn(self, pos: int, m: int, v: int, k: int, square: bool) -> int:
-        """The opponent takes ``pile[pos]`` (V16), then the rest of the game; points from here."""
-        gained = 0
-        colour = _TRIGGER[self.pile[pos]]
-        if colour >= 0 and (cm := m >> 7 * colour & 127):
-            # V11.2: the highest numbered card of the colour, the star only when it is alone.
-            numbered = cm >> 1
-            slot = 7 * colour + (numbered.bit_length() if numbered else 0)
-            oc = ((k >> 8 * slot) & 255) - 1 ^ 1
-            keep = ~(1 << slot)
-            m &= keep
-            v &= keep
-            k &= ~(255 << 8 * slot)
-            if not m & _BIT[oc]:  # else V8: the turned card duplicates and is discarded
-                m |= _BIT[oc]
-                v |= _BIG[oc]
-                k |= _CODE[oc]
-            full = _THREE[m & 127] and _THREE[m >> 7 & 127] and _THREE[m >> 14]
-            if full and not square:
-                gained = SQUARE_POINTS
-            square = full
-        pos += 1
-        if pos == len(self.pile):
-            return gained + self._final(m, v)
-        return gained + self._value(pos, m, v, k, square)
+def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
+    """The best score of ``pile``; ``memo`` is filled with the value of every position searched.
 
-    def _value(self, pos: int, m: int, v: int, k: int, square: bool) -> int:
+    The square flag of V12 is not carried: after every action and every turned card it equals
+    "every colour holds 3+ cards" of the tableau (``_FULL``), so a position is ``pos, m, v, k``.
+    """
+    n = len(pile)
+    trigger = tuple(_TRIGGER[oc] for oc in pile)
+    # live[pos]: bit c set when a card at index >= pos can make the opponent turn colour c.
+    live = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        live[i] = live[i + 1] | (1 << trigger[i] if trigger[i] >= 0 else 0)
+    # The bytes of K kept in the key at each position: those of the live colours (reduction 2).
+    key_bytes = tuple(
+        sum(_COLOUR_BYTES << (56 * c) for c in range(3) if bits >> c & 1) for bits in live
+    )
+    get = memo.get
+    full_of = _FULL
+    best_of = _BEST
+    series_of = _SERIES
+    bit_of, big_of, code_of = _BIT, _BIG, _CODE
+
+    def value(pos: int, m: int, v: int, k: int) -> int:
         """My turn with ``pile[pos]`` on top: the most points from here to the end."""
-        key = (((k & self.key_bytes[pos]) << 42 | m | v << 21) << 7) | pos << 1 | square
-        known = self.memo.get(key)
+        key = ((k & key_bytes[pos]) << 42 | v << 21 | m) << 7 | pos
+        known = get(key)
         if known is not None:
             return known
+        square = full_of[m]
         best = 0
-        top = self.pile[pos]
-        last = pos + 1 == len(self.pile)
+        top = pile[pos]
+        # Each option as (points so far, tableau, index of the card the opponent takes next).
+        options = []
         for oc in (top, top ^ 1):  # draw, flip
-            bit = _BIT[oc]
+            bit = bit_of[oc]
             if m & bit:
                 if oc == top:
                     continue  # V8 decision: draw of a duplicating face is illegal
                 m2, v2, k2 = m, v, k  # the flipped face duplicates: discarded at once
             else:
-                m2, v2, k2 = m | bit, v | _BIG[oc], k | _CODE[oc]
-            full = _THREE[m2 & 127] and _THREE[m2 >> 7 & 127] and _THREE[m2 >> 14]
-            value = SQUARE_POINTS if full and not square else 0
-            if last:
-                value += self._final(m2, v2)
-            else:
-                value += self._after_turn(pos + 1, m2, v2, k2, full)
-            if value > best:
-                best = value
+                m2, v2, k2 = m | bit, v | big_of[oc], k | code_of[oc]
+            options.append(
+                (SQUARE_POINTS if full_of[m2] and not square else 0, m2, v2, k2, pos + 1)
+            )
         for shift in (0, 7, 14):
-            for points, bits, bytes_ in _SERIES[(m >> shift & 127) << 7 | (v >> shift & 127)]:
+            for points, bits, bytes_ in series_of[(m >> shift & 127) << 7 | (v >> shift & 127)]:
                 keep = ~(bits << shift)
                 m2 = m & keep
-                full = _THREE[m2 & 127] and _THREE[m2 >> 7 & 127] and _THREE[m2 >> 14]
-                value = points + (SQUARE_POINTS if full and not square else 0)
-                value += self._after_turn(pos, m2, v & keep, k & ~(bytes_ << 8 * shift), full)
-                if value > best:
-                    best = value
-        self.memo[key] = best
+                if full_of[m2] and not square:
+                    points += SQUARE_POINTS
+                options.append((points, m2, v & keep, k & ~(bytes_ << 8 * shift), pos))
+        for gained, m2, v2, k2, opp in options:
+            if opp < n:
+                # V16: the opponent takes pile[opp]; it may make me turn my highest card.
+                colour = trigger[opp]
+                if colour >= 0 and (cm := m2 >> 7 * colour & 127):
+                    square2 = full_of[m2]
+                    numbered = cm >> 1
+                    slot = 7 * colour + (numbered.bit_length() if numbered else 0)
+                    oc = ((k2 >> 8 * slot) & 255) - 1 ^ 1
+                    keep = ~(1 << slot)
+                    m2 &= keep
+                    v2 &= keep
+                    k2 &= ~(255 << 8 * slot)
+                    if not m2 & bit_of[oc]:  # else V8: the turned card is discarded
+                        m2 |= bit_of[oc]
+                        v2 |= big_of[oc]
+                        k2 |= code_of[oc]
+                    if full_of[m2] and not square2:
+                        gained += SQUARE_POINTS
+                opp += 1
+            if opp < n:
+                gained += value(opp, m2, v2, k2)
+            else:  # V17: the pile is empty, the final series
+                a = best_of[(m2 & 127) << 7 | (v2 & 127)]
+                b = best_of[(m2 >> 7 & 127) << 7 | (v2 >> 7 & 127)]
+                c = best_of[(m2 >> 14) << 7 | (v2 >> 14)]
+                gained += (a if a >= c else c) if a >= b else (b if b >= c else c)
+            if gained > best:
+                best = gained
+        memo[key] = best
         return best
+
+    return value(0, 0, 0, 0)
 
 
 def clairvoyant_score(pile: Sequence[int] | Sequence[str]) -> int:
