@@ -66,7 +66,7 @@ def ceilings(
     lacks; returns the ceilings in seed order and the seconds of each pile solved now."""
     cache = _load_cache(cache_path)
     piles = [_pile_text(seed) for seed in seeds]
-    missing = sorted({p for p in piles if p not in cache})
+    missing = list(dict.fromkeys(p for p in piles if p not in cache))  # in seed order
     times: list[float] = []
     if missing:
         with Progress(console=console, transient=True) as progress:
@@ -75,7 +75,7 @@ def ceilings(
                 total=len(missing),
             )
             with ProcessPoolExecutor(workers) as pool:
-                for future in as_completed(pool.submit(_ceiling, p) for p in missing):
+                for future in as_completed([pool.submit(_ceiling, p) for p in missing]):
                     pile, score, seconds = future.result()
                     cache[pile] = score
                     times.append(seconds)
