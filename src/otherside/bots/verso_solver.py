@@ -13,10 +13,11 @@ position, with two reductions that provably keep the optimum:
 The final series (V17) is a leaf: the best series of the tableau. The rules are re-implemented
 here on bare integers for speed and checked against the engine (``tests/bots``) move for move.
 
-A position is four integers, so that a move is a handful of bit operations and the memo key one
-integer: ``M`` has bit ``slot`` set for every occupied tableau slot (``colour * 7 + value``, value
-0 for the star), ``V`` the same bit when that card shows a 3-VP face, ``K`` byte ``slot`` holding
-1 + the oriented card there, and the square flag of V12.
+A position is the index of the top card and three integers, so that a move is a handful of bit
+operations and the memo key one integer: ``m`` has bit ``slot`` set for every occupied tableau slot
+(``colour * 7 + value``, value 0 for the star), ``v`` the same bit when that card shows a 3-VP
+face, ``k`` byte ``slot`` holding 1 + the oriented card there. The square flag of V12 needs no
+room: it always equals "every colour holds 3+ cards" (it is set or cleared after every change).
 """
 
 from __future__ import annotations
