@@ -129,11 +129,8 @@ def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
     bit_of, big_of, code_of = _BIT, _BIG, _CODE
 
     def value(pos: int, m: int, v: int, k: int) -> int:
-        """My turn with ``pile[pos]`` on top: the most points from here to the end."""
-        key = ((k & key_bytes[pos]) << 42 | v << 21 | m) << 7 | pos
-        known = get(key)
-        if known is not None:
-            return known
+        """My turn with ``pile[pos]`` on top, the position not in ``memo`` yet: the most points
+        from here to the end."""
         square = full_of[m]
         best = 0
         top = pile[pos]
@@ -144,19 +141,23 @@ def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
             if m & bit:
                 if oc == top:
                     continue  # V8 decision: draw of a duplicating face is illegal
-                m2, v2, k2 = m, v, k  # the flipped face duplicates: discarded at once
+                options.append((0, m, v, k, pos + 1))  # the flipped face duplicates: discarded
             else:
-                m2, v2, k2 = m | bit, v | big_of[oc], k | code_of[oc]
-            options.append(
-                (SQUARE_POINTS if full_of[m2] and not square else 0, m2, v2, k2, pos + 1)
-            )
+                m2 = m | bit
+                options.append(
+                    (
+                        SQUARE_POINTS if full_of[m2] and not square else 0,
+                        m2,
+                        v | big_of[oc],
+                        k | code_of[oc],
+                        pos + 1,
+                    )
+                )
         for shift in (0, 7, 14):
             for points, bits, bytes_ in series_of[(m >> shift & 127) << 7 | (v >> shift & 127)]:
+                # Removing cards never completes a square (V12): no points to check here.
                 keep = ~(bits << shift)
-                m2 = m & keep
-                if full_of[m2] and not square:
-                    points += SQUARE_POINTS
-                options.append((points, m2, v & keep, k & ~(bytes_ << 8 * shift), pos))
+                options.append((points, m & keep, v & keep, k & ~(bytes_ << 8 * shift), pos))
         for gained, m2, v2, k2, opp in options:
             if opp < n:
                 # V16: the opponent takes pile[opp]; it may make me turn my highest card.
@@ -178,7 +179,11 @@ def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
                         gained += SQUARE_POINTS
                 opp += 1
             if opp < n:
-                gained += value(opp, m2, v2, k2)
+                key = ((k2 & key_bytes[opp]) << 42 | v2 << 21 | m2) << 7 | opp
+                known = get(key)
+                if known is None:
+                    known = memo[key] = value(opp, m2, v2, k2)
+                gained += known
             else:  # V17: the pile is empty, the final series
                 a = best_of[(m2 & 127) << 7 | (v2 & 127)]
                 b = best_of[(m2 >> 7 & 127) << 7 | (v2 >> 7 & 127)]
@@ -186,10 +191,10 @@ def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
                 gained += (a if a >= c else c) if a >= b else (b if b >= c else c)
             if gained > best:
                 best = gained
-        memo[key] = best
         return best
 
-    return value(0, 0, 0, 0)
+    memo[0] = best = value(0, 0, 0, 0)  # key of the start: pos 0, empty tableau
+    return best
 
 
 def clairvoyant_score(pile: Sequence[int] | Sequence[str]) -> int:
