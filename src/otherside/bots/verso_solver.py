@@ -12,6 +12,12 @@ position, with two reductions that provably keep the optimum:
 
 The final series (V17) is a leaf: the best series of the tableau. The rules are re-implemented
 here on bare integers for speed and checked against the engine (``tests/bots``) move for move.
+
+A position is the index of the top card and three integers, so that a move is a handful of bit
+operations and the memo key one integer: ``m`` has bit ``slot`` set for every occupied tableau slot
+(``colour * 7 + value``, value 0 for the star), ``v`` the same bit when that card shows a 3-VP
+face, ``k`` byte ``slot`` holding 1 + the oriented card there. The square flag of V12 needs no
+room: it always equals "every colour holds 3+ cards" (it is set or cleared after every change).
 """
 
 from __future__ import annotations
@@ -23,64 +29,64 @@ from otherside.games.verso.actions import SERIES_BY_MASK
 from otherside.games.verso.cards import DOWN, UP, parse_card
 
 SQUARE_POINTS = 7
-_UP_SLOT = tuple(f % 21 for f in UP)
-_UP_VP = tuple(3 if f >= 21 else 1 for f in UP)
+_BIT = tuple(1 << (f % 21) for f in UP)
+"""Per oriented card: the bit of the slot its up face fills."""
+_BIG = tuple(1 << (f % 21) if f >= 21 else 0 for f in UP)
+"""Per oriented card: the same bit when the up face is worth 3 VP, else 0."""
+_CODE = tuple((oc + 1) << (8 * (UP[oc] % 21)) for oc in range(180))
+"""Per oriented card: its byte in ``K``."""
 _TRIGGER = tuple(
     (f % 21) // 7 if (u % 7) and (f % 7) and (f % 7) > (u % 7) else -1
     for u, f in zip(UP, DOWN, strict=True)
 )
 """Per oriented card: the colour the solo opponent makes you turn when it takes it, or -1."""
-
-# Series per (colour, mask) reduced to the best one per pair of discarded slots; each entry is
-# (slots, discard_slots).
-_SERIES: tuple[tuple[tuple[tuple[int, ...], tuple[int, int]], ...], ...] = tuple(
-    tuple((s.slots, s.discard_slots) for s in SERIES_BY_MASK[c][m])
-    for c in range(3)
-    for m in range(128)
-)
+_THREE = tuple(m.bit_count() >= 3 for m in range(128))
+_COLOUR_BYTES = (1 << 56) - 1
 
 
-class _Position:
-    __slots__ = ("masks", "square", "tab")
+def _series_tables() -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], tuple[int, ...]]:
+    """Per colour-relative ``mask << 7 | vp`` (7 bits each): the series worth trying and the
+    best one.
 
-    def __init__(self, tab: list[int], masks: list[int], square: bool) -> None:
-        self.tab = tab
-        self.masks = masks
-        self.square = square
+    A series is ``(points, discarded bits, discarded bytes of K)``, slots relative to its colour;
+    of the series discarding the same two cards only the best is kept (reduction 1), best first.
+    """
+    series: list[tuple[tuple[int, int, int], ...]] = [()] * (1 << 14)
+    best = [0] * (1 << 14)
+    for mask in range(128):
+        for vp in range(0, 128, 2):  # bit 0 is the star, always a 1-VP face
+            if vp & ~mask:
+                continue
+            by_discard: dict[tuple[int, int], int] = {}
+            for s in SERIES_BY_MASK[0][mask]:  # blue: its slots are the relative slots
+                points = sum(3 if vp >> slot & 1 else 1 for slot in s.slots)
+                if points > by_discard.get(s.discard_slots, 0):
+                    by_discard[s.discard_slots] = points
+            entries = sorted(
+                (
+                    (points, 1 << a | 1 << b, 255 << 8 * a | 255 << 8 * b)
+                    for (a, b), points in by_discard.items()
+                ),
+                reverse=True,
+            )
+            series[mask << 7 | vp] = tuple(entries)
+            best[mask << 7 | vp] = entries[0][0] if entries else 0
+    return tuple(series), tuple(best)
 
 
-def _gain(p: _Position, oc: int) -> None:
-    slot = _UP_SLOT[oc]
-    c, bit = slot // 7, 1 << (slot % 7)
-    if p.masks[c] & bit:
-        return  # V8: a duplicate is discarded
-    p.tab[slot] = oc
-    p.masks[c] |= bit
+_SERIES, _BEST = _series_tables()
 
 
-def _square(p: _Position) -> int:
-    """V12: 7 points when the square is made; the flag clears once it is broken."""
-    full = all(m.bit_count() >= 3 for m in p.masks)
-    if full and not p.square:
-        p.square = True
-        return SQUARE_POINTS
-    if p.square and not full:
-        p.square = False
-    return 0
+def _full_table() -> bytes:
+    """Per 21-bit mask of occupied slots: 1 when every colour holds 3+ cards (V12)."""
+    three = bytes(_THREE)
+    none = bytes(128)
+    return b"".join(
+        three if _THREE[high] and _THREE[mid] else none for high in range(128) for mid in range(128)
+    )
 
 
-def _turn_highest(p: _Position, colour: int) -> int:
-    """V11.2 by the solo opponent: returns the square points this may score."""
-    mask = p.masks[colour]
-    if not mask:
-        return 0
-    numbered = mask >> 1
-    slot = colour * 7 + (numbered.bit_length() if numbered else 0)
-    oc = p.tab[slot]
-    p.tab[slot] = -1
-    p.masks[colour] &= ~(1 << (slot % 7))
-    _gain(p, oc ^ 1)
-    return _square(p)
+_FULL = _full_table()
 
 
 class ClairvoyantSolver:
@@ -88,92 +94,107 @@ class ClairvoyantSolver:
 
     def __init__(self, pile: Sequence[int]) -> None:
         self.pile = tuple(pile)
-        n = len(self.pile)
-        # live[pos]: bit c set when a card at index >= pos can make the opponent turn colour c.
-        live = [0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            t = _TRIGGER[self.pile[i]]
-            live[i] = live[i + 1] | (1 << t if t >= 0 else 0)
-        self.live = live
-        self.memo: dict[bytes, int] = {}
+        self.memo: dict[int, int] = {}
 
     def solve(self) -> int:
         """The best score reachable from the start."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 10_000))
         try:
-            return self._value(0, [-1] * 21, [0, 0, 0], False)
+            return _search(self.pile, self.memo)
         finally:
             sys.setrecursionlimit(limit)
 
-    def _key(self, pos: int, tab: list[int], square: bool) -> bytes:
-        # Bytes keep the memo small (millions of positions on a 35-card pile): a slot is 0 when
-        # empty, 1 + the oriented card when its colour can still be turned, else 200 + its VP.
-        live = self.live[pos]
-        key = [
-            0 if oc < 0 else oc + 1 if live >> (slot // 7) & 1 else 200 + _UP_VP[oc]
-            for slot, oc in enumerate(tab)
-        ]
-        return bytes((pos, square, *key))
 
-    def _final(self, tab: list[int], masks: list[int]) -> int:
+def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
+    """The best score of ``pile``; ``memo`` is filled with the value of every position searched.
+
+    The square flag of V12 is not carried: after every action and every turned card it equals
+    "every colour holds 3+ cards" of the tableau (``_FULL``), so a position is ``pos, m, v, k``.
+    """
+    n = len(pile)
+    trigger = tuple(_TRIGGER[oc] for oc in pile)
+    # live[pos]: bit c set when a card at index >= pos can make the opponent turn colour c.
+    live = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        live[i] = live[i + 1] | (1 << trigger[i] if trigger[i] >= 0 else 0)
+    # The bytes of K kept in the key at each position: those of the live colours (reduction 2).
+    key_bytes = tuple(
+        sum(_COLOUR_BYTES << (56 * c) for c in range(3) if bits >> c & 1) for bits in live
+    )
+    get = memo.get
+    full_of = _FULL
+    best_of = _BEST
+    series_of = _SERIES
+    bit_of, big_of, code_of = _BIT, _BIG, _CODE
+
+    def value(pos: int, m: int, v: int, k: int) -> int:
+        """My turn with ``pile[pos]`` on top, the position not in ``memo`` yet: the most points
+        from here to the end."""
+        square = full_of[m]
         best = 0
-        for c in range(3):
-            for slots, _ in _SERIES[c * 128 + masks[c]]:
-                points = sum(_UP_VP[tab[s]] for s in slots)
-                if points > best:
-                    best = points
-        return best
-
-    def _after_turn(self, pos: int, p: _Position) -> int:
-        """The opponent's card (V16), then the rest of the game; points from here on."""
-        n = len(self.pile)
-        if pos == n:
-            return self._final(p.tab, p.masks)
-        oc = self.pile[pos]
-        gained = 0
-        colour = _TRIGGER[oc]
-        if colour >= 0:
-            gained = _turn_highest(p, colour)
-        pos += 1
-        if pos == n:
-            return gained + self._final(p.tab, p.masks)
-        return gained + self._value(pos, p.tab, p.masks, p.square)
-
-    def _value(self, pos: int, tab: list[int], masks: list[int], square: bool) -> int:
-        key = self._key(pos, tab, square)
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        best = 0
-        top = self.pile[pos]
+        top = pile[pos]
+        # Each option as (points so far, tableau, index of the card the opponent takes next).
+        options = []
         for oc in (top, top ^ 1):  # draw, flip
-            slot = _UP_SLOT[oc]
-            if oc == top and masks[slot // 7] >> (slot % 7) & 1:
-                continue  # V8 decision: draw of a duplicating face is illegal
-            p = _Position(list(tab), list(masks), square)
-            _gain(p, oc)
-            gained = _square(p)
-            value = gained + self._after_turn(pos + 1, p)
-            if value > best:
-                best = value
-        for c in range(3):
-            by_discard: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-            for slots, discard in _SERIES[c * 128 + masks[c]]:
-                points = sum(_UP_VP[tab[s]] for s in slots)
-                if discard not in by_discard or points > by_discard[discard][0]:
-                    by_discard[discard] = (points, slots)
-            for discard, (points, _) in by_discard.items():
-                p = _Position(list(tab), list(masks), square)
-                for slot in discard:
-                    p.tab[slot] = -1
-                    p.masks[slot // 7] &= ~(1 << (slot % 7))
-                gained = points + _square(p)
-                value = gained + self._after_turn(pos, p)
-                if value > best:
-                    best = value
-        self.memo[key] = best
+            bit = bit_of[oc]
+            if m & bit:
+                if oc == top:
+                    continue  # V8 decision: draw of a duplicating face is illegal
+                options.append((0, m, v, k, pos + 1))  # the flipped face duplicates: discarded
+            else:
+                m2 = m | bit
+                options.append(
+                    (
+                        SQUARE_POINTS if full_of[m2] and not square else 0,
+                        m2,
+                        v | big_of[oc],
+                        k | code_of[oc],
+                        pos + 1,
+                    )
+                )
+        for shift in (0, 7, 14):
+            for points, bits, bytes_ in series_of[(m >> shift & 127) << 7 | (v >> shift & 127)]:
+                # Removing cards never completes a square (V12): no points to check here.
+                keep = ~(bits << shift)
+                options.append((points, m & keep, v & keep, k & ~(bytes_ << 8 * shift), pos))
+        for gained, m2, v2, k2, opp in options:
+            if opp < n:
+                # V16: the opponent takes pile[opp]; it may make me turn my highest card.
+                colour = trigger[opp]
+                if colour >= 0 and (cm := m2 >> 7 * colour & 127):
+                    square2 = full_of[m2]
+                    numbered = cm >> 1
+                    slot = 7 * colour + (numbered.bit_length() if numbered else 0)
+                    oc = ((k2 >> 8 * slot) & 255) - 1 ^ 1
+                    keep = ~(1 << slot)
+                    m2 &= keep
+                    v2 &= keep
+                    k2 &= ~(255 << 8 * slot)
+                    if not m2 & bit_of[oc]:  # else V8: the turned card is discarded
+                        m2 |= bit_of[oc]
+                        v2 |= big_of[oc]
+                        k2 |= code_of[oc]
+                    if full_of[m2] and not square2:
+                        gained += SQUARE_POINTS
+                opp += 1
+            if opp < n:
+                key = ((k2 & key_bytes[opp]) << 42 | v2 << 21 | m2) << 7 | opp
+                known = get(key)
+                if known is None:
+                    known = memo[key] = value(opp, m2, v2, k2)
+                gained += known
+            else:  # V17: the pile is empty, the final series
+                a = best_of[(m2 & 127) << 7 | (v2 & 127)]
+                b = best_of[(m2 >> 7 & 127) << 7 | (v2 >> 7 & 127)]
+                c = best_of[(m2 >> 14) << 7 | (v2 >> 14)]
+                gained += (a if a >= c else c) if a >= b else (b if b >= c else c)
+            if gained > best:
+                best = gained
         return best
+
+    memo[0] = best = value(0, 0, 0, 0)  # key of the start: pos 0, empty tableau
+    return best
 
 
 def clairvoyant_score(pile: Sequence[int] | Sequence[str]) -> int:

@@ -154,7 +154,7 @@ def add_simulate_command(
             bool,
             typer.Option(
                 help="Also compute the perfect-information ceiling where the game defines one "
-                "(Verso solo: exact, about 1-3 minutes per game)."
+                "(Verso solo: exact, seconds to a minute per game)."
             ),
         ] = False,
         option: Annotated[
