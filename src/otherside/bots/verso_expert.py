@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from otherside.bots.verso_eval import Weights, choose_greedy, read_view
+from otherside.bots.verso_solo import TableDelegate
 from otherside.bots.verso_world import (
     BIG_UP,
     WAction,
@@ -92,18 +93,13 @@ class ExpertBot:
         self.seconds = seconds
         self.honest = honest
         self.weights = weights or Weights()
-        self.table_iterations = table_iterations
-        self._table_bot: Any = None
+        self._table = TableDelegate(table_iterations)
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         if not view["solo"]:
-            if self._table_bot is None:
-                from otherside.bots.verso import IsmctsBot
-
-                self._table_bot = IsmctsBot(iterations=self.table_iterations)
-            return self._table_bot.choose(view, legal, rng)
+            return self._table.choose(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
         if view["phase"] != "play":  # the final series (V17): the most points

@@ -22,6 +22,27 @@ from otherside.games.verso import determinize
 from otherside.games.verso.state import VersoState
 
 
+class TableDelegate:
+    """How a solo specialist plays when seated at a table of several: as ``ismcts``.
+
+    The ``ismcts`` bot is made on first use (``bots.verso`` registers the solo bots, so it
+    cannot be imported at module level here).
+    """
+
+    def __init__(self, iterations: int = 200) -> None:
+        self.iterations = iterations
+        self._bot: Any = None
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        if self._bot is None:
+            from otherside.bots.verso import IsmctsBot
+
+            self._bot = IsmctsBot(iterations=self.iterations)
+        return self._bot.choose(view, legal, rng)
+
+
 def rollout(state: VersoState, weights: Weights) -> int:
     """Finish a solo game with the greedy policy; the final score."""
     while not state.is_over:
@@ -48,17 +69,13 @@ class SoloPlanner:
         self.width = width
         self.seconds = seconds
         self.weights = Weights()
-        self._table_bot: Any = None
+        self._table = TableDelegate()
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         if not view["solo"]:
-            if self._table_bot is None:
-                from otherside.bots.verso import IsmctsBot
-
-                self._table_bot = IsmctsBot()
-            return self._table_bot.choose(view, legal, rng)
+            return self._table.choose(view, legal, rng)
         if len(legal) == 1:
             return legal[0]
         values = action_values(read_view(view), legal, self.weights)
