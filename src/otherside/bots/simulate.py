@@ -200,13 +200,16 @@ def simulate(
     Args:
         spec: the game, seats, seed and options.
         games: how many games (game ``i`` is the same in every run with this seed).
-        workers: local processes (1 plays in this process).
-        ray_address: run on a Ray cluster instead (``"auto"``, ``"ray://host:10001"`` …); needs
-            the optional ``ray`` extra.
+        workers: local processes (1 plays in this process); with ``ray_address="local"``, the
+            CPUs of the private Ray instance.
+        ray_address: run on a Ray cluster instead: ``"HOST:PORT"`` or ``"auto"`` (started with
+            ``ray start --head``), ``"ray://HOST:PORT"``, or ``"local"`` (a private instance for
+            this run); needs the optional ``ray`` extra (see :mod:`otherside.bots.simulate_ray`).
         on_result: called in this process as each game finishes (for progress bars).
 
     Raises:
-        ValueError: bad counts or seats (checked before any game is played), or Ray missing.
+        ValueError: bad counts or seats, Ray missing or no cluster at ``ray_address`` (all
+            checked before any game is played).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
@@ -223,7 +226,9 @@ def simulate(
                 on_result(r)
 
     if ray_address is not None:
-        _simulate_ray(spec, games, ray_address, collect)
+        from otherside.bots.simulate_ray import simulate_on_ray  # Ray stays an optional extra
+
+        simulate_on_ray(spec, games, ray_address, workers, collect)
     elif workers == 1:
         for i in range(games):
             collect([play_one(spec, i)])
@@ -236,24 +241,6 @@ def simulate(
                     collect(future.result())
     results.sort(key=lambda r: r.index)
     return results
-
-
-def _simulate_ray(
-    spec: SimSpec, games: int, address: str, collect: Callable[[list[GameResult]], None]
-) -> None:
-    try:
-        import ray  # the optional extra: pip install 'otherside[ray]'
-    except ImportError as exc:
-        raise ValueError(
-            "--ray needs Ray, an optional extra: pip install 'otherside[ray]'"
-        ) from exc
-    ray.init(address=address, ignore_reinit_error=True)
-    remote = ray.remote(_play_chunk)
-    pending = [remote.remote(spec, chunk) for chunk in _chunks(games, 64)]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            collect(ray.get(ref))
 
 
 def _mean_sd(values: Sequence[float]) -> tuple[float, float]:

@@ -168,7 +168,10 @@ def add_simulate_command(
         ] = False,
         ray: Annotated[
             str | None,
-            typer.Option(help="Run on a Ray cluster at this address (optional extra 'ray')."),
+            typer.Option(
+                help="Run on a Ray cluster (optional extra 'ray'): HOST:PORT or 'auto' after "
+                "`ray start --head`, or 'local' for a private instance of --workers CPUs."
+            ),
         ] = None,
     ) -> None:
         """Play many seeded bot games and summarise them (same seed, same games)."""
