@@ -82,7 +82,8 @@ def test_cli_reports_an_unreachable_cluster() -> None:
     args = ["verso", "simulate", "--seats", "greedy,random", "--games", "2", "--ray", "127.0.0.1:1"]
     result = CliRunner().invoke(_app(), args)
     assert result.exit_code == 2
-    assert "cannot reach a Ray cluster" in result.output and "ray start --head" in result.output
+    output = " ".join(result.output.split())  # Rich wraps at the terminal width
+    assert "cannot reach a Ray cluster" in output and "`ray start --head`" in output
 
 
 def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,3 +91,8 @@ def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = SimSpec("verso", tuple(parse_seats("greedy,random")), seed=1)
     with pytest.raises(ValueError, match=r"pip install 'otherside\[ray\]'"):
         simulate(spec, 2, ray_address="local")
+    args = ["verso", "simulate", "--seats", "greedy,random", "--games", "2", "--ray", "local"]
+    result = CliRunner().invoke(_app(), args)
+    assert result.exit_code == 2
+    output = " ".join(result.output.split())
+    assert "pip install 'otherside[ray]'" in output  # not eaten as Rich markup

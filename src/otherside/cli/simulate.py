@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -210,7 +211,7 @@ def add_simulate_command(
                     on_result=lambda _: progress.advance(task),
                 )
         except ValueError as exc:
-            console.print(f"[red]error:[/red] {exc}")
+            console.print(f"[red]error:[/red] {escape(str(exc))}")  # e.g. otherside[ray]
             raise typer.Exit(2) from exc
         summary = summarize(spec, results)
         if extra_stats and extra_stats.summarize:
