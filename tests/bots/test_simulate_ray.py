@@ -7,7 +7,9 @@ only when Ray is not installed; the test of the message for a missing Ray always
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Iterator
 
 import pytest
 import typer
@@ -15,6 +17,21 @@ from typer.testing import CliRunner
 
 from otherside.bots.simulate import SimSpec, parse_seats, simulate
 from otherside.cli.verso_simulate import register_verso_simulate
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A Ray instance writes a token to ~/.ray and sets RAY_AUTH_MODE in this process; keep the
+    token out of the real home (a later `ray start` there would require it) and the variable
+    out of the other tests. One home per module: Ray caches the token for the process."""
+    saved = {key: os.environ.get(key) for key in ("HOME", "RAY_AUTH_MODE")}
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("home"))
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 def _app() -> typer.Typer:

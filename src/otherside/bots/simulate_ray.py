@@ -97,7 +97,17 @@ def _connect(ray: Any, address: str, workers: int) -> None:
             )
         else:
             ray.init(address=address, runtime_env=runtime_env)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+    except ConnectionError as exc:
+        # Something answers there but Ray would not connect (after ~20 s of retries; Ray logs
+        # why). Seen here: recent Ray (2.60) turns token authentication on for a `ray start`
+        # where ~/.ray/auth_token exists, and a driver given an explicit address sends the
+        # token only with RAY_AUTH_MODE=token ('auto' finds it by itself).
+        ray.shutdown()
+        raise ValueError(
+            f"--ray {address!r}: {exc}; check that it is a Ray cluster of Ray {ray.__version__} "
+            f"and, if it uses token authentication, set RAY_AUTH_MODE=token"
+        ) from exc
+    except (RuntimeError, ValueError) as exc:  # e.g. version mismatch, ray:// without ray[client]
         ray.shutdown()
         raise ValueError(f"--ray {address!r}: {exc}") from exc
 
