@@ -69,18 +69,7 @@ _BEST, _OPTIONS = _series_table()
 def potential(m: Sequence[int], b: Sequence[int], square: bool, left: int, w: Weights) -> float:
     """What the tableau ``m``/``b`` is worth beyond the points already banked, with ``left``
     cards in the pile: :func:`otherside.bots.verso_eval.potential` on the integer masks."""
-    b0, b1, b2 = _BEST[m[0] | b[0] << 7], _BEST[m[1] | b[1] << 7], _BEST[m[2] | b[2] << 7]
-    top = max(b0, b1, b2)
-    if left <= 0:
-        return float(top)
-    future = min(1.0, left / w.horizon)
-    c0, c1, c2 = m[0].bit_count(), m[1].bit_count(), m[2].bit_count()
-    vp = c0 + c1 + c2 + 2 * (b[0].bit_count() + b[1].bit_count() + b[2].bit_count())
-    value = top + future * (w.series * (b0 + b1 + b2 - top) + w.card * vp)
-    if not square:
-        progress = min(c0, 3) + min(c1, 3) + min(c2, 3)
-        value += future * w.square * SQUARE_POINTS * progress / 9
-    return value
+    return _potential_of_keys(m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7, square, left, w)
 
 
 def _flip_table() -> tuple[tuple[int, ...], ...]:
@@ -228,23 +217,49 @@ class World:
 WAction = tuple[int, int, int, int]
 
 
-def _gain_value(wd: World, oc: int, left: int, w: Weights) -> float:
-    slot = _UP_SLOT[oc]
-    c, bit = slot // 7, 1 << (slot % 7)
-    m, b = wd.m, wd.b
-    if m[c] & bit:
-        return potential(m, b, wd.square, left, w)
-    m2 = list(m)
-    m2[c] |= bit
-    b2 = b
-    if BIG_UP[oc]:
-        b2 = list(b)
-        b2[c] |= bit
+def _column_tables() -> tuple[list[int], list[int], list[int]]:
+    """Per colour key ``mask | big << 7``: the cards, the VP they show, and min(cards, 3)."""
+    count, vp, three = [0] * (1 << 14), [0] * (1 << 14), [0] * (1 << 14)
+    for key in range(1 << 14):
+        n = (key & 127).bit_count()
+        count[key], vp[key], three[key] = n, n + 2 * (key >> 7).bit_count(), min(n, 3)
+    return count, vp, three
+
+
+_COUNT, _VP, _THREE = _column_tables()
+_GAIN = tuple(
+    (s // 7, 1 << (s % 7), (1 << (s % 7)) * (129 if big else 1))
+    for s, big in zip(_UP_SLOT, BIG_UP, strict=True)
+)
+"""Per oriented card: its colour, its bit in that colour's key, and the bits it adds to the key."""
+
+
+def _potential_of_keys(k0: int, k1: int, k2: int, square: bool, left: int, w: Weights) -> float:
+    """:func:`potential` on the three colour keys (the same arithmetic, table lookups)."""
+    b0, b1, b2 = _BEST[k0], _BEST[k1], _BEST[k2]
+    top = max(b0, b1, b2)
+    if left <= 0:
+        return float(top)
+    future = min(1.0, left / w.horizon)
+    vp = _VP[k0] + _VP[k1] + _VP[k2]
+    value = top + future * (w.series * (b0 + b1 + b2 - top) + w.card * vp)
+    if not square:
+        progress = _THREE[k0] + _THREE[k1] + _THREE[k2]
+        value += future * w.square * SQUARE_POINTS * progress / 9
+    return value
+
+
+def _gain_value(keys: tuple[int, int, int], square: bool, oc: int, left: int, w: Weights) -> float:
+    """Points and potential after gaining ``oc`` (V8: a duplicate is discarded, V12: square)."""
+    c, bit, add = _GAIN[oc]
+    if keys[c] & bit:
+        return _potential_of_keys(keys[0], keys[1], keys[2], square, left, w)
+    ks = list(keys)
+    ks[c] |= add
     gained = 0
-    square = wd.square
-    if not square and m2[0].bit_count() >= 3 and m2[1].bit_count() >= 3 and m2[2].bit_count() >= 3:
+    if not square and _COUNT[ks[0]] >= 3 and _COUNT[ks[1]] >= 3 and _COUNT[ks[2]] >= 3:
         gained, square = SQUARE_POINTS, True
-    return gained + potential(m2, b2, square, left, w)
+    return gained + _potential_of_keys(ks[0], ks[1], ks[2], square, left, w)
 
 
 def options(wd: World) -> list[WAction]:
@@ -265,26 +280,27 @@ def values(wd: World, acts: Sequence[WAction], w: Weights, honest: bool) -> list
     """The greedy value of each action: points now plus the potential left."""
     left = len(wd.pile) - wd.pos
     top = wd.pile[wd.pos]
+    m, b, square = wd.m, wd.b, wd.square
+    keys = (m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7)
     out = []
     for kind, c, points, disc in acts:
         if kind == 0:
-            out.append(_gain_value(wd, top, left - 1, w))
+            out.append(_gain_value(keys, square, top, left - 1, w))
         elif kind == 1:
             if honest:
                 known = wd.known
                 cands = [oc for oc in _FLIPPED[UP[top]] if not known >> (oc >> 1) & 1]
                 if not cands:
                     cands = [top ^ 1]
-                out.append(sum(_gain_value(wd, oc, left - 1, w) for oc in cands) / len(cands))
+                total = sum(_gain_value(keys, square, oc, left - 1, w) for oc in cands)
+                out.append(total / len(cands))
             else:
-                out.append(_gain_value(wd, top ^ 1, left - 1, w))
+                out.append(_gain_value(keys, square, top ^ 1, left - 1, w))
         else:
-            m = list(wd.m)
-            b = list(wd.b)
-            m[c] &= ~disc
-            b[c] &= ~disc
-            square = wd.square and all(x.bit_count() >= 3 for x in m)
-            out.append(points + potential(m, b, square, left, w))
+            ks = list(keys)
+            ks[c] &= ~(disc | disc << 7)
+            kept = square and _COUNT[ks[0]] >= 3 and _COUNT[ks[1]] >= 3 and _COUNT[ks[2]] >= 3
+            out.append(points + _potential_of_keys(ks[0], ks[1], ks[2], kept, left, w))
     return out
 
 
