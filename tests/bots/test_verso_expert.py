@@ -115,3 +115,47 @@ def test_honest_rollout_plays_the_greedy_game(seed: int) -> None:
     state = verso.new_game(1, seed=seed)
     greedy = play_match(verso.GAME, state, [make_bot("verso", "greedy")], random.Random(0))
     assert rollout(World.from_state(state), Weights(), honest=True) == greedy.final.scores[0]
+
+
+def _position_with_actions(count: int) -> tuple[verso.VersoState, int]:
+    """A solo position (and its seed) with at least ``count`` distinct actions."""
+    for seed in range(50):
+        rng = random.Random(seed)
+        state = verso.new_game(1, seed=seed)
+        while state.phase_name == "play":
+            world = World.from_state(state)
+            if len(distinct_actions(world, state.legal_actions())[0]) >= count:
+                return state, seed
+            state = state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def test_expert_halves_the_actions_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sequential halving: every distinct action is tried, the budget (worlds x actions) is never
+    exceeded, and the action played is among those tried in the most worlds."""
+    from otherside.bots import verso_expert
+
+    state, _ = _position_with_actions(5)
+    tried: dict[tuple[int, int, int, int], int] = {}
+    real_play = verso_expert.play
+
+    def counting_play(world: World, move: tuple[int, int, int, int]) -> bool:
+        tried[move] = tried.get(move, 0) + 1
+        return real_play(world, move)
+
+    monkeypatch.setattr(verso_expert, "play", counting_play)
+    bot = ExpertBot(worlds=40)
+    chosen = bot.choose(verso.view(state, 0), state.legal_actions(), random.Random(1))
+    actions, moves = distinct_actions(World.from_state(state), state.legal_actions())
+    assert set(tried) == set(moves)
+    assert sum(tried.values()) <= 40 * len(moves)
+    winner = moves[[str(a) for a in actions].index(str(chosen))]
+    assert tried[winner] == max(tried.values())
+    assert min(tried.values()) * 2 <= tried[winner]  # the worst were dropped after round one
+
+
+def test_expert_stops_halving_when_its_time_is_spent() -> None:
+    state, _ = _position_with_actions(4)
+    legal = state.legal_actions()
+    bot = ExpertBot(worlds=100_000, seconds=0.001)
+    assert bot.choose(verso.view(state, 0), legal, random.Random(2)) in legal

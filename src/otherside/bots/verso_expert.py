@@ -1,15 +1,22 @@
-"""The solo expert: flat Monte Carlo over determinizations on the fast model of solo Verso.
+"""The solo expert: Monte Carlo over determinizations on the fast model of solo Verso.
 
-At each decision of a solo game (V16–V17) the expert draws ``worlds`` concrete positions from the
+At each decision of a solo game (V16–V17) the expert draws concrete positions ("worlds") from the
 view (:func:`otherside.games.verso.determinize`: hidden faces among the exact candidates of the V3
-deck, the rest of the pile among the unseen cards), plays every *distinct* legal action in each
-of them (series that discard the same two cards leave the same tableau: only the best-scoring one
-is kept) and finishes each game with the tuned greedy policy of :mod:`otherside.bots.verso_world`.
+deck, the rest of the pile among the unseen cards), plays *distinct* legal actions in them
+(series that discard the same two cards leave the same tableau: only the best-scoring one is
+kept) and finishes each game with the tuned greedy policy of :mod:`otherside.bots.verso_world`.
 Every action is tried in the same worlds (common random numbers), so the comparison is between
-actions, not between lucky draws; the action with the best total final score is played.
+actions, not between lucky draws.
+
+The budget of ``worlds`` x actions rollouts is spent by sequential halving (Karnin, Koren & Somekh
+2013): each round plays the actions still in play in further worlds and drops the worse half, so
+the close contenders for the best action get most of the rollouts. At the same budget it chooses
+about as well as flat Monte Carlo with twice the worlds: against a 4,000-world flat reference, the
+mean loss per decision was 0.053 points for flat Monte Carlo at 250 worlds, 0.031 for halving at
+250 and 0.013 for halving at 500 (flat at 1,000: 0.014), over 59 mid-game positions.
 
 The rollouts are cheap (a fraction of a millisecond per game), which is what lets the expert use
-hundreds of worlds and every action where ``planner`` affords 48 worlds and 4 actions.
+hundreds of worlds per action where ``planner`` affords 48 worlds and 4 actions.
 Outside solo games it defers to ``ismcts``.
 """
 
@@ -60,13 +67,15 @@ def distinct_actions(world: World, legal: Sequence[Action]) -> tuple[list[Action
 
 
 class ExpertBot:
-    """Flat Monte Carlo for solo Verso on the fast model, every distinct action in every world.
+    """Monte Carlo for solo Verso on the fast model, actions chosen by sequential halving.
 
     Args:
-        worlds: determinizations per decision (the same for every action).
-        seconds: optional time budget per decision: stop adding worlds once it is spent (at
-            least 16 worlds are always played). Without it, the choice depends only on the view
-            and the rng.
+        worlds: rollouts per distinct action on average (the decision's budget is ``worlds``
+            times the number of distinct actions); the best actions are played in up to
+            ``worlds`` x actions / rounds worlds.
+        seconds: optional time budget per decision: once it is spent (after at least 16
+            worlds), the best action still in play so far is chosen. Without it, the choice
+            depends only on the view and the rng.
         honest: whether the rollout policy judges ``flip`` on the candidates of the top's hidden
             face (as a player would) rather than on the world's actual face. The default (the
             world's face) measured a little stronger on training piles: its continuation plays
@@ -108,20 +117,32 @@ class ExpertBot:
         actions, moves = distinct_actions(world, legal)
         if len(actions) == 1:
             return actions[0]
-        totals = [0] * len(moves)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
-        for n in range(self.worlds):
-            if n:
-                world = self._world(view, rng)
-            for k, move in enumerate(moves):
-                trial = world.copy()
-                if not play(trial, move):
-                    rollout(trial, self.weights, self.honest)
-                totals[k] += trial.score
-            if deadline is not None and n >= 15 and time.perf_counter() > deadline:
+        worlds = [world]
+        alive = list(range(len(moves)))
+        totals = [0] * len(moves)
+        played = 0  # every action still in play has been played in worlds[:played]
+        budget = self.worlds * len(moves)
+        rounds = (len(moves) - 1).bit_length()  # halvings down to one action: ceil(log2)
+        spent = False
+        for _ in range(rounds):
+            start, played = played, played + max(1, budget // (rounds * len(alive)))
+            for n in range(start, played):
+                if n == len(worlds):
+                    worlds.append(self._world(view, rng))
+                for k in alive:
+                    trial = worlds[n].copy()
+                    if not play(trial, moves[k]):
+                        rollout(trial, self.weights, self.honest)
+                    totals[k] += trial.score
+                if deadline is not None and n >= 15 and time.perf_counter() > deadline:
+                    spent = True
+                    break
+            alive.sort(key=lambda k: (-totals[k], k))  # same worlds for all: totals compare
+            if spent:
                 break
-        best = max(range(len(moves)), key=lambda k: (totals[k], -k))
-        return actions[best]
+            alive = alive[: (len(alive) + 1) // 2]
+        return actions[alive[0]]
 
     @staticmethod
     def _world(view: Mapping[str, Any], rng: random.Random) -> World:
