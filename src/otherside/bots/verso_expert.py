@@ -88,7 +88,7 @@ class ExpertBot:
 
     def __init__(
         self,
-        worlds: int = 250,
+        worlds: int = 500,
         seconds: float | None = None,
         honest: bool = False,
         weights: Weights | None = None,
