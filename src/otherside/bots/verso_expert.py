@@ -88,7 +88,7 @@ class ExpertBot:
 
     def __init__(
         self,
-        worlds: int = 500,
+        worlds: int = 250,
         seconds: float | None = None,
         honest: bool = False,
         weights: Weights | None = None,
