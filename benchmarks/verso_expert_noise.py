@@ -4,10 +4,11 @@ The expert estimates each action's worth by rollouts in sampled worlds; with few
 sometimes picks an action that only looked best. This benchmark draws mid-game positions (from
 games played by a quick expert), values every distinct action there with a large flat
 reference (``--reference`` worlds per action), then lets the expert decide at each budget of
-``--budgets`` several times, and for comparison flat Monte Carlo (every action in every world)
-at the same budget. The loss of a decision is the reference value of the best action
-minus that of the action chosen; the table gives the mean loss per decision. A solo game has
-about 20 decisions, so 0.05 points per decision is about a point per game.
+``--budgets`` several times, flat (its default: every action in every world) and with
+sequential halving (``expert:halving=true``) at the same budget. The loss of a decision is the
+reference value of the best action minus that of the action chosen; the table gives the mean
+loss per decision. A solo game has about 20 decisions, so 0.05 points per decision is about a
+point per game.
 
 The loss is measured against the expert's own rollout estimate, so it says how much a larger
 budget can still bring, not how far the expert is from perfect play.
@@ -78,14 +79,12 @@ def _losses(
     view, legal = verso.view(state, 0), state.legal_actions()
     out: dict[tuple[str, int], list[float]] = {}
     for budget in budgets:
-        bot = ExpertBot(worlds=budget)
-        halving = out[("halving", budget)] = []
-        flat = out[("flat", budget)] = []
-        for r in range(repeats):
-            rng = random.Random(derive_seed(seed, f"decide-{budget}-{r}", index))
-            halving.append(best - ref[str(bot.choose(view, legal, rng))])
-            values = _reference(state, budget, rng)
-            flat.append(best - ref[max(values, key=values.__getitem__)])
+        for how in ("flat", "halving"):
+            bot = ExpertBot(worlds=budget, halving=how == "halving")
+            losses = out[(how, budget)] = []
+            for r in range(repeats):
+                rng = random.Random(derive_seed(seed, f"decide-{budget}-{r}", index))
+                losses.append(best - ref[str(bot.choose(view, legal, rng))])
     return out
 
 

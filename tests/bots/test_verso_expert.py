@@ -144,7 +144,7 @@ def test_expert_halves_the_actions_within_its_budget(monkeypatch: pytest.MonkeyP
         return real_play(world, move)
 
     monkeypatch.setattr(verso_expert, "play", counting_play)
-    bot = ExpertBot(worlds=40)
+    bot = ExpertBot(worlds=40, halving=True)
     chosen = bot.choose(verso.view(state, 0), state.legal_actions(), random.Random(1))
     actions, moves = distinct_actions(World.from_state(state), state.legal_actions())
     assert set(tried) == set(moves)
@@ -154,8 +154,9 @@ def test_expert_halves_the_actions_within_its_budget(monkeypatch: pytest.MonkeyP
     assert min(tried.values()) * 2 <= tried[winner]  # the worst were dropped after round one
 
 
-def test_expert_stops_halving_when_its_time_is_spent() -> None:
+@pytest.mark.parametrize("halving", [False, True])
+def test_expert_stops_when_its_time_is_spent(halving: bool) -> None:
     state, _ = _position_with_actions(4)
     legal = state.legal_actions()
-    bot = ExpertBot(worlds=100_000, seconds=0.001)
+    bot = ExpertBot(worlds=100_000, seconds=0.001, halving=halving)
     assert bot.choose(verso.view(state, 0), legal, random.Random(2)) in legal

@@ -6,14 +6,14 @@ deck, the rest of the pile among the unseen cards), plays *distinct* legal actio
 (series that discard the same two cards leave the same tableau: only the best-scoring one is
 kept) and finishes each game with the tuned greedy policy of :mod:`otherside.bots.verso_world`.
 Every action is tried in the same worlds (common random numbers), so the comparison is between
-actions, not between lucky draws.
+actions, not between lucky draws; the action with the best total final score is played.
 
-The budget of ``worlds`` x actions rollouts is spent by sequential halving (Karnin, Koren & Somekh
-2013): each round plays the actions still in play in further worlds and drops the worse half, so
-the close contenders for the best action get most of the rollouts. At the same budget it chooses
-about as well as flat Monte Carlo with twice the worlds: against a 4,000-world flat reference, the
-mean loss per decision was 0.053 points for flat Monte Carlo at 250 worlds, 0.031 for halving at
-250 and 0.013 for halving at 500 (flat at 1,000: 0.014), over 59 mid-game positions.
+With ``halving`` the budget of ``worlds`` x actions rollouts is spent by sequential halving
+(Karnin, Koren & Somekh 2013) instead: each round plays the actions still in play in further
+worlds and drops the worse half, so the close contenders get most of the rollouts. That halves
+the points lost per decision to sampling noise at the same budget
+(``benchmarks/verso_expert_noise.py``) yet scored no better over 200 piles: what holds the expert
+back is the bias of its greedy rollouts, not their noise. Flat stays the default.
 
 The rollouts are cheap (a fraction of a millisecond per game), which is what lets the expert use
 hundreds of worlds per action where ``planner`` affords 48 worlds and 4 actions.
@@ -67,12 +67,12 @@ def distinct_actions(world: World, legal: Sequence[Action]) -> tuple[list[Action
 
 
 class ExpertBot:
-    """Monte Carlo for solo Verso on the fast model, actions chosen by sequential halving.
+    """Flat Monte Carlo for solo Verso on the fast model (or sequential halving, ``halving``).
 
     Args:
-        worlds: rollouts per distinct action on average (the decision's budget is ``worlds``
-            times the number of distinct actions); the best actions are played in up to
-            ``worlds`` x actions / rounds worlds.
+        worlds: determinizations per decision, every distinct action played in each; with
+            ``halving``, rollouts per distinct action on average (the budget is ``worlds``
+            times the number of distinct actions).
         seconds: optional time budget per decision: once it is spent (after at least 16
             worlds), the best action still in play so far is chosen. Without it, the choice
             depends only on the view and the rng.
@@ -82,6 +82,7 @@ class ExpertBot:
             about as well as the expert itself, where the honest greedy plays worse.
         weights: the rollout policy's potential.
         table_iterations: the ``ismcts`` iterations per decision at a table of 2+ players.
+        halving: spend the budget by sequential halving rather than flat Monte Carlo.
     """
 
     name = "expert"
@@ -93,6 +94,7 @@ class ExpertBot:
         honest: bool = False,
         weights: Weights | None = None,
         table_iterations: int = 200,
+        halving: bool = False,
     ) -> None:
         if worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {worlds}")
@@ -101,6 +103,7 @@ class ExpertBot:
         self.worlds = worlds
         self.seconds = seconds
         self.honest = honest
+        self.halving = halving
         self.weights = weights or Weights()
         self._table = TableDelegate(table_iterations)
 
@@ -123,7 +126,8 @@ class ExpertBot:
         totals = [0] * len(moves)
         played = 0  # every action still in play has been played in worlds[:played]
         budget = self.worlds * len(moves)
-        rounds = (len(moves) - 1).bit_length()  # halvings down to one action: ceil(log2)
+        # Halving: ceil(log2(actions)) rounds down to one action; flat: one round, all actions.
+        rounds = (len(moves) - 1).bit_length() if self.halving else 1
         spent = False
         for _ in range(rounds):
             start, played = played, played + max(1, budget // (rounds * len(alive)))
