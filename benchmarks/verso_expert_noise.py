@@ -4,8 +4,7 @@ The expert estimates each action's worth by rollouts in sampled worlds; with few
 sometimes picks an action that only looked best. This benchmark draws mid-game positions (from
 games played by a quick expert), values every distinct action there with a large flat
 reference (``--reference`` worlds per action), then lets the expert decide at each budget of
-``--budgets`` several times, flat (its default: every action in every world) and with
-sequential halving (``expert:halving=true``) at the same budget. The loss of a decision is the
+``--budgets`` several times. The loss of a decision is the
 reference value of the best action minus that of the action chosen; the table gives the mean
 loss per decision. A solo game has about 20 decisions, so 0.05 points per decision is about a
 point per game.
@@ -69,7 +68,7 @@ def _reference(state: verso.VersoState, worlds: int, rng: random.Random) -> dict
 
 def _losses(
     args: tuple[int, int, int, tuple[int, ...], int],
-) -> dict[tuple[str, int], list[float]] | None:
+) -> dict[int, list[float]] | None:
     seed, index, reference, budgets, repeats = args
     state = _position(seed, index)
     if state is None:
@@ -77,14 +76,13 @@ def _losses(
     ref = _reference(state, reference, random.Random(derive_seed(seed, "reference", index)))
     best = max(ref.values())
     view, legal = verso.view(state, 0), state.legal_actions()
-    out: dict[tuple[str, int], list[float]] = {}
+    out: dict[int, list[float]] = {}
     for budget in budgets:
-        for how in ("flat", "halving"):
-            bot = ExpertBot(worlds=budget, halving=how == "halving")
-            losses = out[(how, budget)] = []
-            for r in range(repeats):
-                rng = random.Random(derive_seed(seed, f"decide-{budget}-{r}", index))
-                losses.append(best - ref[str(bot.choose(view, legal, rng))])
+        bot = ExpertBot(worlds=budget)
+        losses = out[budget] = []
+        for r in range(repeats):
+            rng = random.Random(derive_seed(seed, f"decide-{budget}-{r}", index))
+            losses.append(best - ref[str(bot.choose(view, legal, rng))])
     return out
 
 
@@ -114,13 +112,12 @@ def main() -> None:
         title=f"expert: points lost per decision against a {args.reference}-world reference, "
         f"{len(results)} positions (seed {args.seed})"
     )
-    for column in ("worlds", "choice", "mean loss per decision", "decisions not the best"):
+    for column in ("expert worlds", "mean loss per decision", "decisions not the best"):
         table.add_column(column, justify="right")
     for budget in budgets:
-        for how in ("flat", "halving"):
-            losses = [x for r in results for x in r[(how, budget)]]
-            wrong = sum(x > 0 for x in losses) / len(losses)
-            table.add_row(str(budget), how, f"{statistics.fmean(losses):.3f}", f"{wrong:.0%}")
+        losses = [x for r in results for x in r[budget]]
+        wrong = sum(x > 0 for x in losses) / len(losses)
+        table.add_row(str(budget), f"{statistics.fmean(losses):.3f}", f"{wrong:.0%}")
     console.print(table)
 
 
