@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from otherside.bots import make_bot, play_match
@@ -19,7 +18,8 @@ from otherside.bots.simulate import (
     summarize,
 )
 from otherside.bots.verso_stats import VersoStats
-from otherside.cli.verso_simulate import register_verso_simulate, summarize_verso
+from otherside.cli.main import app
+from otherside.cli.verso_simulate import summarize_verso
 from otherside.games import verso
 
 
@@ -55,17 +55,9 @@ def test_seat_parsing_errors() -> None:
         simulate(SimSpec("verso", tuple(parse_seats("oracle")), 1), 2)
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    verso_app = typer.Typer()
-    register_verso_simulate(verso_app)
-    app.add_typer(verso_app, name="verso")
-    return app
-
-
 def test_cli_json_summary_keys() -> None:
     args = ["verso", "simulate", "--seats", "greedy,random", "--games", "6", "--workers", "1"]
-    result = CliRunner().invoke(_app(), [*args, "--json"])
+    result = CliRunner().invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     for key in (
@@ -86,13 +78,13 @@ def test_cli_json_summary_keys() -> None:
 def test_cli_solo_ratings_and_plot(tmp_path) -> None:
     plot = tmp_path / "scores.png"
     args = ["verso", "simulate", "--seats", "greedy", "--games", "3", "--workers", "1"]
-    result = CliRunner().invoke(_app(), [*args, "--json", "--plot", str(plot)])
+    result = CliRunner().invoke(app, [*args, "--json", "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert sum(summary["ratings"].values()) == 3
     assert set(summary["score_shares"]) == {"50+", "60+", "65+"}
     assert plot.stat().st_size > 0
-    table = CliRunner().invoke(_app(), args)
+    table = CliRunner().invoke(app, args)
     assert "V18 ratings" in table.stdout
 
 
@@ -115,6 +107,6 @@ def test_verso_stats_ceiling_and_gap() -> None:
 
 
 def test_cli_reports_bad_seats() -> None:
-    result = CliRunner().invoke(_app(), ["verso", "simulate", "--seats", "oracle", "--games", "2"])
+    result = CliRunner().invoke(app, ["verso", "simulate", "--seats", "oracle", "--games", "2"])
     assert result.exit_code == 2
     assert "unknown verso bot" in result.output

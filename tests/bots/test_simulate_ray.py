@@ -12,11 +12,10 @@ import sys
 from collections.abc import Iterator
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from otherside.bots.simulate import SimSpec, parse_seats, simulate
-from otherside.cli.verso_simulate import register_verso_simulate
+from otherside.cli.main import app
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -34,17 +33,9 @@ def _private_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ[key] = value
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    verso_app = typer.Typer()
-    register_verso_simulate(verso_app)
-    app.add_typer(verso_app, name="verso")
-    return app
-
-
 def _run_json(*args: str) -> dict:
     base = ["verso", "simulate", "--seats", "greedy,random,greedy", "--games", "12", "--seed", "3"]
-    result = CliRunner().invoke(_app(), [*base, *args, "--json"])
+    result = CliRunner().invoke(app, [*base, *args, "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     del summary["median_decision_ms"]  # timing: the one figure that depends on the machine
@@ -97,7 +88,7 @@ def test_bad_ray_address_is_a_clear_error(address: str, message: str) -> None:
 def test_cli_reports_an_unreachable_cluster() -> None:
     pytest.importorskip("ray")
     args = ["verso", "simulate", "--seats", "greedy,random", "--games", "2", "--ray", "127.0.0.1:1"]
-    result = CliRunner().invoke(_app(), args)
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     output = " ".join(result.output.split())  # Rich wraps at the terminal width
     assert "cannot reach a Ray cluster" in output and "`ray start --head`" in output
@@ -109,7 +100,7 @@ def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match=r"pip install 'otherside\[ray\]'"):
         simulate(spec, 2, ray_address="local")
     args = ["verso", "simulate", "--seats", "greedy,random", "--games", "2", "--ray", "local"]
-    result = CliRunner().invoke(_app(), args)
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     output = " ".join(result.output.split())
     assert "pip install 'otherside[ray]'" in output  # not eaten as Rich markup
