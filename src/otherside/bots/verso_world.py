@@ -66,12 +66,6 @@ def _series_table() -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
 _BEST, _OPTIONS = _series_table()
 
 
-def potential(m: Sequence[int], b: Sequence[int], square: bool, left: int, w: Weights) -> float:
-    """What the tableau ``m``/``b`` is worth beyond the points already banked, with ``left``
-    cards in the pile: :func:`otherside.bots.verso_eval.potential` on the integer masks."""
-    return _potential_of_keys(m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7, square, left, w)
-
-
 def _flip_table() -> tuple[tuple[int, ...], ...]:
     """Per face: the oriented cards that show it, each turned over (what a flip would give)."""
     out = []
@@ -234,8 +228,10 @@ _GAIN = tuple(
 """Per oriented card: its colour, its bit in that colour's key, and the bits it adds to the key."""
 
 
-def _potential_of_keys(k0: int, k1: int, k2: int, square: bool, left: int, w: Weights) -> float:
-    """:func:`potential` on the three colour keys (the same arithmetic, table lookups)."""
+def potential(k0: int, k1: int, k2: int, square: bool, left: int, w: Weights) -> float:
+    """What the tableau is worth beyond the points already banked, with ``left`` cards in the
+    pile: :func:`otherside.bots.verso_eval.potential` (the same arithmetic) on the three colour
+    keys ``mask | big << 7``, by table lookups."""
     b0, b1, b2 = _BEST[k0], _BEST[k1], _BEST[k2]
     top = max(b0, b1, b2)
     if left <= 0:
@@ -253,13 +249,13 @@ def _gain_value(keys: tuple[int, int, int], square: bool, oc: int, left: int, w:
     """Points and potential after gaining ``oc`` (V8: a duplicate is discarded, V12: square)."""
     c, bit, add = _GAIN[oc]
     if keys[c] & bit:
-        return _potential_of_keys(keys[0], keys[1], keys[2], square, left, w)
+        return potential(keys[0], keys[1], keys[2], square, left, w)
     ks = list(keys)
     ks[c] |= add
     gained = 0
     if not square and _COUNT[ks[0]] >= 3 and _COUNT[ks[1]] >= 3 and _COUNT[ks[2]] >= 3:
         gained, square = SQUARE_POINTS, True
-    return gained + _potential_of_keys(ks[0], ks[1], ks[2], square, left, w)
+    return gained + potential(ks[0], ks[1], ks[2], square, left, w)
 
 
 def options(wd: World) -> list[WAction]:
@@ -300,7 +296,7 @@ def values(wd: World, acts: Sequence[WAction], w: Weights, honest: bool) -> list
             ks = list(keys)
             ks[c] &= ~(disc | disc << 7)
             kept = square and _COUNT[ks[0]] >= 3 and _COUNT[ks[1]] >= 3 and _COUNT[ks[2]] >= 3
-            out.append(points + _potential_of_keys(ks[0], ks[1], ks[2], kept, left, w))
+            out.append(points + potential(ks[0], ks[1], ks[2], kept, left, w))
     return out
 
 
