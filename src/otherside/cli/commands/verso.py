@@ -27,6 +27,7 @@ from otherside.cli.verso_render import (
     seat_names,
 )
 from otherside.cli.verso_simulate import register_verso_simulate
+from otherside.cli.verso_train import register_verso_train
 from otherside.core import (
     BadRecord,
     State,
@@ -50,8 +51,10 @@ verso_app = typer.Typer(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``otherside verso`` (play, solo, replay and the simulator's ``simulate``)."""
+    """Add ``otherside verso`` (play, solo, replay, the simulator's ``simulate`` and
+    ``train-value``)."""
     register_verso_simulate(verso_app)
+    register_verso_train(verso_app)
     app.add_typer(verso_app, name="verso")
 
 
