@@ -27,6 +27,7 @@ from otherside.bots.base import RandomBot, register_bot
 from otherside.bots.ismcts import ISMCTS
 from otherside.bots.verso_eval import Weights, choose_greedy, read_view
 from otherside.bots.verso_expert import ExpertBot
+from otherside.bots.verso_lookahead import ExpectimaxBot
 from otherside.bots.verso_search import (
     GREEDY_WEIGHTS,
     GreedyShortlist,
@@ -123,3 +124,9 @@ class PlannerBot(SoloPlanner):
 @register_bot("verso", "expert", "best")
 class VersoExpertBot(ExpertBot):
     """The solo expert (:mod:`otherside.bots.verso_expert`); at a table it plays ``ismcts``."""
+
+
+@register_bot("verso", "expectimax")
+class VersoExpectimaxBot(ExpectimaxBot):
+    """The solo two-ply expectimax on the learned value (:mod:`otherside.bots.verso_lookahead`);
+    at a table it plays ``ismcts``."""

@@ -1,0 +1,251 @@
+"""The solo ``expectimax`` bot: a two-ply expectimax over what the player may see, on the learned
+value of :mod:`otherside.bots.verso_value`.
+
+At each solo decision (V16) every distinct action is valued exactly over the chance events that
+follow it, with probabilities from the cards not yet seen (V3 deck minus every card identified,
+each visible face not yet identified spread over the cards that can show it):
+
+1. a ``flip``: each face that can hide behind the top;
+2. the solo opponent's card: the top itself after a series (its hidden face decides), else an
+   unseen card; whether it turns the player's highest card of a colour, and what that card shows
+   once turned (known if it was ever turned up, else each candidate face);
+3. the next top face of the pile, and the player's best answer to it, judged one ply deep by the
+   learned value (a flip on the average over its candidates).
+
+Positions two plies away are valued by the net; the last cards (V17) score the final series
+exactly. Nothing is sampled: the same view gives the same choice. The hidden faces of the pile
+and of the tableau are never read; :func:`otherside.games.verso.determinize` only rebuilds the
+public tableau for the bookkeeping. Outside solo games it defers to ``ismcts``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from otherside.bots.verso_eval import Weights, choose_greedy, read_view
+from otherside.bots.verso_expert import ExpertBot, distinct_actions
+from otherside.bots.verso_solo import TableDelegate
+from otherside.bots.verso_value import ValueNet, banked, default_net, gain
+from otherside.bots.verso_world import _BEST, _FLIPPED, _OPTIONS, _TRIGGER, FACE_CARDS, World
+from otherside.core.game import Action
+from otherside.games.verso.cards import DOWN, UP, parse_face
+from otherside.games.verso.view import _faces_of
+
+Outcome = list[tuple[float, int]]
+"""A distribution of faces: ``[(probability, face)]``."""
+Keys = tuple[int, int, int]
+
+
+class Chances:
+    """The chance model of one decision: how likely each unseen card is.
+
+    Every card never identified weighs 1, less the share of each visible face not identified yet
+    (a tableau card drawn face up, a discarded one, the top) spread over the cards that can show it.
+    """
+
+    def __init__(self, view: Mapping[str, Any], known: int) -> None:
+        self.known = known
+        weight = [0.0 if known >> card & 1 else 1.0 for card in range(90)]
+        faces = [parse_face(view["top"])]
+        for entry in [*view["tableaux"][0]["cards"], *view["discards"]]:
+            up, down = _faces_of(entry)
+            if down is None:
+                faces.append(up)
+        for face in faces:
+            cands = [c for c in FACE_CARDS[face] if weight[c] > 0]
+            for c in cands:
+                weight[c] = max(0.0, weight[c] - 1 / len(cands))
+        self.weight = weight
+        total = 2 * sum(weight) or 1.0
+        trigger = [0.0] * 4  # the colour the opponent's card turns, or 3: none
+        tops = [0.0] * 42
+        for oc in range(180):
+            w = weight[oc >> 1]
+            if w:
+                t = _TRIGGER[oc]
+                trigger[t if t >= 0 else 3] += w / total
+                tops[UP[oc]] += w / total
+        self.trigger = trigger
+        self.tops = [(p, face) for face, p in enumerate(tops) if p]
+        self._flips: dict[int, Outcome] = {}
+
+    def flips(self, face: int) -> Outcome:
+        """What a card showing ``face`` shows once turned over, if it was never identified."""
+        out = self._flips.get(face)
+        if out is None:
+            cands = [oc for oc in _FLIPPED[face] if not self.known >> (oc >> 1) & 1]
+            cands = cands or list(_FLIPPED[face][:1])
+            weights = [self.weight[oc >> 1] for oc in cands]
+            total = sum(weights)
+            if total <= 0:
+                weights, total = [1.0] * len(cands), float(len(cands))
+            out = [(w / total, UP[oc]) for w, oc in zip(weights, cands, strict=True) if w]
+            self._flips[face] = out
+        return out
+
+    def top_trigger(self, face: int) -> list[float]:
+        """The opponent's trigger distribution when it takes the top showing ``face``."""
+        trigger = [0.0] * 4
+        cands = [oc ^ 1 for oc in _FLIPPED[face] if not self.known >> (oc >> 1) & 1]
+        weights = [self.weight[oc >> 1] or 1e-9 for oc in cands]
+        total = sum(weights)
+        for w, oc in zip(weights, cands, strict=True):
+            t = _TRIGGER[oc]
+            trigger[t if t >= 0 else 3] += w / total
+        if not cands:
+            trigger[3] = 1.0
+        return trigger
+
+
+class Lookahead:
+    """The two-ply expectimax of one decision."""
+
+    def __init__(self, net: ValueNet, chances: Chances) -> None:
+        self.net = net
+        self.chances = chances
+
+    def turned(
+        self, keys: Keys, square: bool, turns: dict[int, Outcome], trigger: list[float]
+    ) -> list[tuple[float, Keys, bool, int]]:
+        """``[(probability, keys, square, points)]`` after the opponent's card (V16)."""
+        out: list[tuple[float, Keys, bool, int]] = []
+        calm = trigger[3]
+        for c in range(3):
+            p = trigger[c]
+            if not p:
+                continue
+            mask = keys[c] & 127
+            if not mask:
+                calm += p
+                continue
+            v = (mask >> 1).bit_length()  # the highest numbered card, else the lone star
+            k = [keys[0], keys[1], keys[2]]
+            k[c] &= ~(129 << v)
+            slot = c * 7 + v
+            faces = turns.get(slot)
+            if faces is None:  # a card gained inside the look-ahead: its face is on the key
+                faces = self.chances.flips(slot + 21 * (keys[c] >> (7 + v) & 1))
+            for q, face in faces:
+                k0, k1, k2, sq, points = gain(k, square, face)
+                if sq and not (_full(k0, k1, k2)):
+                    sq = False
+                out.append((p * q, (k0, k1, k2), sq, points))
+        if calm:
+            out.append((calm, keys, square, 0))
+        return out
+
+    def after(
+        self, keys: Keys, square: bool, turns: dict[int, Outcome], left: int, trigger: list[float]
+    ) -> float:
+        """Expected points after the player's action, ``left`` cards in the pile."""
+        if left <= 0:
+            return float(_final(keys))
+        total = 0.0
+        for p, k, sq, points in self.turned(keys, square, turns, trigger):
+            rest = _final(k) if left == 1 else self.reply(k, sq, left - 1)
+            total += p * (points + rest)
+        return total
+
+    def reply(self, keys: Keys, square: bool, left: int) -> float:
+        """Expected points of the player's best one-ply answer to the next top face."""
+        net = self.net
+        bank = float("-inf")
+        for c in range(3):
+            for points, disc in _OPTIONS[keys[c]]:
+                k0, k1, k2, sq = banked(keys, square, c, disc)
+                bank = max(bank, points + net.value(k0, k1, k2, sq, left))
+        gained: dict[int, float] = {}
+
+        def take(face: int) -> float:
+            value = gained.get(face)
+            if value is None:
+                k0, k1, k2, sq, points = gain(keys, square, face)
+                value = gained[face] = points + net.value(k0, k1, k2, sq, left - 1)
+            return value
+
+        total = 0.0
+        for p, face in self.chances.tops:
+            slot = face % 21
+            best = bank
+            if not keys[slot // 7] >> (slot % 7) & 1:
+                best = max(best, take(face))
+            flip = sum(q * take(f) for q, f in self.chances.flips(face))
+            total += p * max(best, flip)
+        return total
+
+    def values(self, world: World, moves: Sequence[tuple[int, int, int, int]]) -> list[float]:
+        """The expected points still to come of each move."""
+        chances = self.chances
+        left = len(world.pile) - world.pos
+        top = UP[world.pile[world.pos]]
+        m, b, square = world.m, world.b, world.square
+        keys = (m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7)
+        turns: dict[int, Outcome] = {}
+        for slot, oc in enumerate(world.tab):
+            if oc >= 0:
+                shown = chances.known >> (oc >> 1) & 1
+                turns[slot] = [(1.0, DOWN[oc])] if shown else chances.flips(UP[oc])
+        out = []
+        for kind, c, points, disc in moves:
+            if kind == 2:
+                k0, k1, k2, sq = banked(keys, square, c, disc)
+                trigger = chances.top_trigger(top)
+                out.append(points + self.after((k0, k1, k2), sq, turns, left, trigger))
+                continue
+            faces = [(1.0, top)] if kind == 0 else chances.flips(top)
+            total = 0.0
+            for q, face in faces:
+                k0, k1, k2, sq, gained = gain(keys, square, face)
+                held = turns
+                slot = face % 21
+                if not keys[slot // 7] >> (slot % 7) & 1:  # not a discarded duplicate (V8)
+                    held = dict(turns)
+                    held[slot] = chances.flips(face) if kind == 0 else [(1.0, top)]
+                rest = self.after((k0, k1, k2), sq, held, left - 1, chances.trigger)
+                total += q * (gained + rest)
+            out.append(total)
+        return out
+
+
+def _full(k0: int, k1: int, k2: int) -> bool:
+    return (
+        (k0 & 127).bit_count() >= 3 and (k1 & 127).bit_count() >= 3 and (k2 & 127).bit_count() >= 3
+    )
+
+
+def _final(keys: Keys) -> int:
+    return max(_BEST[keys[0]], _BEST[keys[1]], _BEST[keys[2]])
+
+
+class ExpectimaxBot:
+    """Two-ply expectimax for solo Verso on the learned value; at a table, ``ismcts``.
+
+    Args:
+        net: the value tables (default: the ones shipped with the package).
+        table_iterations: the ``ismcts`` iterations per decision at a table of 2+ players.
+    """
+
+    name = "expectimax"
+
+    def __init__(self, net: ValueNet | None = None, table_iterations: int = 200) -> None:
+        self.net = net or default_net()
+        self._table = TableDelegate(table_iterations)
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        if not view["solo"]:
+            return self._table.choose(view, legal, rng)
+        if len(legal) == 1:
+            return legal[0]
+        if view["phase"] != "play":  # the final series (V17): the most points
+            return choose_greedy(read_view(view), legal, Weights())
+        world = ExpertBot._world(view, rng)
+        actions, moves = distinct_actions(world, legal)
+        if len(actions) == 1:
+            return actions[0]
+        values = Lookahead(self.net, Chances(view, world.known)).values(world, moves)
+        best = max(range(len(moves)), key=lambda k: (values[k], -k))
+        return actions[best]

@@ -1,0 +1,247 @@
+"""The learned solo value (TD(0) n-tuple tables) and the ``expectimax`` bot built on it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from otherside.bots import make_bot, play_match
+from otherside.bots.verso_expert import ExpertBot, distinct_actions
+from otherside.bots.verso_lookahead import Chances, ExpectimaxBot, Lookahead
+from otherside.bots.verso_value import (
+    BadValueFile,
+    ValueNet,
+    banked,
+    deal,
+    default_net,
+    episode,
+    evaluate,
+    gain,
+    new_world,
+    train,
+)
+from otherside.bots.verso_world import _BEST, World, play
+from otherside.cli.main import app
+from otherside.games import verso
+from otherside.games.verso.cards import UP, parse_face
+
+
+def _keys(world: World) -> tuple[int, int, int]:
+    m, b = world.m, world.b
+    return (m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7)
+
+
+def _small_net(seed: int = 1) -> ValueNet:
+    net = ValueNet()
+    train(net, 300, seed, test_games=0, every=100)
+    return net
+
+
+# --- the value tables ---
+def test_a_new_net_is_the_greedy_potential_and_ends_on_the_final_series() -> None:
+    net = ValueNet()
+    world = new_world(deal(random.Random(2)))
+    for _ in range(6):
+        play(world, (0, 0, 0, 0) if world.m != [0, 0, 0] else (1, 0, 0, 0))
+    keys = _keys(world)
+    # V17: with no card left the value is the best final series, whatever was learned
+    assert net.value(*keys, world.square, 0) == max(_BEST[k] for k in keys)
+    trained = _small_net()
+    assert trained.value(*keys, world.square, 0) == net.value(*keys, world.square, 0)
+    assert trained.value(*keys, world.square, 20) != net.value(*keys, world.square, 20)
+
+
+def test_tables_survive_a_round_trip(tmp_path: Path) -> None:
+    net = _small_net()
+    path = tmp_path / "v.bin"
+    net.save(path)
+    again = ValueNet.load(path)
+    rng = random.Random(4)
+    for _ in range(50):
+        keys = [rng.randrange(1 << 14) & ~(1 << 7) for _ in range(3)]
+        keys = [k & (k << 7 | 127) for k in keys]  # 3-VP bits only on held values
+        left = rng.randrange(36)
+        assert again.value(*keys, False, left) == pytest.approx(net.value(*keys, False, left))
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"PK\x03\x04 a zip file", "bad header"),
+        (b"OSVV1 not zlib at all", "corrupt"),
+        (b"OSVV1" + __import__("zlib").compress(b"\0" * 64), "holds 64 bytes"),
+    ],
+)
+def test_a_bad_value_file_is_a_clear_error(tmp_path: Path, data: bytes, message: str) -> None:
+    path = tmp_path / "bad.bin"
+    path.write_bytes(data)
+    with pytest.raises(BadValueFile, match=message):
+        ValueNet.load(path)
+
+
+def test_the_shipped_tables_load_and_play_better_than_the_potential() -> None:
+    net = default_net()
+    assert default_net() is net  # loaded once
+    rng = random.Random(7)
+    piles = [deal(rng) for _ in range(120)]
+    learned = sum(episode(net, p, 0.0) for p in piles)
+    zeros = ValueNet()
+    potential = sum(episode(zeros, p, 0.0) for p in piles)
+    assert learned > potential
+
+
+# --- the fast model's helpers follow the rules ---
+@pytest.mark.parametrize("seed", range(6))
+def test_gain_and_banked_follow_the_world(seed: int) -> None:
+    """V8 (a duplicate is discarded), V11.4 (two cards discarded), V12 (square and its flag)."""
+    rng = random.Random(seed)
+    world = new_world(deal(rng))
+    while True:
+        keys = _keys(world)
+        top = world.pile[world.pos]
+        for flip in (False, True):
+            trial = world.copy()
+            trial.take(flip)
+            face = UP[top ^ 1] if flip else UP[top]
+            k0, k1, k2, square, points = gain(keys, world.square, face)
+            assert (k0, k1, k2) == _keys(trial)
+            assert (square, points) == (trial.square, trial.score - world.score)
+        for (kind, colour, points, disc), _ in evaluate(ValueNet(), world):
+            if kind == 2:
+                trial = world.copy()
+                trial.bank(colour, points, disc)
+                assert banked(keys, world.square, colour, disc) == (*_keys(trial), trial.square)
+        moves = [move for move, _ in evaluate(ValueNet(), world)]
+        if play(world, rng.choice(moves)):
+            break
+
+
+def test_td_moves_a_value_toward_what_followed() -> None:
+    """TD(0) on a 3-card pile: the first afterstate's value moves toward the points after it."""
+    for seed in range(20):
+        pile = deal(random.Random(seed))[:3]
+        net = ValueNet()
+        world = new_world(pile)
+        kind = max(evaluate(net, world), key=lambda t: t[1])[0][0]
+        world.take(kind == 1)  # nothing to bank yet: a draw or a flip
+        state = (*_keys(world), world.square, len(pile) - world.pos)
+        before, score = net.value(*state), world.score
+        final = episode(net, pile, 0.05)
+        target = final - score
+        if target != pytest.approx(before):
+            break
+    else:
+        pytest.fail("no pile where the first value was off")
+    after = net.value(*state)
+    assert abs(after - target) < abs(before - target)
+    assert (after - before) * (target - before) > 0
+
+
+def test_training_is_seeded() -> None:
+    a, b, c = ValueNet(), ValueNet(), ValueNet()
+    curve_a = train(a, 200, 5, test_games=10, every=100)
+    curve_b = train(b, 200, 5, test_games=10, every=100)
+    train(c, 200, 6, test_games=10, every=100)
+    assert curve_a == curve_b and [g for g, _, _ in curve_a] == [100, 200]
+    assert a.colours == b.colours and a.colours != c.colours
+    with pytest.raises(ValueError, match="positive"):
+        train(a, 0, 5)
+
+
+# --- the expectimax bot ---
+def _midgame(seed: int, moves: int = 8) -> verso.VersoState:
+    rng = random.Random(seed)
+    state = verso.new_game(1, seed=seed)
+    for _ in range(moves):
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_expectimax_plays_legal_solo_games(seed: int) -> None:
+    state = verso.new_game(1, seed=seed)
+    result = play_match(verso.GAME, state, [make_bot("verso", "expectimax")], random.Random(seed))
+    assert result.final.is_over
+    assert verso.replay(result.final.to_record()).scores == result.final.scores
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_expectimax_decides_from_the_view_only_and_samples_nothing(seed: int) -> None:
+    """Same view (hidden faces and pile re-drawn), any rng: the same choice."""
+    state = _midgame(seed)
+    other = verso.redeal(state, 0, random.Random(99))
+    assert other.table.pile != state.table.pile
+    view = verso.view(state, 0)
+    assert verso.view(other, 0) == view
+    bot = make_bot("verso", "expectimax")
+    first = bot.choose(view, state.legal_actions(), random.Random(3))
+    second = bot.choose(verso.view(other, 0), other.legal_actions(), random.Random(4))
+    assert str(first) == str(second)
+
+
+def test_chances_are_distributions_over_what_is_unseen() -> None:
+    state = _midgame(21, 12)
+    view = verso.view(state, 0)
+    world = ExpertBot._world(view, random.Random(1))
+    chances = Chances(view, world.known)
+    assert sum(chances.trigger) == pytest.approx(1.0)
+    assert sum(p for p, _ in chances.tops) == pytest.approx(1.0)
+    top = parse_face(view["top"])
+    flips = chances.flips(top)
+    assert sum(p for p, _ in flips) == pytest.approx(1.0)
+    # V2: the other face has another colour, and opposite VP
+    for _, face in flips:
+        assert (face % 21) // 7 != (top % 21) // 7 and (face >= 21) != (top >= 21)
+    for face in range(42):
+        assert sum(chances.top_trigger(face)) == pytest.approx(1.0)
+
+
+def test_on_the_last_card_the_values_are_exact() -> None:
+    """With one card left, drawing ends the game (V17): its value is the final series exactly."""
+    # Blue 1 and 2 held (1 VP each); the last card shows B3: drawing it makes a 1-2-3 series.
+    pile = ["b1/G2", "O4/g5", "b2/G3", "O6/g5", "B3/g2"]
+    state = verso.new_game(1, pile=pile)
+    state = state.apply("draw").apply("draw")
+    view = verso.view(state, 0)
+    world = ExpertBot._world(view, random.Random(0))
+    actions, moves = distinct_actions(world, state.legal_actions())
+    values = Lookahead(default_net(), Chances(view, world.known)).values(world, moves)
+    by_action = dict(zip(map(str, actions), values, strict=True))
+    assert by_action["draw"] == 5  # b1 + b2 + B3, banked at the end
+    assert by_action["series blue 1 2"] == 2  # the opponent takes B3; nothing is left to bank
+    assert str(ExpectimaxBot().choose(view, state.legal_actions(), random.Random(0))) == "draw"
+
+
+def test_expectimax_defers_to_ismcts_at_a_table() -> None:
+    state = verso.new_game(2, seed=4)
+    seats = [ExpectimaxBot(table_iterations=8), make_bot("verso", "greedy")]
+    assert play_match(verso.GAME, state, seats, random.Random(4)).final.is_over
+
+
+# --- the training command ---
+def test_train_value_command_writes_tables_and_a_plot(tmp_path: Path) -> None:
+    out, plot = tmp_path / "v.bin", tmp_path / "curve.png"
+    args = ["verso", "train-value", "--out", str(out), "--episodes", "200", "--every", "100"]
+    result = CliRunner().invoke(app, [*args, "--test-games", "20", "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "learning curve" in result.output
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    again = tmp_path / "again.bin"
+    args[3] = str(again)
+    assert CliRunner().invoke(app, [*args, "--test-games", "20"]).exit_code == 0
+    assert again.read_bytes() == out.read_bytes()  # seeded: the same tables
+
+
+def test_train_value_rejects_a_bad_start_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"nonsense")
+    out = tmp_path / "v.bin"
+    result = CliRunner().invoke(
+        app, ["verso", "train-value", "--out", str(out), "--start", str(bad), "--episodes", "10"]
+    )
+    assert result.exit_code == 2
+    assert "bad header" in result.output
+    assert not out.exists()
