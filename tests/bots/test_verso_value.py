@@ -245,3 +245,17 @@ def test_train_value_rejects_a_bad_start_file(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "bad header" in result.output
     assert not out.exists()
+
+
+def test_a_seat_can_name_its_own_tables(tmp_path: Path) -> None:
+    path = tmp_path / "mine.bin"
+    _small_net().save(path)
+    bot = make_bot("verso", "expectimax", tables=str(path))
+    assert bot.net.colours == ValueNet.load(path).colours
+    state = verso.new_game(1, seed=2)
+    assert play_match(verso.GAME, state, [bot], random.Random(2)).final.is_over
+    with pytest.raises(ValueError, match="cannot read value tables"):
+        make_bot("verso", "expectimax", tables=str(tmp_path / "missing.bin"))
+    (tmp_path / "bad.bin").write_bytes(b"junk")
+    with pytest.raises(ValueError, match="bad header"):
+        make_bot("verso", "expectimax", tables=str(tmp_path / "bad.bin"))

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from otherside.bots.verso_eval import Weights, choose_greedy, read_view
 from otherside.bots.verso_expert import ExpertBot, distinct_actions
 from otherside.bots.verso_solo import TableDelegate
-from otherside.bots.verso_value import ValueNet, banked, default_net, gain
+from otherside.bots.verso_value import BadValueFile, ValueNet, banked, default_net, gain
 from otherside.bots.verso_world import _BEST, _FLIPPED, _OPTIONS, _TRIGGER, FACE_CARDS, World
 from otherside.core.game import Action
 from otherside.games.verso.cards import DOWN, UP, parse_face
@@ -105,6 +106,7 @@ class Lookahead:
     def __init__(self, net: ValueNet, chances: Chances) -> None:
         self.net = net
         self.chances = chances
+        self._replies: dict[tuple[Keys, bool, int], float] = {}  # transpositions
 
     def turned(
         self, keys: Keys, square: bool, turns: dict[int, Outcome], trigger: list[float]
@@ -150,6 +152,10 @@ class Lookahead:
 
     def reply(self, keys: Keys, square: bool, left: int) -> float:
         """Expected points of the player's best one-ply answer to the next top face."""
+        memo = (keys, square, left)
+        known = self._replies.get(memo)
+        if known is not None:
+            return known
         net = self.net
         bank = float("-inf")
         for c in range(3):
@@ -173,6 +179,7 @@ class Lookahead:
                 best = max(best, take(face))
             flip = sum(q * take(f) for q, f in self.chances.flips(face))
             total += p * max(best, flip)
+        self._replies[memo] = total
         return total
 
     def values(self, world: World, moves: Sequence[tuple[int, int, int, int]]) -> list[float]:
@@ -224,12 +231,29 @@ class ExpectimaxBot:
 
     Args:
         net: the value tables (default: the ones shipped with the package).
+        tables: or a file of tables written by ``otherside verso train-value`` (a seat
+            ``expectimax:tables=mine.bin``).
         table_iterations: the ``ismcts`` iterations per decision at a table of 2+ players.
+
+    Raises:
+        ValueError: ``tables`` cannot be read or is not a value file.
     """
 
     name = "expectimax"
 
-    def __init__(self, net: ValueNet | None = None, table_iterations: int = 200) -> None:
+    def __init__(
+        self,
+        net: ValueNet | None = None,
+        tables: str | None = None,
+        table_iterations: int = 200,
+    ) -> None:
+        if net is None and tables is not None:
+            try:
+                net = ValueNet.load(Path(tables))
+            except OSError as exc:
+                raise ValueError(f"cannot read value tables {tables!r}: {exc.strerror}") from exc
+            except BadValueFile as exc:
+                raise ValueError(f"{tables!r}: {exc}") from exc
         self.net = net or default_net()
         self._table = TableDelegate(table_iterations)
 
