@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--bots", default="random,greedy,planner,expert,ismcts")
+    parser.add_argument("--bots", default="random,greedy,planner,expert,expectimax,ismcts")
     parser.add_argument(
         "--ceiling-games",
         type=int,

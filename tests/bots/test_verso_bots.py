@@ -19,10 +19,10 @@ FAST = {
 
 def test_registry_names_match_the_bots() -> None:
     names = bot_names("verso")
-    assert {"random", "greedy", "ismcts", "planner", "best"} <= set(names)
+    assert {"random", "greedy", "ismcts", "planner", "expert", "expectimax", "best"} <= set(names)
     for name in ("random", "greedy", "ismcts", "planner"):
         assert make_bot("verso", name, **FAST[name]).name == name
-    assert make_bot("verso", "best").name == "expert"
+    assert make_bot("verso", "best").name == "expectimax"
     with pytest.raises(ValueError, match="unknown verso bot"):
         make_bot("verso", "oracle")
 

@@ -1,5 +1,5 @@
-"""The Verso bots: ``random``, ``greedy``, ``ismcts``, the solo ``planner`` and the solo ``expert``
-(alias ``best``).
+"""The Verso bots: ``random``, ``greedy``, ``ismcts``, and for solo games ``planner``, ``expert``
+and ``expectimax`` (alias ``best``).
 
 ``greedy`` looks one action ahead and scores the tableau it would leave with a tuned potential
 (:mod:`otherside.bots.verso_eval`); for ``flip`` it averages over the exact candidates for the top
@@ -11,7 +11,9 @@ other players, its rollouts play greedy, and it plays for the margin over the be
 rather than for points. ``planner`` (:mod:`otherside.bots.verso_solo`) is flat Monte Carlo with
 engine rollouts; ``expert`` (:mod:`otherside.bots.verso_expert`) is flat Monte Carlo on a fast
 integer model of solo Verso (:mod:`otherside.bots.verso_world`), which affords every distinct
-action in hundreds of worlds. ``best`` is an alias of ``expert``: the strongest solo bot measured
+action in hundreds of worlds. ``expectimax`` (:mod:`otherside.bots.verso_lookahead`) values every
+action exactly over the chance events of the next two plies, with a value learned by self-play
+(:mod:`otherside.bots.verso_value`) below them. ``best`` is the strongest solo bot measured
 (``benchmarks/verso_bots.py``).
 
 Every bot sees only the view and the legal actions; randomness comes from the injected rng.
@@ -121,12 +123,12 @@ class PlannerBot(SoloPlanner):
     name = "planner"
 
 
-@register_bot("verso", "expert", "best")
+@register_bot("verso", "expert")
 class VersoExpertBot(ExpertBot):
     """The solo expert (:mod:`otherside.bots.verso_expert`); at a table it plays ``ismcts``."""
 
 
-@register_bot("verso", "expectimax")
+@register_bot("verso", "expectimax", "best")
 class VersoExpectimaxBot(ExpectimaxBot):
     """The solo two-ply expectimax on the learned value (:mod:`otherside.bots.verso_lookahead`);
     at a table it plays ``ismcts``."""
