@@ -59,7 +59,56 @@ def distinct_actions(world: World, legal: Sequence[Action]) -> tuple[list[Action
     return actions, moves
 
 
-class ExpertBot:
+class SoloWorldBot:
+    """The frame the solo bots on the fast model share: at a table defer to ``ismcts``; a single
+    legal action, or a single distinct one, is played at once; the final series (V17) banks the
+    most points; otherwise :meth:`values` rates each distinct action on a world rebuilt from the
+    view and the best is played (the first listed on a tie).
+
+    Args:
+        table_iterations: the ``ismcts`` iterations per decision at a table of 2+ players.
+    """
+
+    name = "solo"
+
+    def __init__(self, table_iterations: int = 200) -> None:
+        self._table = TableDelegate(table_iterations)
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        if not view["solo"]:
+            return self._table.choose(view, legal, rng)
+        if len(legal) == 1:
+            return legal[0]
+        if view["phase"] != "play":  # the final series (V17): the most points
+            return choose_greedy(read_view(view), legal, Weights())
+        world = self._world(view, rng)
+        actions, moves = distinct_actions(world, legal)
+        if len(actions) == 1:
+            return actions[0]
+        values = self.values(view, world, moves, rng)
+        best = max(range(len(moves)), key=lambda k: (values[k], -k))
+        return actions[best]
+
+    def values(
+        self,
+        view: Mapping[str, Any],
+        world: World,
+        moves: Sequence[WAction],
+        rng: random.Random,
+    ) -> Sequence[float]:
+        """How good each move is, on the view (``world`` is one position drawn from it)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _world(view: Mapping[str, Any], rng: random.Random) -> World:
+        state = determinize(view, rng)  # type: ignore[arg-type]
+        assert isinstance(state, VersoState)
+        return World.from_state(state)
+
+
+class ExpertBot(SoloWorldBot):
     """Flat Monte Carlo for solo Verso on the fast model, every distinct action in every world.
 
     Args:
@@ -93,21 +142,16 @@ class ExpertBot:
         self.seconds = seconds
         self.honest = honest
         self.weights = weights or Weights()
-        self._table = TableDelegate(table_iterations)
+        super().__init__(table_iterations)
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        if not view["solo"]:
-            return self._table.choose(view, legal, rng)
-        if len(legal) == 1:
-            return legal[0]
-        if view["phase"] != "play":  # the final series (V17): the most points
-            return choose_greedy(read_view(view), legal, Weights())
-        world = self._world(view, rng)
-        actions, moves = distinct_actions(world, legal)
-        if len(actions) == 1:
-            return actions[0]
+    def values(
+        self,
+        view: Mapping[str, Any],
+        world: World,
+        moves: Sequence[WAction],
+        rng: random.Random,
+    ) -> Sequence[float]:
+        """Total final score of each move over the worlds (the first one is ``world``)."""
         totals = [0] * len(moves)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         for n in range(self.worlds):
@@ -120,11 +164,4 @@ class ExpertBot:
                 totals[k] += trial.score
             if deadline is not None and n >= 15 and time.perf_counter() > deadline:
                 break
-        best = max(range(len(moves)), key=lambda k: (totals[k], -k))
-        return actions[best]
-
-    @staticmethod
-    def _world(view: Mapping[str, Any], rng: random.Random) -> World:
-        state = determinize(view, rng)  # type: ignore[arg-type]
-        assert isinstance(state, VersoState)
-        return World.from_state(state)
+        return totals

@@ -25,12 +25,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from otherside.bots.verso_eval import Weights, choose_greedy, read_view
-from otherside.bots.verso_expert import ExpertBot, distinct_actions
-from otherside.bots.verso_solo import TableDelegate
-from otherside.bots.verso_value import BadValueFile, ValueNet, banked, default_net, gain
-from otherside.bots.verso_world import _BEST, _FLIPPED, _OPTIONS, _TRIGGER, FACE_CARDS, World
-from otherside.core.game import Action
+from otherside.bots.verso_expert import SoloWorldBot
+from otherside.bots.verso_value import BadValueFile, ValueNet, banked, default_net, full, gain
+from otherside.bots.verso_world import (
+    _BEST,
+    _FLIPPED,
+    _OPTIONS,
+    _TRIGGER,
+    FACE_CARDS,
+    WAction,
+    World,
+)
 from otherside.games.verso.cards import DOWN, UP, parse_face
 from otherside.games.verso.view import _faces_of
 
@@ -131,7 +136,7 @@ class Lookahead:
                 faces = self.chances.flips(slot + 21 * (keys[c] >> (7 + v) & 1))
             for q, face in faces:
                 k0, k1, k2, sq, points = gain(k, square, face)
-                if sq and not (_full(k0, k1, k2)):
+                if sq and not full(k0, k1, k2):
                     sq = False
                 out.append((p * q, (k0, k1, k2), sq, points))
         if calm:
@@ -182,7 +187,7 @@ class Lookahead:
         self._replies[memo] = total
         return total
 
-    def values(self, world: World, moves: Sequence[tuple[int, int, int, int]]) -> list[float]:
+    def values(self, world: World, moves: Sequence[WAction]) -> list[float]:
         """The expected points still to come of each move."""
         chances = self.chances
         left = len(world.pile) - world.pos
@@ -194,12 +199,12 @@ class Lookahead:
             if oc >= 0:
                 shown = chances.known >> (oc >> 1) & 1
                 turns[slot] = [(1.0, DOWN[oc])] if shown else chances.flips(UP[oc])
+        after_series = chances.top_trigger(top)  # a series leaves the top to the opponent
         out = []
         for kind, c, points, disc in moves:
             if kind == 2:
                 k0, k1, k2, sq = banked(keys, square, c, disc)
-                trigger = chances.top_trigger(top)
-                out.append(points + self.after((k0, k1, k2), sq, turns, left, trigger))
+                out.append(points + self.after((k0, k1, k2), sq, turns, left, after_series))
                 continue
             faces = [(1.0, top)] if kind == 0 else chances.flips(top)
             total = 0.0
@@ -216,17 +221,11 @@ class Lookahead:
         return out
 
 
-def _full(k0: int, k1: int, k2: int) -> bool:
-    return (
-        (k0 & 127).bit_count() >= 3 and (k1 & 127).bit_count() >= 3 and (k2 & 127).bit_count() >= 3
-    )
-
-
 def _final(keys: Keys) -> int:
     return max(_BEST[keys[0]], _BEST[keys[1]], _BEST[keys[2]])
 
 
-class ExpectimaxBot:
+class ExpectimaxBot(SoloWorldBot):
     """Two-ply expectimax for solo Verso on the learned value; at a table, ``ismcts``.
 
     Args:
@@ -255,21 +254,14 @@ class ExpectimaxBot:
             except BadValueFile as exc:
                 raise ValueError(f"{tables!r}: {exc}") from exc
         self.net = net or default_net()
-        self._table = TableDelegate(table_iterations)
+        super().__init__(table_iterations)
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        if not view["solo"]:
-            return self._table.choose(view, legal, rng)
-        if len(legal) == 1:
-            return legal[0]
-        if view["phase"] != "play":  # the final series (V17): the most points
-            return choose_greedy(read_view(view), legal, Weights())
-        world = ExpertBot._world(view, rng)
-        actions, moves = distinct_actions(world, legal)
-        if len(actions) == 1:
-            return actions[0]
-        values = Lookahead(self.net, Chances(view, world.known)).values(world, moves)
-        best = max(range(len(moves)), key=lambda k: (values[k], -k))
-        return actions[best]
+    def values(
+        self,
+        view: Mapping[str, Any],
+        world: World,
+        moves: Sequence[WAction],
+        rng: random.Random,
+    ) -> Sequence[float]:
+        """Expected points still to come of each move (nothing sampled: ``rng`` is unused)."""
+        return Lookahead(self.net, Chances(view, world.known)).values(world, moves)

@@ -164,6 +164,11 @@ def default_net() -> ValueNet:
 
 
 # --- the honest one-ply policy and TD(0) training on the fast model ---
+def full(k0: int, k1: int, k2: int) -> bool:
+    """Whether colour keys hold at least 3 cards of each colour (a square, V12)."""
+    return _COUNT[k0] >= 3 and _COUNT[k1] >= 3 and _COUNT[k2] >= 3
+
+
 def gain(keys: Sequence[int], square: bool, face: int) -> tuple[int, int, int, bool, int]:
     """Colour keys, square flag and points after gaining a card showing ``face`` (V8, V12)."""
     slot = face % 21
@@ -172,7 +177,7 @@ def gain(keys: Sequence[int], square: bool, face: int) -> tuple[int, int, int, b
     if k[c] & bit:  # a duplicate is discarded (V8)
         return k[0], k[1], k[2], square, 0
     k[c] |= bit * 129 if face >= 21 else bit
-    if not square and _COUNT[k[0]] >= 3 and _COUNT[k[1]] >= 3 and _COUNT[k[2]] >= 3:
+    if not square and full(k[0], k[1], k[2]):
         return k[0], k[1], k[2], True, SQUARE_POINTS
     return k[0], k[1], k[2], square, 0
 
@@ -181,7 +186,7 @@ def banked(keys: Sequence[int], square: bool, colour: int, disc: int) -> tuple[i
     """Colour keys and square flag after banking a series that discards ``disc`` (V11, V12)."""
     k = [keys[0], keys[1], keys[2]]
     k[colour] &= ~(disc | disc << 7)
-    kept = square and _COUNT[k[0]] >= 3 and _COUNT[k[1]] >= 3 and _COUNT[k[2]] >= 3
+    kept = square and full(k[0], k[1], k[2])
     return k[0], k[1], k[2], kept
 
 
