@@ -27,7 +27,6 @@ from rich.progress import Progress
 from rich.table import Table
 
 from otherside.bots.verso_expert import ExpertBot, distinct_actions
-from otherside.bots.verso_world import play, rollout
 from otherside.core.rng import derive_seed
 from otherside.games import verso
 
@@ -51,18 +50,10 @@ def _position(seed: int, index: int) -> verso.VersoState | None:
 
 def _reference(state: verso.VersoState, worlds: int, rng: random.Random) -> dict[str, float]:
     """Flat Monte Carlo: each distinct action's mean rollout score over the same ``worlds``."""
-    view, legal = verso.view(state, 0), state.legal_actions()
-    bot = ExpertBot()
+    view = verso.view(state, 0)
     first = ExpertBot._world(view, rng)
-    actions, moves = distinct_actions(first, legal)
-    totals = [0] * len(moves)
-    for n in range(worlds):
-        world = first if n == 0 else ExpertBot._world(view, rng)
-        for k, move in enumerate(moves):
-            trial = world.copy()
-            if not play(trial, move):
-                rollout(trial, bot.weights, bot.honest)
-            totals[k] += trial.score
+    actions, moves = distinct_actions(first, state.legal_actions())
+    totals = ExpertBot(worlds=worlds).values(view, first, moves, rng)
     return {str(a): t / worlds for a, t in zip(actions, totals, strict=True)}
 
 

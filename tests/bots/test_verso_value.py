@@ -14,16 +14,14 @@ from otherside.bots.verso_lookahead import Chances, ExpectimaxBot, Lookahead
 from otherside.bots.verso_value import (
     BadValueFile,
     ValueNet,
-    banked,
     deal,
     default_net,
     episode,
     evaluate,
-    gain,
     new_world,
     train,
 )
-from otherside.bots.verso_world import _BEST, World, play
+from otherside.bots.verso_world import _BEST, World, banked, gain, play
 from otherside.cli.main import app
 from otherside.games import verso
 from otherside.games.verso.cards import UP, parse_face

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from otherside.bots.verso_expert import SoloWorldBot
-from otherside.bots.verso_value import BadValueFile, ValueNet, banked, default_net, full, gain
+from otherside.bots.verso_value import BadValueFile, ValueNet, default_net
 from otherside.bots.verso_world import (
     _BEST,
     _FLIPPED,
@@ -35,6 +35,9 @@ from otherside.bots.verso_world import (
     FACE_CARDS,
     WAction,
     World,
+    banked,
+    full,
+    gain,
 )
 from otherside.games.verso.cards import DOWN, UP, parse_face
 from otherside.games.verso.view import _faces_of

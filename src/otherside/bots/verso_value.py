@@ -35,8 +35,9 @@ from otherside.bots.verso_world import (
     _COUNT,
     _FLIPPED,
     _OPTIONS,
-    SQUARE_POINTS,
     World,
+    banked,
+    gain,
     potential,
 )
 from otherside.games.verso.cards import UP
@@ -164,32 +165,6 @@ def default_net() -> ValueNet:
 
 
 # --- the honest one-ply policy and TD(0) training on the fast model ---
-def full(k0: int, k1: int, k2: int) -> bool:
-    """Whether colour keys hold at least 3 cards of each colour (a square, V12)."""
-    return _COUNT[k0] >= 3 and _COUNT[k1] >= 3 and _COUNT[k2] >= 3
-
-
-def gain(keys: Sequence[int], square: bool, face: int) -> tuple[int, int, int, bool, int]:
-    """Colour keys, square flag and points after gaining a card showing ``face`` (V8, V12)."""
-    slot = face % 21
-    c, bit = slot // 7, 1 << (slot % 7)
-    k = [keys[0], keys[1], keys[2]]
-    if k[c] & bit:  # a duplicate is discarded (V8)
-        return k[0], k[1], k[2], square, 0
-    k[c] |= bit * 129 if face >= 21 else bit
-    if not square and full(k[0], k[1], k[2]):
-        return k[0], k[1], k[2], True, SQUARE_POINTS
-    return k[0], k[1], k[2], square, 0
-
-
-def banked(keys: Sequence[int], square: bool, colour: int, disc: int) -> tuple[int, int, int, bool]:
-    """Colour keys and square flag after banking a series that discards ``disc`` (V11, V12)."""
-    k = [keys[0], keys[1], keys[2]]
-    k[colour] &= ~(disc | disc << 7)
-    kept = square and full(k[0], k[1], k[2])
-    return k[0], k[1], k[2], kept
-
-
 Move = tuple[int, int, int, int]
 """A world action: (kind, colour, points, discard bits); kind 0 draw, 1 flip, 2 series."""
 

@@ -245,6 +245,32 @@ def potential(k0: int, k1: int, k2: int, square: bool, left: int, w: Weights) ->
     return value
 
 
+def full(k0: int, k1: int, k2: int) -> bool:
+    """Whether colour keys hold at least 3 cards of each colour (a square, V12)."""
+    return _COUNT[k0] >= 3 and _COUNT[k1] >= 3 and _COUNT[k2] >= 3
+
+
+def gain(keys: Sequence[int], square: bool, face: int) -> tuple[int, int, int, bool, int]:
+    """Colour keys, square flag and points after gaining a card showing ``face`` (V8, V12)."""
+    slot = face % 21
+    c, bit = slot // 7, 1 << (slot % 7)
+    k = [keys[0], keys[1], keys[2]]
+    if k[c] & bit:  # a duplicate is discarded (V8)
+        return k[0], k[1], k[2], square, 0
+    k[c] |= bit * 129 if face >= 21 else bit
+    if not square and full(k[0], k[1], k[2]):
+        return k[0], k[1], k[2], True, SQUARE_POINTS
+    return k[0], k[1], k[2], square, 0
+
+
+def banked(keys: Sequence[int], square: bool, colour: int, disc: int) -> tuple[int, int, int, bool]:
+    """Colour keys and square flag after banking a series that discards ``disc`` (V11, V12)."""
+    k = [keys[0], keys[1], keys[2]]
+    k[colour] &= ~(disc | disc << 7)
+    kept = square and full(k[0], k[1], k[2])
+    return k[0], k[1], k[2], kept
+
+
 def _gain_value(keys: tuple[int, int, int], square: bool, oc: int, left: int, w: Weights) -> float:
     """Points and potential after gaining ``oc`` (V8: a duplicate is discarded, V12: square)."""
     c, bit, add = _GAIN[oc]
@@ -254,7 +280,7 @@ def _gain_value(keys: tuple[int, int, int], square: bool, oc: int, left: int, w:
     ks[c] |= add
     gained = 0
     if not square and _COUNT[ks[0]] >= 3 and _COUNT[ks[1]] >= 3 and _COUNT[ks[2]] >= 3:
-        gained, square = SQUARE_POINTS, True
+        gained, square = SQUARE_POINTS, True  # full(*ks), inlined: the rollouts' hot path
     return gained + potential(ks[0], ks[1], ks[2], square, left, w)
 
 
@@ -293,7 +319,7 @@ def values(wd: World, acts: Sequence[WAction], w: Weights, honest: bool) -> list
             else:
                 out.append(_gain_value(keys, square, top ^ 1, left - 1, w))
         else:
-            ks = list(keys)
+            ks = list(keys)  # banked(keys, square, c, disc), inlined: the rollouts' hot path
             ks[c] &= ~(disc | disc << 7)
             kept = square and _COUNT[ks[0]] >= 3 and _COUNT[ks[1]] >= 3 and _COUNT[ks[2]] >= 3
             out.append(points + potential(ks[0], ks[1], ks[2], kept, left, w))
