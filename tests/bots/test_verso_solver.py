@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from otherside.bots import make_bot, play_match
-from otherside.bots.verso_solver import clairvoyant_score
+from otherside.bots.verso_solver import ClairvoyantSolver, clairvoyant_score
 from otherside.core.rng import derive_seed
 from otherside.games import verso
 from otherside.games.verso.state import VersoState
@@ -110,3 +110,46 @@ def test_no_bot_beats_the_ceiling(seed: int, size: int, bot: str) -> None:
     state = verso.new_game(1, pile=pile)
     score = play_match(verso.GAME, state, [make_bot("verso", bot)], random.Random(seed))
     assert clairvoyant_score(pile) >= score.outcome.scores[0]
+
+
+def test_the_line_scores_the_optimum_on_the_engine() -> None:
+    """The solver's line, replayed move by move by the engine, ends on exactly the optimum."""
+    for index in range(4):
+        pile = benchmark_pile(index)[:22]
+        solver = ClairvoyantSolver(pile)
+        line = solver.line()
+        state = verso.new_game(1, pile=[verso.card_name(oc) for oc in pile])
+        for action in line:
+            state = state.apply(action)
+        assert state.is_over
+        best, _ = engine_best(verso.new_game(1, pile=[verso.card_name(oc) for oc in pile]))
+        assert state.scores[0] == solver.solve() == best
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_future_equals_the_engine_from_any_position(index: int) -> None:
+    """Mid-game (after a bot's moves, in play and in the final series, V17): the solver's best
+    points still to come equal the engine's own exhaustive search from there."""
+    pile = [verso.card_name(oc) for oc in benchmark_pile(index)[:18]]
+    solver = ClairvoyantSolver(verso.new_game(1, pile=pile).table.pile)
+    state = verso.new_game(1, pile=pile)
+    rng = random.Random(index)
+    bot = make_bot("verso", "greedy")
+    checked = 0
+    while not state.is_over:
+        best, _ = engine_best(state)
+        assert state.scores[0] + solver.future(state) == best
+        checked += 1
+        state = state.apply(bot.choose(verso.GAME.view(state, 0), state.legal_actions(), rng))
+    assert solver.future(state) == 0
+    assert checked > 5
+
+
+def test_future_rejects_another_game() -> None:
+    solver = ClairvoyantSolver(benchmark_pile(0)[:10])
+    other = [verso.card_name(oc) for oc in benchmark_pile(1)[:10]]
+    with pytest.raises(ValueError, match="this solver's pile"):
+        solver.future(verso.new_game(1, pile=other))
+    pile = [verso.card_name(oc) for oc in benchmark_pile(0)[:10]]
+    with pytest.raises(ValueError, match="allow_duplicate_keep"):
+        solver.future(verso.new_game(1, pile=pile, allow_duplicate_keep=True))

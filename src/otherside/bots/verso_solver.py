@@ -23,10 +23,11 @@ room: it always equals "every colour holds 3+ cards" (it is set or cleared after
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from otherside.games.verso.actions import SERIES_BY_MASK
+from otherside.games.verso.actions import SERIES_BY_MASK, VersoAction
 from otherside.games.verso.cards import DOWN, UP, parse_card
+from otherside.games.verso.state import Table, VersoState, seat_neighbours
 
 SQUARE_POINTS = 7
 _BIT = tuple(1 << (f % 21) for f in UP)
@@ -90,24 +91,70 @@ _FULL = _full_table()
 
 
 class ClairvoyantSolver:
-    """Exact best solo score of one pile (oriented cards, top first)."""
+    """Exact best solo score of one pile (oriented cards, top first), and the line reaching it."""
 
     def __init__(self, pile: Sequence[int]) -> None:
         self.pile = tuple(pile)
         self.memo: dict[int, int] = {}
+        self._value = _searcher(self.pile, self.memo)
 
     def solve(self) -> int:
         """The best score reachable from the start."""
+        known = self.memo.get(0)
+        if known is None:
+            # the key of the start (pos 0, empty tableau) is 0: no searched position has it
+            known = self.memo[0] = self._deep(self._value, 0, 0, 0, 0)
+        return known
+
+    def future(self, state: VersoState) -> int:
+        """The most points still to come from a solo position of this pile in play or in the
+        final series (V17): the best final score is ``state.scores[0] + future(state)``."""
+        if state.table.pile != self.pile or state.players != 1:
+            raise ValueError("not a solo position of this solver's pile")
+        if state.table.allow_duplicate_keep:
+            raise ValueError("the solver plays the default rules, not allow_duplicate_keep")
+        if state.is_over:
+            return 0
+        if state.phase_name != "play":  # the final series: its best points
+            return max(state.apply(a).scores[0] for a in state.legal_actions()) - state.scores[0]
+        m = v = k = 0
+        for slot, oc in enumerate(state.tableaux[0]):
+            if oc >= 0:
+                m |= 1 << slot
+                v |= _BIG[oc]
+                k |= _CODE[oc]
+        return self._deep(self._value, state.pos, m, v, k)
+
+    def line(self) -> list[VersoAction]:
+        """A line of play scoring :meth:`solve` on the engine (among equal actions, the first
+        legal one)."""
+        state = VersoState.start(Table(1, self.pile, False, 0, seat_neighbours(1)))
+        actions: list[VersoAction] = []
+        while not state.is_over:
+            best, choice = -1, None
+            for action in state.legal_actions():
+                after = state.apply(action)
+                total = after.scores[0] + self.future(after)
+                if total > best:
+                    best, choice = total, action
+            assert choice is not None
+            actions.append(choice)
+            state = state.apply(choice)
+        return actions
+
+    @staticmethod
+    def _deep(value: Callable[[int, int, int, int], int], *position: int) -> int:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 10_000))
         try:
-            return _search(self.pile, self.memo)
+            return value(*position)
         finally:
             sys.setrecursionlimit(limit)
 
 
-def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
-    """The best score of ``pile``; ``memo`` is filled with the value of every position searched.
+def _searcher(pile: tuple[int, ...], memo: dict[int, int]) -> Callable[[int, int, int, int], int]:
+    """``value(pos, m, v, k)``: the most points from a position of ``pile`` in play, my turn with
+    ``pile[pos]`` on top; ``memo`` is filled with the value of every position searched below it.
 
     The square flag of V12 is not carried: after every action and every turned card it equals
     "every colour holds 3+ cards" of the tableau (``_FULL``), so a position is ``pos, m, v, k``.
@@ -193,8 +240,7 @@ def _search(pile: tuple[int, ...], memo: dict[int, int]) -> int:
                 best = gained
         return best
 
-    memo[0] = best = value(0, 0, 0, 0)  # key of the start: pos 0, empty tableau
-    return best
+    return value
 
 
 def clairvoyant_score(pile: Sequence[int] | Sequence[str]) -> int:
