@@ -1,5 +1,6 @@
 """The clairvoyant solver of solo Verso: the best score reachable when every face of the pile is
-known (V16–V17). It is the ceiling the solo bots are measured against.
+known (V16–V17). It is the ceiling the solo bots are measured against; its line of play, replayed
+next to a bot's game, shows where the bot's points go missing (``benchmarks/verso_solo_gap.py``).
 
 The value is **exact**: a depth-first search over every legal line of play, memoised on the
 position, with two reductions that provably keep the optimum:
@@ -128,7 +129,14 @@ class ClairvoyantSolver:
     def line(self) -> list[VersoAction]:
         """A line of play scoring :meth:`solve` on the engine (among equal actions, the first
         legal one)."""
-        state = VersoState.start(Table(1, self.pile, False, 0, seat_neighbours(1)))
+        table = Table(
+            players=1,
+            pile=self.pile,
+            allow_duplicate_keep=False,
+            first_player=0,
+            neighbours=seat_neighbours(1),
+        )
+        state = VersoState.start(table)
         actions: list[VersoAction] = []
         while not state.is_over:
             best, choice = -1, None
