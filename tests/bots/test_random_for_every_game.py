@@ -26,3 +26,14 @@ def test_a_game_that_does_not_exist_has_no_bots() -> None:
 def test_unknown_bot_name_lists_the_known_ones() -> None:
     with pytest.raises(ValueError, match=r"unknown verso bot 'wizard'; known: .*random"):
         make_bot("verso", "wizard")
+
+
+def test_unknown_bot_option_lists_the_bots_options() -> None:
+    """A seat such as ``ismcts:iteratons=300`` is a clear error, not a TypeError."""
+    with pytest.raises(
+        ValueError, match=r"verso bot 'ismcts' has no option iteratons; .*iterations"
+    ):
+        make_bot("verso", "ismcts", iteratons=300)
+    with pytest.raises(ValueError, match=r"'best' has no option depth, x; its options: net"):
+        make_bot("verso", "best", x=1, depth=3)
+    assert make_bot("verso", "ismcts", iterations=30).search.iterations == 30  # type: ignore[attr-defined]

@@ -110,3 +110,7 @@ def test_cli_reports_bad_seats() -> None:
     result = CliRunner().invoke(app, ["verso", "simulate", "--seats", "oracle", "--games", "2"])
     assert result.exit_code == 2
     assert "unknown verso bot" in result.output
+    args = ["verso", "simulate", "--seats", "greedy:depth=2", "--games", "2"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert "verso bot 'greedy' has no option depth" in result.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
@@ -67,7 +68,8 @@ def make_bot(game: str, name: str, **options: Any) -> Bot:
     """A new bot of ``game`` called ``name`` (or an alias such as ``best``).
 
     Raises:
-        ValueError: for an unknown name, listing the known ones.
+        ValueError: for an unknown name, listing the known ones; for an option the bot does not
+            take, listing the ones it does.
     """
     _load(game)
     real = _ALIASES.get(game, {}).get(name, name)
@@ -75,6 +77,14 @@ def make_bot(game: str, name: str, **options: Any) -> Bot:
     if factory is None:
         known = ", ".join(bot_names(game))
         raise ValueError(f"unknown {game} bot {name!r}; known: {known}")
+    params = inspect.signature(factory).parameters
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        unknown = sorted(set(options) - set(params))
+        if unknown:
+            takes = ", ".join(params) or "none"
+            raise ValueError(
+                f"{game} bot {name!r} has no option {', '.join(unknown)}; its options: {takes}"
+            )
     return factory(**options)
 
 
