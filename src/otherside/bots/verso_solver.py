@@ -139,15 +139,15 @@ class ClairvoyantSolver:
         state = VersoState.start(table)
         actions: list[VersoAction] = []
         while not state.is_over:
-            best, choice = -1, None
+            best, choice, following = -1, None, state
             for action in state.legal_actions():
                 after = state.apply(action)
                 total = after.scores[0] + self.future(after)
                 if total > best:
-                    best, choice = total, action
+                    best, choice, following = total, action, after
             assert choice is not None
             actions.append(choice)
-            state = state.apply(choice)
+            state = following
         return actions
 
     @staticmethod
