@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from otherside.bots import make_bot, play_match
+from otherside.bots.match import Step
 from otherside.bots.simulate import (
     GameResult,
     SimSpec,
@@ -17,7 +18,8 @@ from otherside.bots.simulate import (
     simulate,
     summarize,
 )
-from otherside.bots.verso_stats import VersoStats
+from otherside.bots.verso_solver import clairvoyant_score
+from otherside.bots.verso_stats import SOLO_FIGURES, SoloGap, VersoStats
 from otherside.cli.main import app
 from otherside.cli.verso_simulate import summarize_verso
 from otherside.games import verso
@@ -114,3 +116,37 @@ def test_cli_reports_bad_seats() -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert "verso bot 'greedy' has no option depth" in result.output
+
+
+def test_solo_gap_counts_the_bot_and_the_clairvoyant_line() -> None:
+    """V8, V12, V16, V17 as the engine reports them: the bot's figures add up to its game, the
+    line's to the clairvoyant optimum of the same pile."""
+    pile = [verso.card_name(oc) for oc in verso.new_game(1, seed=3).table.pile[:16]]
+    gap, stats = SoloGap(), VersoStats()
+
+    def both(step: Step) -> None:
+        gap.on_step(step)
+        stats.on_step(step)
+
+    state = verso.new_game(1, pile=pile)
+    result = play_match(
+        verso.GAME, state, [make_bot("verso", "greedy")], random.Random(2), on_step=both
+    )
+    extras = gap.finish(result)
+    mine, best = extras["figures"], extras["clairvoyant_figures"]
+    assert set(mine) == set(best) == {key for key, _ in SOLO_FIGURES}
+    assert mine["score"] == result.outcome.scores[0]
+    assert mine["squares"] == stats.finish(result)["squares_per_game"][0]
+    assert mine["taken"] + mine["series"] + (mine["final_series"] > 0) == len(result.actions)
+    assert mine["flips"] == sum(a == "flip" for a in result.actions)
+    assert best["score"] == clairvoyant_score(pile) >= mine["score"]
+    assert best["score"] == best["series_points"] + best["final_series"] + 7 * best["squares"]
+
+
+def test_solo_gap_is_for_solo_games() -> None:
+    gap = SoloGap()
+    state = verso.new_game(2, seed=1)
+    bots = [make_bot("verso", "greedy"), make_bot("verso", "greedy")]
+    result = play_match(verso.GAME, state, bots, random.Random(1), on_step=gap.on_step)
+    with pytest.raises(ValueError, match="solo games, not 2 players"):
+        gap.finish(result)

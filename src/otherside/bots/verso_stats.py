@@ -1,12 +1,16 @@
-"""Verso figures gathered by the simulator in each game (an observer of
+"""Verso figures gathered by the simulator in each game (observers of
 :mod:`otherside.bots.simulate`): squares scored per seat and, for solo games, the clairvoyant
-ceiling of the same pile."""
+ceiling of the same pile (:class:`VersoStats`); for solo games, where the points came from, in
+the bot's game and in the clairvoyant's line on the same pile (:class:`SoloGap`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from otherside.bots.match import MatchResult, Step
+from otherside.games.verso.actions import DRAW, Flip
+from otherside.games.verso.state import VersoState
 
 
 class VersoStats:
@@ -31,3 +35,78 @@ class VersoStats:
 
             out["clairvoyant"] = clairvoyant_score(final.table.pile)  # type: ignore[attr-defined]
         return out
+
+
+SOLO_FIGURES = (
+    ("score", "final score"),
+    ("series", "series banked in play"),
+    ("series_points", "points of those series"),
+    ("final_series", "points of the final series (V17)"),
+    ("squares", "squares (V12), 7 points each"),
+    ("taken", "cards taken"),
+    ("flips", "of them flipped"),
+    ("forced_flips", "flips forced by a duplicate on top (V8)"),
+    ("turned", "cards the opponent turned (V16)"),
+    ("dup_taken", "taken cards discarded as duplicates"),
+    ("dup_turned", "turned cards discarded as duplicates"),
+)
+"""The figures :func:`solo_figures` counts, each with how tables show it."""
+
+
+def solo_figures(steps: Iterable[Step]) -> dict[str, int]:
+    """The :data:`SOLO_FIGURES` of one solo game, from the engine's events of its steps."""
+    figures = dict.fromkeys((key for key, _ in SOLO_FIGURES), 0)
+    for step in steps:
+        before, after = step.before, step.after
+        if isinstance(step.action, Flip) and DRAW not in before.legal_actions():
+            figures["forced_flips"] += 1
+        last = ""
+        for event in after.events:  # type: ignore[attr-defined]
+            kind = event["type"]
+            if kind == "series":
+                if before.phase_name == "final":  # type: ignore[attr-defined]
+                    figures["final_series"] += event["points"]
+                else:
+                    figures["series"] += 1
+                    figures["series_points"] += event["points"]
+            elif kind == "square":
+                figures["squares"] += 1
+            elif kind == "draw":
+                figures["taken"] += 1
+                figures["flips"] += event["flipped"]
+            elif kind == "turn":
+                figures["turned"] += 1
+            elif kind == "discard" and event["reason"] == "duplicate":
+                figures["dup_taken" if last == "draw" else "dup_turned"] += 1
+            last = kind
+        figures["score"] = after.scores[0]
+    return figures
+
+
+class SoloGap:
+    """The :func:`solo_figures` of a solo game and of the clairvoyant's line on its pile (the
+    solver's optimum replayed by the engine), as extras ``figures`` and ``clairvoyant_figures``.
+
+    Raises:
+        ValueError: at the end of a game of 2+ players (the solver plays solo piles).
+    """
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def on_step(self, step: Step) -> None:
+        self.steps.append(step)
+
+    def finish(self, result: MatchResult) -> dict[str, Any]:
+        from otherside.bots.verso_solver import ClairvoyantSolver
+
+        final = result.final
+        if final.players != 1:
+            raise ValueError(f"the clairvoyant line is for solo games, not {final.players} players")
+        line: list[Step] = []
+        state = VersoState.start(final.table)  # type: ignore[attr-defined]
+        for action in ClairvoyantSolver(final.table.pile).line():  # type: ignore[attr-defined]
+            after = state.apply(action)
+            line.append(Step(0, action, state, after))  # type: ignore[arg-type]
+            state = after
+        return {"figures": solo_figures(self.steps), "clairvoyant_figures": solo_figures(line)}
