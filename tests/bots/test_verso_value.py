@@ -21,10 +21,10 @@ from otherside.bots.verso_value import (
     new_world,
     train,
 )
-from otherside.bots.verso_world import _BEST, World, banked, gain, play
+from otherside.bots.verso_world import _BEST, _FLIPPED, World, banked, gain, play
 from otherside.cli.main import app
 from otherside.games import verso
-from otherside.games.verso.cards import UP, parse_face
+from otherside.games.verso.cards import CARD_OF_FACES, DECK, UP, parse_face
 
 
 def _keys(world: World) -> tuple[int, int, int]:
@@ -149,6 +149,46 @@ def test_training_is_seeded() -> None:
         train(a, 0, 5)
 
 
+def _showing(up: int, down: int) -> int:
+    """The oriented card with face ``up`` up and ``down`` down."""
+    card = CARD_OF_FACES[(up, down)]
+    return card * 2 + (0 if DECK[card][0] == up else 1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_informed_one_ply_judges_the_flip_on_the_worlds_face(seed: int) -> None:
+    """``informed`` (a measurement: the player sees the top's back) values a flip on the face
+    the world hides; the honest value is the average of that over the candidates."""
+    net = default_net()
+    rng = random.Random(seed)
+    world = new_world(deal(rng))
+    for _ in range(10):
+        moves = [move for move, _ in evaluate(net, world)]
+        play(world, rng.choice(moves))
+    top = world.pile[world.pos]
+    left = len(world.pile) - world.pos
+
+    def informed_flip(card: int) -> float:
+        trial = world.copy()
+        trial.pile = (*world.pile[: world.pos], card, *world.pile[world.pos + 1 :])
+        return dict(evaluate(net, trial, informed=True))[(1, 0, 0, 0)]
+
+    k0, k1, k2, square, points = gain(_keys(world), world.square, UP[top ^ 1])
+    assert informed_flip(top) == points + net.value(k0, k1, k2, square, left - 1)
+    honest = dict(evaluate(net, world))
+    assert dict(evaluate(net, world, informed=True)).keys() == honest.keys()
+    candidates = [c ^ 1 for c in _FLIPPED[UP[top]] if not world.known >> (c >> 1) & 1]
+    mean = sum(informed_flip(c) for c in candidates) / len(candidates)
+    assert honest[(1, 0, 0, 0)] == pytest.approx(mean)
+
+
+def test_informed_training_learns_other_tables() -> None:
+    honest, informed = ValueNet(), ValueNet()
+    train(honest, 200, 5, test_games=0, every=100)
+    train(informed, 200, 5, test_games=0, every=100, informed=True)
+    assert honest.colours != informed.colours
+
+
 # --- the expectimax bot ---
 def _midgame(seed: int, moves: int = 8) -> verso.VersoState:
     rng = random.Random(seed)
@@ -211,6 +251,31 @@ def test_on_the_last_card_the_values_are_exact() -> None:
     assert by_action["draw"] == 5  # b1 + b2 + B3, banked at the end
     assert by_action["series blue 1 2"] == 2  # the opponent takes B3; nothing is left to bank
     assert str(ExpectimaxBot().choose(view, state.legal_actions(), random.Random(0))) == "draw"
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23, 24])
+def test_expectimax_values_average_what_a_player_who_saw_the_top_would_get(seed: int) -> None:
+    """Told the top's back (``top_card``, a measurement), each move's value is exact for that
+    card; the honest value of every move is the average of those over the backs it may hide."""
+    state = _midgame(seed, 10)
+    view = verso.view(state, 0)
+    world = ExpertBot._world(view, random.Random(1))
+    actions, moves = distinct_actions(world, state.legal_actions())
+    chances = Chances(view, world.known)
+    honest = Lookahead(default_net(), chances).values(world, moves)
+    top = parse_face(view["top"])
+    expected = [0.0] * len(moves)
+    for p, back in chances.flips(top):
+        told = Lookahead(default_net(), chances).values(world, moves, _showing(top, back))
+        expected = [e + p * v for e, v in zip(expected, told, strict=True)]
+    assert honest == pytest.approx(expected, abs=1e-6)
+    # told the real card, a flip is a draw of its back
+    real = state.top
+    told = Lookahead(default_net(), chances).values(world, moves, real)
+    turned = world.copy()
+    turned.pile = (*world.pile[: world.pos], real ^ 1, *world.pile[world.pos + 1 :])
+    as_drawn = Lookahead(default_net(), chances).values(turned, [(0, 0, 0, 0)], real ^ 1)
+    assert told[[str(a) for a in actions].index("flip")] == pytest.approx(as_drawn[0])
 
 
 def test_expectimax_defers_to_ismcts_at_a_table() -> None:

@@ -190,11 +190,25 @@ class Lookahead:
         self._replies[memo] = total
         return total
 
-    def values(self, world: World, moves: Sequence[WAction]) -> list[float]:
-        """The expected points still to come of each move."""
+    def values(
+        self, world: World, moves: Sequence[WAction], top_card: int | None = None
+    ) -> list[float]:
+        """The expected points still to come of each move.
+
+        ``top_card`` (the oriented card on top) values the moves as a player who sees the back
+        of the top would: no player does; it measures what that face is worth
+        (``benchmarks/verso_solo_information.py``). Without it, the back is a chance event.
+        """
         chances = self.chances
         left = len(world.pile) - world.pos
         top = UP[world.pile[world.pos]]
+        if top_card is None:
+            backs = chances.flips(top)
+            after_series = chances.top_trigger(top)  # a series leaves the top to the opponent
+        else:
+            backs = [(1.0, DOWN[top_card])]
+            trigger = _TRIGGER[top_card]  # what the opponent's card turns if it is this one
+            after_series = [float(t == (trigger if trigger >= 0 else 3)) for t in range(4)]
         m, b, square = world.m, world.b, world.square
         keys = (m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7)
         turns: dict[int, Outcome] = {}
@@ -202,14 +216,13 @@ class Lookahead:
             if oc >= 0:
                 shown = chances.known >> (oc >> 1) & 1
                 turns[slot] = [(1.0, DOWN[oc])] if shown else chances.flips(UP[oc])
-        after_series = chances.top_trigger(top)  # a series leaves the top to the opponent
         out = []
         for kind, c, points, disc in moves:
             if kind == 2:
                 k0, k1, k2, sq = banked(keys, square, c, disc)
                 out.append(points + self.after((k0, k1, k2), sq, turns, left, after_series))
                 continue
-            faces = [(1.0, top)] if kind == 0 else chances.flips(top)
+            faces = [(1.0, top)] if kind == 0 else backs
             total = 0.0
             for q, face in faces:
                 k0, k1, k2, sq, gained = gain(keys, square, face)
@@ -217,7 +230,7 @@ class Lookahead:
                 slot = face % 21
                 if not keys[slot // 7] >> (slot % 7) & 1:  # not a discarded duplicate (V8)
                     held = dict(turns)
-                    held[slot] = chances.flips(face) if kind == 0 else [(1.0, top)]
+                    held[slot] = backs if kind == 0 else [(1.0, top)]
                 rest = self.after((k0, k1, k2), sq, held, left - 1, chances.trigger)
                 total += q * (gained + rest)
             out.append(total)

@@ -169,10 +169,15 @@ Move = tuple[int, int, int, int]
 """A world action: (kind, colour, points, discard bits); kind 0 draw, 1 flip, 2 series."""
 
 
-def evaluate(net: ValueNet, wd: World) -> list[tuple[Move, float]]:
+def evaluate(net: ValueNet, wd: World, informed: bool = False) -> list[tuple[Move, float]]:
     """Every distinct action of a world in play with its honest one-ply value: the points it
     banks plus the net's value of what it leaves (a flip: the average over the candidates of the
-    top's hidden face, not the world's face)."""
+    top's hidden face, not the world's face).
+
+    With ``informed`` the flip is judged on the world's own face instead: the policy of a player
+    who sees the back of the top card, which no player does. It exists to measure what that
+    hidden face is worth (``benchmarks/verso_solo_information.py``), not to play.
+    """
     top = wd.pile[wd.pos]
     left = len(wd.pile) - wd.pos
     m, b, square = wd.m, wd.b, wd.square
@@ -184,7 +189,9 @@ def evaluate(net: ValueNet, wd: World) -> list[tuple[Move, float]]:
         k0, k1, k2, sq, points = gain(keys, square, face)
         out.append(((0, 0, 0, 0), points + net.value(k0, k1, k2, sq, left - 1)))
     known = wd.known
-    cands = [oc for oc in _FLIPPED[face] if not known >> (oc >> 1) & 1] or [top ^ 1]
+    cands = [oc for oc in _FLIPPED[face] if not known >> (oc >> 1) & 1]
+    if informed or not cands:
+        cands = [top ^ 1]
     total = 0.0
     for oc in cands:
         k0, k1, k2, sq, points = gain(keys, square, UP[oc])
@@ -207,15 +214,16 @@ def new_world(pile: tuple[int, ...]) -> World:
     return World(pile, 0, [-1] * 21, [0, 0, 0], [0, 0, 0], False, 0, 0)
 
 
-def episode(net: ValueNet, pile: tuple[int, ...], alpha: float) -> int:
-    """Play one game with the one-ply policy; with ``alpha`` > 0 learn from it. The score."""
+def episode(net: ValueNet, pile: tuple[int, ...], alpha: float, informed: bool = False) -> int:
+    """Play one game with the one-ply policy (``informed``: see :func:`evaluate`); with
+    ``alpha`` > 0 learn from it. The score."""
     wd = new_world(pile)
     n = len(pile)
     prev: tuple[int, ...] | None = None
     prev_value = 0.0
     prev_score = 0
     while True:
-        choices = evaluate(net, wd)
+        choices = evaluate(net, wd, informed)
         kind, c, points, disc = max(choices, key=lambda t: t[1])[0]
         if kind == 2:
             wd.bank(c, points, disc)
@@ -250,9 +258,11 @@ def train(
     test_games: int = 1000,
     every: int = 10_000,
     progress: Callable[[int, float, float], None] | None = None,
+    informed: bool = False,
 ) -> list[tuple[int, float, float]]:
     """TD(0) self-play on ``episodes`` random piles; every ``every`` games, the mean score of
-    those games and of the greedy one-ply policy on ``test_games`` fixed piles.
+    those games and of the greedy one-ply policy on ``test_games`` fixed piles. ``informed``
+    learns the value of a player who sees the back of the top card (see :func:`evaluate`).
 
     Returns the learning curve ``[(games, training mean, test mean)]``; ``progress`` gets each
     point as it comes. The same seed gives the same tables.
@@ -267,9 +277,9 @@ def train(
     while done < episodes:
         batch = min(every, episodes - done)
         step = alpha_at(done, episodes, alpha)
-        total = sum(episode(net, deal(rng), step) for _ in range(batch))
+        total = sum(episode(net, deal(rng), step, informed) for _ in range(batch))
         done += batch
-        test = sum(episode(net, pile, 0.0) for pile in tests) / len(tests) if tests else 0.0
+        test = sum(episode(net, p, 0.0, informed) for p in tests) / len(tests) if tests else 0.0
         point = (done, total / batch, test)
         curve.append(point)
         if progress:
