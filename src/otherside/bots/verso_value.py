@@ -189,9 +189,8 @@ def evaluate(net: ValueNet, wd: World, informed: bool = False) -> list[tuple[Mov
         k0, k1, k2, sq, points = gain(keys, square, face)
         out.append(((0, 0, 0, 0), points + net.value(k0, k1, k2, sq, left - 1)))
     known = wd.known
-    cands = [oc for oc in _FLIPPED[face] if not known >> (oc >> 1) & 1]
-    if informed or not cands:
-        cands = [top ^ 1]
+    cands = [top ^ 1] if informed else [oc for oc in _FLIPPED[face] if not known >> (oc >> 1) & 1]
+    cands = cands or [top ^ 1]
     total = 0.0
     for oc in cands:
         k0, k1, k2, sq, points = gain(keys, square, UP[oc])
