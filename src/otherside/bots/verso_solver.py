@@ -27,8 +27,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 from otherside.games.verso.actions import SERIES_BY_MASK, VersoAction
-from otherside.games.verso.cards import DOWN, UP, parse_card
-from otherside.games.verso.state import Table, VersoState, seat_neighbours
+from otherside.games.verso.cards import DOWN, UP, card_name, parse_card
+from otherside.games.verso.game import new_game
+from otherside.games.verso.state import VersoState
 
 SQUARE_POINTS = 7
 _BIT = tuple(1 << (f % 21) for f in UP)
@@ -129,14 +130,7 @@ class ClairvoyantSolver:
     def line(self) -> list[VersoAction]:
         """A line of play scoring :meth:`solve` on the engine (among equal actions, the first
         legal one)."""
-        table = Table(
-            players=1,
-            pile=self.pile,
-            allow_duplicate_keep=False,
-            first_player=0,
-            neighbours=seat_neighbours(1),
-        )
-        state = VersoState.start(table)
+        state = new_game(1, pile=[card_name(oc) for oc in self.pile])
         actions: list[VersoAction] = []
         while not state.is_over:
             best, choice, following = -1, None, state
