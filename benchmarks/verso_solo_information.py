@@ -40,6 +40,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from otherside.bots.match import Step, play_match
+from otherside.bots.simulate import Z95
 from otherside.bots.verso_lookahead import Chances, ExpectimaxBot, Lookahead
 from otherside.bots.verso_value import ValueNet, default_net, train
 from otherside.bots.verso_world import WAction, World
@@ -131,6 +132,11 @@ def informed_tables(console: Console, games: int, path: Path) -> Path:
     return path
 
 
+def interval(scores: Sequence[int]) -> tuple[float, float]:
+    """The mean of ``scores`` and the half-width of its 95% interval."""
+    return statistics.fmean(scores), Z95 * statistics.stdev(scores) / len(scores) ** 0.5
+
+
 def plot(path: Path, rows: list[tuple[str, list[int]]], ceiling: float | None) -> None:
     """Each setting's mean with its 95% interval, against the target and the ceiling."""
     import matplotlib
@@ -140,8 +146,7 @@ def plot(path: Path, rows: list[tuple[str, list[int]]], ceiling: float | None) -
 
     fig, ax = plt.subplots(figsize=(8, 3.2))
     labels = [label for label, _ in rows][::-1]
-    means = [statistics.fmean(s) for _, s in rows][::-1]
-    halves = [1.96 * statistics.stdev(s) / len(s) ** 0.5 for _, s in rows][::-1]
+    means, halves = zip(*(interval(s) for _, s in rows[::-1]), strict=True)
     ax.barh(labels, means, xerr=halves, color="#4c72b0", capsize=4)
     ax.axvline(50, color="#c44e52", linestyle="--", label="target (50)")
     if ceiling is not None:
@@ -199,8 +204,7 @@ def main() -> None:
     for title in ("", "mean", "95% interval", "vs nothing (paired)", "50+", "median decision"):
         table.add_column(title, justify="right")
     for (label, scores), median in zip(rows, medians, strict=True):
-        mean = statistics.fmean(scores)
-        half = 1.96 * statistics.stdev(scores) / len(scores) ** 0.5
+        mean, half = interval(scores)
         diffs = [a - b for a, b in zip(scores, honest, strict=True)]
         paired = (
             f"{statistics.fmean(diffs):+.2f} ± {statistics.stdev(diffs) / len(diffs) ** 0.5:.2f}"
