@@ -24,7 +24,7 @@ from otherside.bots.verso_value import (
 from otherside.bots.verso_world import _BEST, _FLIPPED, World, banked, gain, play
 from otherside.cli.main import app
 from otherside.games import verso
-from otherside.games.verso.cards import CARD_OF_FACES, DECK, UP, parse_face
+from otherside.games.verso.cards import CARD_OF_FACES, UP, orient, parse_face
 
 
 def _keys(world: World) -> tuple[int, int, int]:
@@ -151,8 +151,7 @@ def test_training_is_seeded() -> None:
 
 def _showing(up: int, down: int) -> int:
     """The oriented card with face ``up`` up and ``down`` down."""
-    card = CARD_OF_FACES[(up, down)]
-    return card * 2 + (0 if DECK[card][0] == up else 1)
+    return orient(CARD_OF_FACES[(up, down)], up)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -17,14 +17,18 @@ from typing import Any
 
 from otherside.core.game import Action
 from otherside.games.verso.actions import SERIES_BY_MASK, Draw, Flip, Series
-from otherside.games.verso.cards import CARD_OF_FACES, DECK, DOWN, UP, face_vp, parse_face
+from otherside.games.verso.cards import (
+    CARD_OF_FACES,
+    DECK,
+    DOWN,
+    FACE_CARDS,
+    UP,
+    face_vp,
+    parse_face,
+)
 from otherside.games.verso.state import FINAL, PLAY, VersoState
 
 SQUARE_POINTS = 7
-FACE_CARDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(c for c, faces in enumerate(DECK) if face in faces) for face in range(42)
-)
-"""For each face number, the deck cards that carry it."""
 
 
 @dataclass(frozen=True)

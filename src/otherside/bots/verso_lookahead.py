@@ -32,14 +32,13 @@ from otherside.bots.verso_world import (
     _FLIPPED,
     _OPTIONS,
     _TRIGGER,
-    FACE_CARDS,
     WAction,
     World,
     banked,
     full,
     gain,
 )
-from otherside.games.verso.cards import DOWN, UP, parse_face
+from otherside.games.verso.cards import DOWN, FACE_CARDS, UP, parse_face
 from otherside.games.verso.view import _faces_of
 
 Outcome = list[tuple[float, int]]

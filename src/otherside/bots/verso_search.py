@@ -21,15 +21,9 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from otherside.bots.verso_eval import (
-    FACE_CARDS,
-    Seen,
-    Weights,
-    action_values,
-    estimated_scores,
-)
+from otherside.bots.verso_eval import Seen, Weights, action_values, estimated_scores
 from otherside.core.game import Action, State
-from otherside.games.verso.cards import DECK, UP
+from otherside.games.verso.cards import DECK, FACE_CARDS, UP
 from otherside.games.verso.state import UP_VP, VersoState
 
 GREEDY_WEIGHTS = Weights()

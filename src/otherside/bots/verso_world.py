@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from otherside.bots.verso_eval import Weights
 from otherside.games.verso.actions import SERIES_BY_MASK
-from otherside.games.verso.cards import DECK, DOWN, UP
+from otherside.games.verso.cards import DOWN, FACE_CARDS, UP, orient
 from otherside.games.verso.state import VersoState
 
 SQUARE_POINTS = 7
@@ -32,9 +32,6 @@ BIG_UP = tuple(f >= 21 for f in UP)
 _TRIGGER = tuple(
     (f % 21) // 7 if (u % 7) and (f % 7) and (f % 7) > (u % 7) else -1
     for u, f in zip(UP, DOWN, strict=True)
-)
-FACE_CARDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(c for c, faces in enumerate(DECK) if face in faces) for face in range(42)
 )
 
 
@@ -70,7 +67,7 @@ def _flip_table() -> tuple[tuple[int, ...], ...]:
     """Per face: the oriented cards that show it, each turned over (what a flip would give)."""
     out = []
     for face in range(42):
-        out.append(tuple((c * 2 + (0 if DECK[c][0] == face else 1)) ^ 1 for c in FACE_CARDS[face]))
+        out.append(tuple(orient(c, face) ^ 1 for c in FACE_CARDS[face]))
     return tuple(out)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from otherside.games import verso
-from otherside.games.verso.cards import DECK, card_name, parse_card, parse_face
+from otherside.games.verso.cards import DECK, card_name, orient, parse_card, parse_face
 
 
 def _complete(cards: Sequence[str]) -> list[str]:
@@ -25,7 +25,7 @@ def _complete(cards: Sequence[str]) -> list[str]:
         face = parse_face(text)
         card = next(c for c, faces in enumerate(DECK) if face in faces and c not in used)
         used.add(card)
-        out.append(card_name(card * 2 + (0 if DECK[card][0] == face else 1)))
+        out.append(card_name(orient(card, face)))
     return out
 
 

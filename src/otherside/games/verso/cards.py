@@ -87,9 +87,20 @@ for _card, (_a, _b) in enumerate(DECK):
     CARD_OF_FACES[(_a, _b)] = _card
     CARD_OF_FACES[(_b, _a)] = _card
 
+FACE_CARDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c, faces in enumerate(DECK) if face in faces) for face in range(42)
+)
+"""For each face number, the deck cards that carry it."""
+
 # Per oriented card (0–179): the face up and the face down.
 UP: tuple[int, ...] = tuple(DECK[oc >> 1][oc & 1] for oc in range(180))
 DOWN: tuple[int, ...] = tuple(DECK[oc >> 1][1 - (oc & 1)] for oc in range(180))
+
+
+def orient(card: int, up: int) -> int:
+    """The oriented card (``card * 2``, or ``+ 1`` turned over) of deck card ``card`` showing face
+    ``up``."""
+    return card * 2 + (0 if DECK[card][0] == up else 1)
 
 
 def card_name(oc: int) -> str:
@@ -118,4 +129,4 @@ def parse_card(text: str) -> int:
     card = CARD_OF_FACES.get((up, down))
     if card is None:
         raise BadNotation(text, "no card of the deck has these two faces (V2, V3)")
-    return card * 2 + (0 if DECK[card][0] == up else 1)
+    return orient(card, up)

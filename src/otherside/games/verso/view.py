@@ -11,7 +11,15 @@ import random
 from typing import Any
 
 from otherside.core.errors import BadRecord
-from otherside.games.verso.cards import CARD_OF_FACES, DECK, UP, face_name, parse_face
+from otherside.games.verso.cards import (
+    CARD_OF_FACES,
+    DECK,
+    FACE_CARDS,
+    UP,
+    face_name,
+    orient,
+    parse_face,
+)
 from otherside.games.verso.solo import rating
 from otherside.games.verso.state import (
     EMPTY_TABLEAU,
@@ -62,11 +70,6 @@ def _faces_of(entry: dict[str, Any]) -> tuple[int, int | None]:
     return parse_face(entry["up"]), parse_face(down) if down else None
 
 
-FACE_CARDS: dict[int, tuple[int, ...]] = {
-    face: tuple(c for c, faces in enumerate(DECK) if face in faces) for face in range(42)
-}
-
-
 class _Sampler:
     """Draws concrete cards for faces whose other side is unknown, all cards distinct."""
 
@@ -105,7 +108,7 @@ class _Sampler:
                 raise ValueError("no set of deck cards is consistent with these faces")
         chosen = [0] * len(up_faces)
         for card, i in owner.items():
-            chosen[i] = card * 2 + (0 if DECK[card][0] == up_faces[i] else 1)
+            chosen[i] = orient(card, up_faces[i])
         self.free = sorted(free - set(owner))
         return chosen
 
@@ -180,7 +183,7 @@ def determinize(view_data: dict[str, Any], rng: random.Random) -> VersoState:
             card = CARD_OF_FACES[(up, down)]
             known.add(card)
             shown |= 1 << card
-            row.append(card * 2 + (0 if DECK[card][0] == up else 1))
+            row.append(orient(card, up))
         placed.append(row)
     sampler = _Sampler(known, rng)
     need = [face for _, _, face in unknown] + ([parse_face(top)] if top is not None else [])
