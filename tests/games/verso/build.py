@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from otherside.games import verso
-from otherside.games.verso.cards import DECK, card_name, orient, parse_card, parse_face
+from otherside.games.verso.cards import FACE_CARDS, card_name, orient, parse_card, parse_face
 
 
 def _complete(cards: Sequence[str]) -> list[str]:
@@ -23,7 +23,7 @@ def _complete(cards: Sequence[str]) -> list[str]:
             out.append(text)
             continue
         face = parse_face(text)
-        card = next(c for c, faces in enumerate(DECK) if face in faces and c not in used)
+        card = next(c for c in FACE_CARDS[face] if c not in used)
         used.add(card)
         out.append(card_name(orient(card, face)))
     return out
