@@ -17,6 +17,7 @@ from otherside.bots.simulate import (
     play_one,
     simulate,
     summarize,
+    wilson,
 )
 from otherside.bots.verso_solver import clairvoyant_score
 from otherside.bots.verso_stats import SOLO_FIGURES, SoloGap, VersoStats
@@ -46,6 +47,29 @@ def test_rotation_keeps_figures_per_seat_label() -> None:
     assert spec.seating(0) == [0, 1] and spec.seating(1) == [1, 0]
     result = play_one(spec, 1)  # greedy sits in seat 1 in game 1, but is label 0
     assert result.scores[0] > result.scores[1]
+
+
+def test_wilson_interval_matches_the_textbook_and_never_collapses() -> None:
+    # Published Wilson 95% intervals: 10/20 -> 0.299-0.701; 0/20 -> 0-0.161; 20/20 -> 0.839-1.
+    assert wilson(0.5, 20) == pytest.approx((0.2993, 0.7007), abs=1e-4)
+    assert wilson(0.0, 20) == pytest.approx((0.0, 0.1611), abs=1e-4)
+    assert wilson(1.0, 20) == pytest.approx((0.8389, 1.0), abs=1e-4)
+    low, high = wilson(0.3, 1000)
+    assert low < 0.3 < high and high - low < 0.06  # narrows with more games
+    with pytest.raises(ValueError, match="at least one game"):
+        wilson(0.5, 0)
+
+
+def test_summary_interval_is_wilson_and_solo_wins_are_certain() -> None:
+    def result(i: int, scores: tuple[int, ...], wins: tuple[float, ...]) -> GameResult:
+        return GameResult(i, i, scores, wins, 10, tuple(() for _ in scores))
+
+    duel = SimSpec("verso", tuple(parse_seats("greedy,random")), seed=1)
+    swept = summarize(duel, [result(i, (40, 20), (1.0, 0.0)) for i in range(20)])
+    assert swept["win_share"] == [1.0, 0.0]
+    assert swept["win_ci95"] == [[0.8389, 1.0], [0.0, 0.1611]]  # not 100-100% and 0-0%
+    solo = SimSpec("verso", tuple(parse_seats("greedy")), seed=1)
+    assert summarize(solo, [result(i, (40,), (1.0,)) for i in range(5)])["win_ci95"] == [[1.0, 1.0]]
 
 
 def test_seat_parsing_errors() -> None:

@@ -249,12 +249,28 @@ def _mean_sd(values: Sequence[float]) -> tuple[float, float]:
     return mean, sd
 
 
+def wilson(share: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win share observed over ``n`` games.
+
+    Unlike the normal approximation it never collapses to a point when a seat wins every game or
+    none (0 wins in 20 games gives 0–16%, not 0–0%) and it stays inside [0, 1]. A shared victory
+    counts as a fraction of a win; its variance is below a whole win's, so the interval is, if
+    anything, a little wide.
+    """
+    if n <= 0:
+        raise ValueError("a win share needs at least one game")
+    z2 = z * z / n
+    centre = (share + z2 / 2) / (1 + z2)
+    half = z / (1 + z2) * math.sqrt(share * (1 - share) / n + z2 / (4 * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def summarize(spec: SimSpec, results: Sequence[GameResult]) -> dict[str, Any]:
     """The summary of a run as JSON-ready data, every per-seat list in label order.
 
     Keys: ``game``, ``games``, ``players``, ``seed``, ``rotate``, ``seats`` (labels),
     ``mean_scores``, ``sd_scores``, ``win_share`` (a tie of k players gives each 1/k),
-    ``win_ci95`` ([low, high] per seat, normal approximation), ``mean_length`` and
+    ``win_ci95`` ([low, high] per seat, :func:`wilson`), ``mean_length`` and
     ``sd_length`` (actions per game), the mean of every observer figure under its own key, and
     ``median_decision_ms`` (the only figure that depends on the machine).
     """
@@ -271,12 +287,13 @@ def summarize(spec: SimSpec, results: Sequence[GameResult]) -> dict[str, Any]:
     means, sds, shares, cis = [], [], [], []
     for label in range(spec.players):
         mean, sd = _mean_sd([r.scores[label] for r in results])
-        share, share_sd = _mean_sd([r.wins[label] for r in results])
-        half = Z95 * share_sd / math.sqrt(n)
+        share = statistics.fmean(r.wins[label] for r in results)
+        # Alone at the table a player always wins: there is nothing to estimate.
+        low, high = (1.0, 1.0) if spec.players == 1 else wilson(share, n)
         means.append(round(mean, 3))
         sds.append(round(sd, 3))
         shares.append(round(share, 4))
-        cis.append([round(max(0.0, share - half), 4), round(min(1.0, share + half), 4)])
+        cis.append([round(low, 4), round(high, 4)])
     summary.update(mean_scores=means, sd_scores=sds, win_share=shares, win_ci95=cis)
     length, length_sd = _mean_sd([r.length for r in results])
     summary.update(mean_length=round(length, 3), sd_length=round(length_sd, 3))
