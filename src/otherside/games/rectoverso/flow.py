@@ -136,6 +136,21 @@ class RectoVersoState:
         return self.verso if self.recto in self.done else self.recto
 
     @property
+    def actors(self) -> tuple[int, ...]:
+        """Who may act now: the active player between rounds, the builders not yet done
+        during a round (both at once, R13), nobody once the game is over."""
+        if self.phase == "start":
+            return (self.active,)
+        return tuple(p for p in self.builders if p not in self.done)
+
+    def deadline(self) -> float | None:
+        """The clock reading at which the round's time is up (R14, R16); ``None`` between
+        rounds or on the simulated clock, where time only moves with actions."""
+        if self.phase != "build" or self.clock is None:
+            return None
+        return self.started + self.limit
+
+    @property
     def builders(self) -> tuple[int, ...]:
         """The two partners of the round being built (recto, verso), else ``()``."""
         if self.phase != "build" or self.recto is None or self.verso is None:

@@ -33,7 +33,7 @@ class RectoVersoGame:
     """
 
     name = NAME
-    player_counts = (2, 3, 4, 5, 6)
+    player_counts: tuple[int, ...] = (2, 3, 4, 5, 6)
 
     def __init__(
         self, clock: Clock | None = None, seconds_per_action: float = SECONDS_PER_ACTION

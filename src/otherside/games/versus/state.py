@@ -41,9 +41,11 @@ class VersusState:
         offer: the player whose draw offer awaits an answer, else ``None``.
         declined: the player whose offer was declined this turn (may not offer again yet).
         resolution: the outcome fixed by a resignation or an agreed draw, else ``None``.
+        pulled: the stones the last ply attracted (S10), as ``(from, to)`` cell indices; empty
+            after a stone move or a platform action.
     """
 
-    __slots__ = ("declined", "history", "offer", "position", "resolution")
+    __slots__ = ("declined", "history", "offer", "position", "pulled", "resolution")
     players = 2
 
     def __init__(
@@ -53,12 +55,14 @@ class VersusState:
         offer: int | None = None,
         declined: int | None = None,
         resolution: Outcome | None = None,
+        pulled: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.position = position
         self.history = history
         self.offer = offer
         self.declined = declined
         self.resolution = resolution
+        self.pulled = pulled
 
     @property
     def options(self) -> VersusOptions:
@@ -120,7 +124,8 @@ class VersusState:
         position = self.position
         if isinstance(action, Ply):
             if self.offer is None and self.resolution is None and action.code in position.moves():
-                return VersusState(position.play(action.code), (*self.history, action))
+                after = position.play(action.code)
+                return VersusState(after, (*self.history, action), pulled=_pulled(position, after))
             raise IllegalAction(action, self._why_illegal(action), self.legal_actions())
         if not isinstance(action, PlatformAction):
             raise IllegalAction(action, "not a VERSUS action", self.legal_actions())
@@ -163,6 +168,16 @@ class VersusState:
         return f"<VersusState ply {len(self.history)}, to move: {self.current_player}>"
 
 
+def _pulled(before: Position, after: Position) -> tuple[tuple[int, int], ...]:
+    """The stones that changed hands between two positions one ply apart: the ply's
+    attraction (S10), as ``(from, to)`` cells."""
+    return tuple(
+        (before.cells[k], after.cells[k])
+        for k, owner in enumerate(before.owners)
+        if after.owners[k] != owner
+    )
+
+
 def new_game(options: VersusOptions | Mapping[str, Any] | None = None) -> VersusState:
     """A new game of the edition ``options`` (default: the project's decisions)."""
     if not isinstance(options, VersusOptions):
@@ -194,7 +209,8 @@ def view(state: VersusState, player: int | None) -> dict[str, Any]:
     Keys: ``options``, ``player`` (the viewer), ``to_move`` (seat or ``None``), ``versus``
     (cells of Blue's and Brown's VERSUS), ``stones`` (``cell``, ``b``, ``owner`` seat,
     ``locked``, ``streak`` for S11), ``scores``, ``quiet`` (S13.4 counter), ``ply`` (actions so
-    far), ``last`` (the last action), ``draw_offer`` (seat or ``None``), ``draw_offer_open``
+    far), ``last`` (the last action), ``pulled`` (the stones the last ply attracted and flipped,
+    ``{"from", "to"}`` cells), ``draw_offer`` (seat or ``None``), ``draw_offer_open``
     (may the player to move still offer), ``outcome``.
     """
     position = state.position
@@ -220,6 +236,7 @@ def view(state: VersusState, player: int | None) -> dict[str, Any]:
         "quiet": position.quiet,
         "ply": len(state.history),
         "last": str(state.history[-1]) if state.history else None,
+        "pulled": [{"from": format_cell(a), "to": format_cell(b)} for a, b in state.pulled],
         "draw_offer": state.offer,
         "draw_offer_open": state.declined is None,
         "outcome": outcome.to_json() if outcome else None,
