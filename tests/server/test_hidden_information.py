@@ -17,7 +17,7 @@ from otherside.server.store import load_moves
 from otherside.server.tables import TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, settle, table_with
 
-VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal"}
+VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock"}
 # Card notation ("B3/g4") only ever appears in records, which hold the pile.
 CARD_NOTATION = re.compile(r"[BGObgo][1-6*]/[BGObgo][1-6*]")
 SECRET_KEYS = {"pile", "record", "initial_record", "seed", "actions"}
@@ -72,8 +72,8 @@ async def _states(app: FastAPI, table_id: str) -> list[verso.VersoState]:
     initial, moves = await app.state.db.run(lambda s: load_moves(s, table_id))
     state = verso.replay(initial)
     states = [state]
-    for _, action in moves:
-        state = state.apply(action)
+    for move in moves:
+        state = state.apply(move.action)
         states.append(state)
     return states
 

@@ -72,14 +72,20 @@ async def test_bad_tables_and_bad_starts_are_refused_with_reasons(app: FastAPI) 
     not_host = await friend.http.post(f"/api/tables/{two}/start")
     assert not_host.status_code == 403
     assert (await host.http.post(f"/api/tables/{two}/start")).status_code == 200
-    late = await friend.http.post(f"/api/tables/{two}/leave")
-    assert late.status_code == 409
     twice = await host.http.post(f"/api/tables/{two}/start")
     assert twice.status_code == 409
     missing = await host.http.post("/api/tables/nope/join", json={})
     assert missing.status_code == 404
     secret = await host.http.get(f"/api/tables/{two}/record")
     assert secret.status_code == 409 and "over" in secret.json()["detail"]
+    # Leaving a started two-player game gives it up: the other player wins at once.
+    late = await friend.http.post(f"/api/tables/{two}/leave")
+    assert late.status_code == 200, late.text
+    over = late.json()
+    assert over["status"] == "over" and over["outcome"]["winners"] == [0]
+    assert over["seats"][1]["forfeit"] == "left" and "left the game" in over["outcome"]["reason"]
+    again = await friend.http.post(f"/api/tables/{two}/leave")
+    assert again.status_code == 409
     assert table_id
 
 

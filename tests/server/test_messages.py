@@ -87,7 +87,7 @@ def _bad_messages() -> list[tuple[str, str]]:
         ("not json", "malformed"),
         ("[1, 2]", "malformed"),
         ('{"version": 0}', "unknown_type"),
-        ('{"type": "resign"}', "unknown_type"),
+        ('{"type": "surrender"}', "unknown_type"),
         ('{"type": "action", "version": 0}', "malformed"),
         ('{"type": "action", "version": -1, "action": "flip"}', "malformed"),
         ('{"type": "action", "version": "0", "action": "flip", "x": 1}', "malformed"),

@@ -26,21 +26,21 @@ async def test_games_resume_after_a_restart_with_bots_playing_on(database_url: s
         humans_only = await table_with(app, players, options={"first_player": 0})
         with_bots = await table_with(app, players[:1], bots=2, options={"first_player": 1})
         hub = hub_of(app)
-        live = hub.loaded(humans_only)
+        live = await hub.live(humans_only)
         for _ in range(5):
             seat = live.state.current_player
             await hub.play(live, players[seat].user, live.info.version, "flip")
-        before = hub.loaded(humans_only).state
-        bots_live = hub.loaded(with_bots)
+        before = (await hub.live(humans_only)).state
+        bots_live = await hub.live(with_bots)
         await settle(hub, with_bots)
         bots_before = bots_live.info.version
         assert bots_live.state.current_player == 0 and bots_before == 2
     async with running(database_url) as again:
         hub = hub_of(again)
-        live = hub.loaded(humans_only)
+        live = await hub.live(humans_only)
         assert live is not None and live.info.version == 5
         assert live.state.to_record() == before.to_record()
-        bots_live = hub.loaded(with_bots)
+        bots_live = await hub.live(with_bots)
         assert bots_live.info.version == bots_before
         await hub.play(bots_live, players[0].user, bots_before, "draw")
         await settle(hub, with_bots)

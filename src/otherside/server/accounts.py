@@ -19,7 +19,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from otherside.server.models import User
@@ -27,6 +27,7 @@ from otherside.server.models import User
 COOKIE = "otherside_session"
 SESSION_DAYS = 30
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{2,24}$")
+EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}$")
 PASSWORD_MIN = 6
 GUEST_WORDS = ("Heron", "Otter", "Lynx", "Puffin", "Marten", "Ibis", "Gecko", "Wren", "Tapir")
 
@@ -109,6 +110,11 @@ def user_by_id(session: Session, user_id: int) -> UserInfo | None:
     """The user with ``user_id``, if any."""
     user = session.get(User, user_id)
     return _info(user) if user else None
+
+
+def user_email(session: Session, user_id: int) -> str | None:
+    """The e-mail address ``user_id`` gave for reminders, if any."""
+    return session.scalar(select(User.email).where(User.id == user_id))
 
 
 async def current_user(request: Request) -> UserInfo | None:
@@ -208,6 +214,52 @@ async def sign_out(response: Response) -> dict[str, Any]:
 
 
 @router.get("/me")
-async def me(user: Annotated[UserInfo | None, Depends(current_user)]) -> dict[str, Any]:
-    """The signed-in user, or ``{"user": null}``."""
-    return {"user": user.to_json() if user else None}
+async def me(
+    request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
+) -> dict[str, Any]:
+    """The signed-in user (with their own e-mail address, if any), or ``{"user": null}``."""
+    if user is None:
+        return {"user": None}
+    email = await request.app.state.db.run(lambda s: user_email(s, user.id))
+    return {"user": {**user.to_json(), "email": email}}
+
+
+class EmailBody(BaseModel):
+    """Body of ``POST /api/me/email``: an address for reminders, or ``null`` for none."""
+
+    email: str | None = Field(default=None, max_length=254)
+
+
+def check_email(address: str) -> str:
+    """A plausible e-mail address, or ``ValueError`` saying what is wrong.
+
+    >>> check_email(" ada@example.org ")
+    'ada@example.org'
+    >>> check_email("ada@")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ada@' is not an e-mail address (name@domain.tld)
+    """
+    address = address.strip()
+    if not EMAIL_PATTERN.match(address):
+        raise ValueError(f"{address!r} is not an e-mail address (name@domain.tld)")
+    return address
+
+
+@router.post("/me/email")
+async def set_email(
+    body: EmailBody, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
+) -> dict[str, Any]:
+    """Give (or with ``null`` remove) the address that turn reminders go to."""
+    if user is None:
+        raise HTTPException(401, "sign in or play as a guest first")
+    try:
+        address = check_email(body.email) if body.email else None
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from exc
+
+    def save(session: Session) -> None:
+        session.execute(update(User).where(User.id == user.id).values(email=address))
+
+    await request.app.state.db.run(save)
+    return {"email": address}

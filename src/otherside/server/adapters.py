@@ -9,6 +9,7 @@ drawn by the generic page (the view as data and one button per legal action).
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,8 +18,9 @@ from typing import Any, Literal
 from otherside.bots import bot_names
 from otherside.core.game import Game, State
 from otherside.games import get_game
+from otherside.server.pace import Pace
 
-OptionKind = Literal["bool", "first_player"]
+OptionKind = Literal["bool", "first_player", "choice"]
 FALLBACK_BOT = "random"
 RANDOM_SEAT = "random"
 
@@ -40,10 +42,11 @@ class OptionSpec:
     Attributes:
         name: the key passed to ``Game.new_state(options=…)``.
         label: words for the form.
-        kind: ``bool`` (a checkbox) or ``first_player`` (a seat number, or ``"random"`` which the
-            server draws when the game starts).
+        kind: ``bool`` (a checkbox), ``first_player`` (a seat number, or ``"random"`` which the
+            server draws when the game starts) or ``choice`` (one of ``choices``).
         default: the value when the host says nothing.
         help: one sentence for the form.
+        choices: the values of a ``choice``.
     """
 
     name: str
@@ -51,9 +54,16 @@ class OptionSpec:
     kind: OptionKind
     default: Any
     help: str = ""
+    choices: tuple[str, ...] = ()
 
     def clean(self, value: Any, players: int) -> Any:
         """The validated value; ``ValueError`` saying what is wrong."""
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(
+                    f"option {self.name!r} must be one of {', '.join(self.choices)}, not {value!r}"
+                )
+            return value
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise ValueError(f"option {self.name!r} must be true or false, not {value!r}")
@@ -75,6 +85,7 @@ class OptionSpec:
             "kind": self.kind,
             "default": self.default,
             "help": self.help,
+            "choices": list(self.choices),
         }
 
 
@@ -88,6 +99,12 @@ class GameAdapter:
         options: the table options a host may set.
         page: the browser module ``web/js/games/<page>.js`` drawing the table.
         load: returns the :class:`Game` (``get_game(name)`` by default; tests pass their own).
+        timed: returns the game reading a clock (a callable giving seconds), for a game with a
+            timer of its own (Recto Verso's rounds); the server gives it its injected clock.
+        pace: the pace a new table gets when the host says nothing.
+        rated_counts: the player counts at which a game between registered players is rated.
+        replacement: the bot that takes over a seat whose player forfeited in a game of three
+            or more (the first bot of the registry that exists, else ``random``).
     """
 
     name: str
@@ -95,11 +112,24 @@ class GameAdapter:
     options: tuple[OptionSpec, ...] = ()
     page: str = "generic"
     load: Callable[[], Game] | None = field(default=None, compare=False)
+    timed: Callable[[Callable[[], float]], Game] | None = field(default=None, compare=False)
+    pace: Pace = field(default_factory=Pace)
+    rated_counts: tuple[int, ...] = ()
+    replacement: tuple[str, ...] = ("greedy",)
 
     @property
     def game(self) -> Game:
         """The game object (imported on first use)."""
         return self.load() if self.load is not None else get_game(self.name)
+
+    def game_with_clock(self, clock: Callable[[], float]) -> Game:
+        """The game whose own timers read ``clock`` (the plain game when it has none)."""
+        return self.timed(clock) if self.timed is not None else self.game
+
+    def replacement_bot(self) -> str:
+        """The bot that plays on for a player who forfeited."""
+        known = self.bots()
+        return next((b for b in self.replacement if b in known), FALLBACK_BOT)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -122,13 +152,15 @@ class GameAdapter:
             name: spec.clean(raw.get(name, spec.default), players) for name, spec in known.items()
         }
 
-    def new_state(self, players: int, options: Mapping[str, Any], rng: random.Random) -> State:
+    def new_state(
+        self, players: int, options: Mapping[str, Any], rng: random.Random, game: Game | None = None
+    ) -> State:
         """A new game with ``options`` (random seats drawn from ``rng``) and a fresh seed."""
         resolved = {
             name: rng.randrange(players) if value == RANDOM_SEAT else value
             for name, value in options.items()
         }
-        return self.game.new_state(players, seed=rng.getrandbits(63), options=resolved)
+        return (game or self.game).new_state(players, seed=rng.getrandbits(63), options=resolved)
 
     def to_json(self) -> dict[str, Any]:
         """What the lobby's form needs: names, counts, options and bots."""
@@ -139,6 +171,8 @@ class GameAdapter:
             "options": [spec.to_json() for spec in self.options],
             "bots": self.bots(),
             "page": self.page,
+            "pace": self.pace.to_json(),
+            "rated_counts": list(self.rated_counts),
         }
 
 
@@ -163,6 +197,47 @@ VERSO = GameAdapter(
             "Who plays first (V6); random by default.",
         ),
     ),
+    pace=Pace(kind="live", minutes=10, increment=5),
+    rated_counts=(2, 3, 4, 5, 6),
+    replacement=("greedy",),
+)
+
+
+def _rectoverso_with_clock(clock: Callable[[], float]) -> Game:
+    """Recto Verso whose rounds run on ``clock`` (R14, R16: the server's time)."""
+    module = importlib.import_module("otherside.games.rectoverso")
+    game: Game = module.RectoVersoGame(clock=clock)
+    return game
+
+
+VERSUS = GameAdapter(
+    name="versus",
+    title="VERSUS",
+    page="versus",
+    # Born as an online game played over days: a reminder on day 4, the game lost on day 7.
+    pace=Pace(kind="turn", days=7, remind_days=4),
+    rated_counts=(2,),
+    replacement=("search", "greedy"),
+)
+
+RECTOVERSO = GameAdapter(
+    name="rectoverso",
+    title="Recto Verso",
+    page="rectoverso",
+    timed=_rectoverso_with_clock,
+    options=(
+        OptionSpec(
+            "difficulty",
+            "Cards",
+            "choice",
+            "easy",
+            "Easy cards use ten pieces; hard cards add the red L of four (R2).",
+            choices=("easy", "hard"),
+        ),
+    ),
+    pace=Pace(kind="live", minutes=10, increment=5),
+    rated_counts=(3, 4, 5, 6),
+    replacement=("partner",),
 )
 
 _ADAPTERS: dict[str, GameAdapter] = {}
@@ -199,4 +274,5 @@ def available_adapters() -> list[GameAdapter]:
     return found
 
 
-register_adapter(VERSO)
+for _adapter in (VERSO, VERSUS, RECTOVERSO):
+    register_adapter(_adapter)

@@ -22,7 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from otherside.server import accounts, lobby, sockets
 from otherside.server.accounts import Sessions
 from otherside.server.bots_runner import BotRunner
+from otherside.server.clock import Clock, SystemClock
 from otherside.server.db import Database
+from otherside.server.mail import Mailer, SmtpConfig
+from otherside.server.scheduler import Scheduler
 from otherside.server.tables import TableHub
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -36,6 +39,11 @@ def create_app(
     bot_delay: float = BOT_DELAY,
     bot_workers: int = 2,
     password_hasher: PasswordHasher | None = None,
+    clock: Clock | None = None,
+    smtp_url: str | None = None,
+    mail_from: str = "otherside <noreply@localhost>",
+    public_url: str = "http://127.0.0.1:8000",
+    run_scheduler: bool = True,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
@@ -44,7 +52,16 @@ def create_app(
         bot_delay: seconds a bot waits before each action, so that people can follow it.
         bot_workers: threads in which bots think.
         password_hasher: argon2 parameters (tests use cheap ones; the default is argon2-cffi's).
+        clock: where time comes from (tests pass a ``ManualClock``).
+        smtp_url: ``smtp://host:port`` to mail reminders through (``None``: no mail; reminders
+            show in the lobby only).
+        mail_from: the sender of the server's mail.
+        public_url: the server's address as players reach it, for links in mail.
+        run_scheduler: run the deadline scheduler in the background (tests that drive it by
+            hand with a manual clock turn it off).
     """
+    mailer = Mailer(SmtpConfig.from_url(smtp_url), mail_from) if smtp_url else None
+    server_clock: Clock = clock or SystemClock()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -52,16 +69,22 @@ def create_app(
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
         runner = BotRunner(workers=bot_workers, delay=bot_delay)
-        hub = TableHub(db, runner)
+        hub = TableHub(db, runner, server_clock)
+        scheduler = Scheduler(hub, server_clock, mailer, public_url)
         app.state.db = db
         app.state.sessions = Sessions(secret, password_hasher)
         app.state.hub = hub
+        app.state.scheduler = scheduler
+        app.state.clock = server_clock
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d game(s) in progress", resumed)
+        if run_scheduler:
+            scheduler.start()
         try:
             yield
         finally:
+            await scheduler.stop()
             await hub.close()
             runner.close()
             db.close()

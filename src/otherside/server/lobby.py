@@ -9,23 +9,29 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from otherside.core.records import dump_record
+from otherside.core.simultaneous import apply_as
 from otherside.server.accounts import UserInfo, current_user, require_user
 from otherside.server.adapters import available_adapters, get_adapter
+from otherside.server.ratings import leaderboard, ratings_of
 from otherside.server.store import TableInfo, list_tables, list_user_tables, load_moves, load_table
-from otherside.server.tables import TableError, TableHub
+from otherside.server.tables import GameClock, TableError, TableHub
 
 router = APIRouter(prefix="/api")
 Me = Annotated[UserInfo, Depends(require_user)]
 
 
 class NewTable(BaseModel):
-    """Body of ``POST /api/tables``."""
+    """Body of ``POST /api/tables``: the game, the player count, the game's options and the
+    pace (``{"kind": "live", "minutes": 10, "increment": 5}`` or ``{"kind": "turn", "days": 7,
+    "remind_days": 4}``; the game's usual pace when left out)."""
 
     game: str = Field(max_length=32)
     players: int
     options: dict[str, Any] = Field(default_factory=dict)
+    pace: dict[str, Any] | None = None
 
 
 class JoinBody(BaseModel):
@@ -46,19 +52,44 @@ def _hub(request: Request) -> TableHub:
     return hub
 
 
-def _out(info: TableInfo) -> dict[str, Any]:
+def _out(
+    info: TableInfo, ratings: dict[int, float] | None = None, me: UserInfo | None = None
+) -> dict[str, Any]:
     try:
         title = get_adapter(info.game).title
     except ValueError:
         title = info.game
-    return info.to_out(title).model_dump()
+    out = info.to_out(title, ratings).model_dump()
+    if me is not None:
+        seat = info.playing_seat_of(me.id)
+        out["you"] = info.seat_of(me.id)
+        out["your_turn"] = info.status == "playing" and seat is not None and seat in info.to_move
+    return out
 
 
-async def _call(coro: Any) -> dict[str, Any]:
+async def _outs(
+    request: Request, infos: list[TableInfo], me: UserInfo | None = None
+) -> list[dict[str, Any]]:
+    """Tables for a list, with every seated player's rating in the table's game."""
+    wanted: dict[str, set[int]] = {}
+    for info in infos:
+        wanted.setdefault(info.game, set()).update(
+            s.user_id for s in info.seats if s.user_id is not None
+        )
+
+    def load(session: Session) -> dict[str, dict[int, float]]:
+        return {game: ratings_of(session, game, sorted(ids)) for game, ids in wanted.items()}
+
+    ratings = await request.app.state.db.run(load) if wanted else {}
+    return [_out(info, ratings.get(info.game), me) for info in infos]
+
+
+async def _call(coro: Any, request: Request) -> dict[str, Any]:
     try:
-        return _out(await coro)
+        info = await coro
     except TableError as exc:
         raise HTTPException(exc.status, str(exc)) from exc
+    return (await _outs(request, [info]))[0]
 
 
 @router.get("/games")
@@ -70,7 +101,8 @@ async def games() -> list[dict[str, Any]]:
 @router.post("/tables", status_code=201)
 async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
     """Create a table; the creator sits in seat 0 and is its host."""
-    return await _call(_hub(request).create(user, body.game, body.players, body.options))
+    hub = _hub(request)
+    return await _call(hub.create(user, body.game, body.players, body.options, body.pace), request)
 
 
 @router.get("/tables")
@@ -79,14 +111,15 @@ async def tables(request: Request, status: str = "waiting") -> list[dict[str, An
     if status not in ("waiting", "playing", "over"):
         raise HTTPException(422, f"status must be waiting, playing or over, not {status!r}")
     infos = await request.app.state.db.run(lambda s: list_tables(s, status))
-    return [_out(info) for info in infos]
+    return await _outs(request, infos)
 
 
 @router.get("/my/tables")
 async def my_tables(request: Request, user: Me) -> list[dict[str, Any]]:
-    """The tables where I have a seat, most recent first."""
+    """The tables where I have a seat, most recent first; ``your_turn`` marks those waiting
+    for me."""
     infos = await request.app.state.db.run(lambda s: list_user_tables(s, user.id))
-    return [_out(info) for info in infos]
+    return await _outs(request, infos, user)
 
 
 @router.get("/tables/{table_id}")
@@ -95,19 +128,19 @@ async def table(table_id: str, request: Request) -> dict[str, Any]:
     info = await request.app.state.db.run(lambda s: load_table(s, table_id))
     if info is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    return _out(info)
+    return (await _outs(request, [info]))[0]
 
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinBody, request: Request, user: Me) -> dict[str, Any]:
     """Take a free seat."""
-    return await _call(_hub(request).join(table_id, user, body.seat))
+    return await _call(_hub(request).join(table_id, user, body.seat), request)
 
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Give up my seat before the game starts."""
-    return await _call(_hub(request).leave(table_id, user))
+    return await _call(_hub(request).leave(table_id, user), request)
 
 
 @router.post("/tables/{table_id}/bots")
@@ -116,16 +149,16 @@ async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict
     (``"bot": null`` empties it)."""
     hub = _hub(request)
     if body.seat is not None:
-        return await _call(hub.set_bot(table_id, user, body.seat, body.bot))
+        return await _call(hub.set_bot(table_id, user, body.seat, body.bot), request)
     if body.bot is None:
         raise HTTPException(422, "name a bot to fill the empty seats with")
-    return await _call(hub.fill(table_id, user, body.bot))
+    return await _call(hub.fill(table_id, user, body.bot), request)
 
 
 @router.post("/tables/{table_id}/start")
 async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Host only: start the game (every seat must be taken)."""
-    return await _call(_hub(request).start(table_id, user))
+    return await _call(_hub(request).start(table_id, user), request)
 
 
 async def _finished(request: Request, table_id: str) -> TableInfo:
@@ -157,14 +190,37 @@ async def replay(
     """A finished game step by step: the public view before the first action and after each."""
     info = await _finished(request, table_id)
     initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
-    game = get_adapter(info.game).game
+    adapter = get_adapter(info.game)
+    clock = GameClock(request.app.state.clock)
+    game = adapter.game_with_clock(clock)
 
     def step_views() -> list[dict[str, Any]]:
+        # Each step at the time it was played, so a timed game replays as it happened.
+        clock.pinned = moves[0].played_at.timestamp() if moves else 0.0
         state = game.replay(initial or {})
-        steps = [{"seat": None, "action": None, "view": game.view(state, None)}]
-        for seat, action in moves:
-            state = state.apply(action)
-            steps.append({"seat": seat, "action": action, "view": game.view(state, None)})
+        steps = [{"seat": None, "action": None, "at": None, "view": game.view(state, None)}]
+        for move in moves:
+            clock.pinned = move.played_at.timestamp()
+            state = apply_as(state, move.seat, move.action)
+            steps.append(
+                {
+                    "seat": move.seat,
+                    "action": move.action,
+                    "at": move.played_at.isoformat(),
+                    "view": game.view(state, None),
+                }
+            )
         return steps
 
-    return {"table": _out(info), "steps": await asyncio.to_thread(step_views)}
+    out = (await _outs(request, [info]))[0]
+    return {"table": out, "steps": await asyncio.to_thread(step_views)}
+
+
+@router.get("/ratings")
+async def ratings(request: Request, game: str = "versus") -> list[dict[str, Any]]:
+    """The leaderboard of ``game``: ``[{"name", "rating", "games"}]``, best first."""
+    try:
+        get_adapter(game)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from exc
+    return await request.app.state.db.run(lambda s: leaderboard(s, game))

@@ -16,7 +16,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -40,6 +49,8 @@ class User(Base):
     name_key: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     is_guest: Mapped[bool] = mapped_column(default=False)
+    # Where reminders go (turn-based games); never shown to other players.
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -61,6 +72,21 @@ class GameTable(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The pace chosen by the host (otherside.server.pace.Pace as JSON).
+    pace: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The seats that may act now (one in a turn-based game), for "your turn" lists.
+    to_move: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    # When the seat to move began its turn; its clock runs from here.
+    turn_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The next moment the scheduler must act on this table (a reminder, a clock running out,
+    # the game's own timer); NULL when nothing is pending.
+    deadline_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    # When the player to move was reminded this turn (NULL: not yet).
+    reminded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Decided at the start: every seat a registered player, so the result moves ratings.
+    rated: Mapped[bool] = mapped_column(default=False)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -76,6 +102,11 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # A live clock's time left, in milliseconds (NULL: no clock for this seat).
+    time_left_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Why the player gave up this seat during the game ("resigned", "timeout", "left"); a bot
+    # then plays it, and the result counts as a loss for the player still named here.
+    forfeit: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship()
@@ -94,6 +125,48 @@ class Move(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)
     played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rating(Base):
+    """A player's current rating in one game."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingChange(Base):
+    """One rated game's effect on one player: the rating's history."""
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    # 0 for first; equal places tie.
+    place: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatLine(Base):
+    """One line of a table's chat (players and spectators)."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ServerSecret(Base):

@@ -5,12 +5,17 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
 
 - ``{"type": "action", "version": 17, "action": "flip"}``: play ``action`` (the game's notation)
   at state version 17 (the number of actions applied so far, as in the last ``view``);
+  In a game where several players act at once (a Recto Verso build) the version is only a
+  hint: an action still legal when it arrives is applied;
+- ``{"type": "resign"}``: give up the game (any time, any game: see ``TableHub.forfeit``);
+- ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
 - ``{"type": "sync"}``: send me the table and my view again;
 - ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
 
 The server sends ``table``, ``view`` (``view`` is exactly ``Game.view(state, seat)``: a seat gets
-its own, a spectator the public one; ``legal`` lists the actions of the seat to move, for that
-seat only) and ``error`` (``code`` from :data:`ERROR_CODES`, ``message`` in words). A refused
+its own, a spectator the public one; ``legal`` lists the actions that seat may play now, for
+that seat only; ``clock`` the table's clocks), ``chat`` (new lines, or the recent ones on
+connecting) and ``error`` (``code`` from :data:`ERROR_CODES`, ``message`` in words). A refused
 message changes nothing.
 """
 
@@ -22,6 +27,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE_CHARS = 4096
+CHAT_CHARS = 300
 
 ERROR_CODES = {
     "malformed": "the message is not a JSON object of a known shape",
@@ -30,6 +36,8 @@ ERROR_CODES = {
     "not_started": "the game has not started",
     "game_over": "the game is over",
     "not_your_turn": "it is another player's turn",
+    "out_of_time": "your time ran out before the action arrived",
+    "chat": "the chat line is empty, too long, or sent too fast",
     "stale": "the action was chosen on an older state; here is the current one",
     "illegal": "the action is malformed or not legal now",
     "server_error": "the server could not save the action; nothing changed, try again",
@@ -48,6 +56,19 @@ class ActionMessage(_Message):
     action: str = Field(min_length=1, max_length=200)
 
 
+class ResignMessage(_Message):
+    """Give up the game."""
+
+    type: Literal["resign"]
+
+
+class ChatMessage(_Message):
+    """A line of chat (plain text, shown as text)."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=CHAT_CHARS)
+
+
 class SyncMessage(_Message):
     """Ask for the table and the current view again."""
 
@@ -60,8 +81,11 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMessage | SyncMessage | PingMessage, Field(discriminator="type")]
-CLIENT_TYPES = ("action", "sync", "ping")
+ClientMessage = Annotated[
+    ActionMessage | ResignMessage | ChatMessage | SyncMessage | PingMessage,
+    Field(discriminator="type"),
+]
+CLIENT_TYPES = ("action", "resign", "chat", "sync", "ping")
 _CLIENT = TypeAdapter(ClientMessage)
 
 
@@ -73,15 +97,17 @@ class ProtocolError(ValueError):
         super().__init__(message)
 
 
-def parse_client_message(text: str) -> ActionMessage | SyncMessage | PingMessage:
+def parse_client_message(
+    text: str,
+) -> ActionMessage | ResignMessage | ChatMessage | SyncMessage | PingMessage:
     """Parse one client message; :class:`ProtocolError` saying what is wrong.
 
     >>> parse_client_message('{"type": "action", "version": 3, "action": "flip"}').action
     'flip'
-    >>> parse_client_message('{"type": "dance"}')
+    >>> parse_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    otherside.server.protocol.ProtocolError: unknown message type 'dance'; known: action, sync, ping
+    otherside.server.protocol.ProtocolError: unknown message type 'dance'; known: action, ...
     """
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_CHARS} characters")
@@ -114,6 +140,10 @@ class SeatOut(BaseModel):
     name: str | None
     user_id: int | None = None
     bot: str | None = None
+    guest: bool = False
+    # Why the player named here gave up the seat during the game (a bot plays it on).
+    forfeit: str | None = None
+    rating: int | None = None
 
 
 class TableOut(BaseModel):
@@ -124,13 +154,20 @@ class TableOut(BaseModel):
     title: str
     players: int
     options: dict[str, Any]
+    pace: dict[str, Any]
+    pace_text: str
+    rated: bool
     status: Literal["waiting", "playing", "over"]
     owner: str
     owner_id: int
     seats: list[SeatOut]
     version: int
     outcome: dict[str, Any] | None
+    to_move: list[int]
+    deadline_at: str | None
+    reminded: bool
     created_at: str
+    updated_at: str | None
 
 
 class TableMessage(BaseModel):
@@ -139,6 +176,19 @@ class TableMessage(BaseModel):
     type: Literal["table"] = "table"
     table: TableOut
     you: int | None = None
+
+
+class ClockOut(BaseModel):
+    """The table's clocks when a view is sent: ``now`` (the server's time, to set the page's
+    clock by), the seats that may act, when the current turn began, each seat's time left at
+    that moment (live pace, ms; ``None`` without a clock) and the next deadline."""
+
+    now: str
+    to_move: list[int]
+    turn_started_at: str | None
+    time_left_ms: list[int | None]
+    deadline_at: str | None
+    pace: dict[str, Any]
 
 
 class ViewMessage(BaseModel):
@@ -150,6 +200,23 @@ class ViewMessage(BaseModel):
     seat: int | None
     view: dict[str, Any]
     legal: list[str]
+    clock: ClockOut
+
+
+class ChatLineOut(BaseModel):
+    """One line of chat."""
+
+    name: str
+    seat: int | None
+    text: str
+    at: str
+
+
+class ChatOutMessage(BaseModel):
+    """Server → client: lines of chat (new ones, or the recent ones on connecting)."""
+
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLineOut]
 
 
 class ErrorMessage(BaseModel):

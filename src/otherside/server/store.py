@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from otherside.server.models import GameTable, Move, Seat, User, utcnow
-from otherside.server.protocol import SeatOut, TableOut
+from otherside.server.models import ChatLine, GameTable, Move, Seat, User
+from otherside.server.pace import Pace
+from otherside.server.protocol import ChatLineOut, SeatOut, TableOut
 
 LIST_LIMIT = 50
 
@@ -26,20 +27,43 @@ class StaleWrite(RuntimeError):
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """One seat: empty, a user (id and name) or a bot (registry name)."""
+    """One seat: empty, a user (id and name) or a bot (registry name).
+
+    A player who forfeits during the game (resigned, out of time, left) stays named here with
+    ``forfeit`` saying why, and a bot plays the seat on (``bot``).
+    """
 
     seat: int
     user_id: int | None = None
     user_name: str | None = None
     bot: str | None = None
+    guest: bool = False
+    time_left_ms: int | None = None
+    forfeit: str | None = None
 
     @property
     def empty(self) -> bool:
         """Nobody and no bot sits here."""
         return self.user_id is None and self.bot is None
 
-    def to_out(self) -> SeatOut:
-        """The wire form."""
+    @property
+    def human(self) -> bool:
+        """A person plays this seat (not a bot, not a bot replacing them)."""
+        return self.user_id is not None and self.bot is None
+
+    def to_out(self, rating: float | None = None) -> SeatOut:
+        """The wire form (``rating``: the player's rating in this game, if rated)."""
+        if self.user_id is not None:
+            return SeatOut(
+                seat=self.seat,
+                kind="bot" if self.bot is not None else "human",
+                name=self.user_name,
+                user_id=self.user_id,
+                bot=self.bot,
+                guest=self.guest,
+                forfeit=self.forfeit,
+                rating=round(rating) if rating is not None else None,
+            )
         if self.bot is not None:
             return SeatOut(
                 seat=self.seat,
@@ -47,8 +71,6 @@ class SeatInfo:
                 name=f"{self.bot.capitalize()} bot {self.seat + 1}",
                 bot=self.bot,
             )
-        if self.user_id is not None:
-            return SeatOut(seat=self.seat, kind="human", name=self.user_name, user_id=self.user_id)
         return SeatOut(seat=self.seat, kind="empty", name=None)
 
 
@@ -68,39 +90,92 @@ class TableInfo:
     outcome: dict[str, Any] | None
     created_at: datetime
     record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    pace: Pace = field(default_factory=Pace)
+    to_move: tuple[int, ...] = ()
+    turn_started_at: datetime | None = None
+    deadline_at: datetime | None = None
+    reminded_at: datetime | None = None
+    rated: bool = False
+    updated_at: datetime | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
-        """The seat of ``user_id`` at this table, if seated."""
+        """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""
         if user_id is None:
             return None
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def playing_seat_of(self, user_id: int | None) -> int | None:
+        """The seat ``user_id`` plays: seated and not replaced by a bot."""
+        seat = self.seat_of(user_id)
+        return seat if seat is not None and self.seats[seat].human else None
+
+    def waiting_on(self) -> int | None:
+        """The one human seat the game is waiting for, whose clock runs; ``None`` when the
+        table waits on a bot, on several players at once, or on nobody."""
+        if self.status != "playing" or len(self.to_move) != 1:
+            return None
+        seat = self.to_move[0]
+        return seat if self.seats[seat].human else None
 
     def with_seat(self, seat: SeatInfo) -> TableInfo:
         """This table with one seat replaced."""
         seats = tuple(seat if s.seat == seat.seat else s for s in self.seats)
         return replace(self, seats=seats)
 
-    def to_out(self, title: str) -> TableOut:
-        """The wire form (``title`` is the game's display name)."""
+    def to_out(self, title: str, ratings: dict[int, float] | None = None) -> TableOut:
+        """The wire form (``title`` is the game's display name; ``ratings`` by user id)."""
+        ratings = ratings or {}
         return TableOut(
             id=self.id,
             game=self.game,
             title=title,
             players=self.players,
             options=self.options,
+            pace=self.pace.to_json(),
+            pace_text=self.pace.describe(),
+            rated=self.rated,
             status=self.status,  # type: ignore[arg-type]
             owner=self.owner_name,
             owner_id=self.owner_id,
-            seats=[s.to_out() for s in self.seats],
+            seats=[
+                s.to_out(ratings.get(s.user_id) if s.user_id is not None else None)
+                for s in self.seats
+            ],
             version=self.version,
             outcome=self.outcome,
+            to_move=list(self.to_move) if self.status == "playing" else [],
+            deadline_at=_iso(self.deadline_at),
+            reminded=self.reminded_at is not None,
             created_at=self.created_at.isoformat(),
+            updated_at=_iso(self.updated_at),
         )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return _aware(moment).isoformat() if moment is not None else None
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes for timezone-aware columns: they were written in UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _maybe(moment: datetime | None) -> datetime | None:
+    return _aware(moment) if moment is not None else None
 
 
 def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
     seats = tuple(
-        SeatInfo(s.seat, s.user_id, s.user.name if s.user else None, s.bot) for s in row.seats
+        SeatInfo(
+            s.seat,
+            s.user_id,
+            s.user.name if s.user else None,
+            s.bot,
+            guest=bool(s.user and s.user.is_guest),
+            time_left_ms=s.time_left_ms,
+            forfeit=s.forfeit,
+        )
+        for s in row.seats
     )
     return TableInfo(
         id=row.id,
@@ -113,8 +188,15 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         seats=seats,
         version=row.version,
         outcome=row.outcome,
-        created_at=row.created_at,
+        created_at=_aware(row.created_at),
         record=row.record if with_record else None,
+        pace=Pace.parse(row.pace),
+        to_move=tuple(row.to_move or ()),
+        turn_started_at=_maybe(row.turn_started_at),
+        deadline_at=_maybe(row.deadline_at),
+        reminded_at=_maybe(row.reminded_at),
+        rated=row.rated,
+        updated_at=_maybe(row.updated_at),
     )
 
 
@@ -135,19 +217,25 @@ def load_table(session: Session, table_id: str, with_record: bool = False) -> Ta
 
 
 def create_table(
-    session: Session, owner_id: int, game: str, players: int, options: dict[str, Any]
+    session: Session,
+    owner_id: int,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    pace: Pace,
+    now: datetime,
 ) -> str:
     """Insert a waiting table with the owner in seat 0; its new id."""
     while True:
         table_id = secrets.token_urlsafe(6)
         if session.get(GameTable, table_id) is None:
             break
-    now = utcnow()
     row = GameTable(
         id=table_id,
         game=game,
         players=players,
         options=options,
+        pace=pace.to_json(),
         status="waiting",
         owner_id=owner_id,
         version=0,
@@ -159,20 +247,60 @@ def create_table(
     return table_id
 
 
-def save_seat(session: Session, table_id: str, seat: SeatInfo) -> None:
-    """Write one seat (user, bot or empty)."""
+def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
+    """Write one seat (user, bot, empty; a forfeit and the bot replacing the player)."""
     session.execute(
         update(Seat)
         .where(Seat.table_id == table_id, Seat.seat == seat.seat)
-        .values(user_id=seat.user_id, bot=seat.bot)
+        .values(
+            user_id=seat.user_id,
+            bot=seat.bot,
+            forfeit=seat.forfeit,
+            time_left_ms=seat.time_left_ms,
+        )
     )
-    session.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=utcnow()))
+    session.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now))
+
+
+@dataclass(frozen=True)
+class Timing:
+    """What the scheduler and the clocks need of a table after a change (see ``TableInfo``)."""
+
+    to_move: tuple[int, ...]
+    turn_started_at: datetime | None
+    deadline_at: datetime | None
+    reminded_at: datetime | None
+    clocks: dict[int, int | None]  # seat -> time left (ms), for seats whose clock changed
+
+    def values(self) -> dict[str, Any]:
+        """The table columns to write."""
+        return {
+            "to_move": list(self.to_move),
+            "turn_started_at": self.turn_started_at,
+            "deadline_at": self.deadline_at,
+            "reminded_at": self.reminded_at,
+        }
+
+
+def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
+    for seat, left in clocks.items():
+        session.execute(
+            update(Seat)
+            .where(Seat.table_id == table_id, Seat.seat == seat)
+            .values(time_left_ms=left)
+        )
 
 
 def save_start(
-    session: Session, table_id: str, options: dict[str, Any], record: dict[str, Any]
+    session: Session,
+    table_id: str,
+    options: dict[str, Any],
+    record: dict[str, Any],
+    rated: bool,
+    timing: Timing,
+    now: datetime,
 ) -> None:
-    """Mark the table as playing, with the game's first record."""
+    """Mark the table as playing, with the game's first record, its rating and its clocks."""
     done = session.execute(
         update(GameTable)
         .where(GameTable.id == table_id, GameTable.status == "waiting")
@@ -182,11 +310,14 @@ def save_start(
             initial_record=record,
             record=record,
             version=0,
-            updated_at=utcnow(),
+            rated=rated,
+            updated_at=now,
+            **timing.values(),
         )
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleWrite(f"table {table_id} was not waiting")
+    _save_clocks(session, table_id, timing.clocks)
 
 
 def save_move(
@@ -197,8 +328,10 @@ def save_move(
     action: str,
     final_record: dict[str, Any] | None,
     outcome: dict[str, Any] | None,
+    timing: Timing,
+    now: datetime,
 ) -> None:
-    """Append move ``number`` (1 = first), in the caller's transaction.
+    """Append move ``number`` (1 = first), played at ``now``, in the caller's transaction.
 
     The move row and the table's version are all a move needs: the game is the first record plus
     its moves (:func:`load_moves`). The whole record is written once, with the game's last move
@@ -208,7 +341,8 @@ def save_move(
         "version": number,
         "outcome": outcome,
         "status": "over" if outcome is not None else "playing",
-        "updated_at": utcnow(),
+        "updated_at": now,
+        **timing.values(),
     }
     if final_record is not None:
         values["record"] = final_record
@@ -221,8 +355,50 @@ def save_move(
     if done.rowcount != 1:
         raise StaleWrite(f"table {table_id} is not at version {number - 1} in the database")
     connection.execute(
-        insert(Move).values(table_id=table_id, number=number, seat=seat, action=action)
+        insert(Move).values(
+            table_id=table_id, number=number, seat=seat, action=action, played_at=now
+        )
     )
+    _save_clocks(session, table_id, timing.clocks)
+
+
+def save_timing(
+    session: Session, table_id: str, version: int, timing: Timing, now: datetime
+) -> None:
+    """Write a table's deadlines (a reminder sent, a seat taken over) without a move."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.version == version)
+        .values(updated_at=now, **timing.values())
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
+    _save_clocks(session, table_id, timing.clocks)
+
+
+def save_end(
+    session: Session,
+    table_id: str,
+    version: int,
+    outcome: dict[str, Any],
+    record: dict[str, Any],
+    now: datetime,
+) -> None:
+    """End a game without a move (a forfeit in a two-player game): its outcome and record."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.version == version)
+        .values(
+            status="over",
+            outcome=outcome,
+            record=record,
+            to_move=[],
+            deadline_at=None,
+            updated_at=now,
+        )
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
 
 
 def list_tables(session: Session, status: str) -> list[TableInfo]:
@@ -259,12 +435,61 @@ def playing_table_ids(session: Session) -> list[str]:
     return list(session.scalars(select(GameTable.id).where(GameTable.status == "playing")))
 
 
-def load_moves(
-    session: Session, table_id: str
-) -> tuple[dict[str, Any] | None, list[tuple[int, str]]]:
-    """The table's first record and its moves (seat, action) in order."""
+@dataclass(frozen=True)
+class MoveRow:
+    """One stored move: who, what, and when (the server's clock)."""
+
+    seat: int
+    action: str
+    played_at: datetime
+
+
+def load_moves(session: Session, table_id: str) -> tuple[dict[str, Any] | None, list[MoveRow]]:
+    """The table's first record and its moves in order."""
     initial = session.scalar(select(GameTable.initial_record).where(GameTable.id == table_id))
     moves = session.execute(
-        select(Move.seat, Move.action).where(Move.table_id == table_id).order_by(Move.number)
+        select(Move.seat, Move.action, Move.played_at)
+        .where(Move.table_id == table_id)
+        .order_by(Move.number)
     ).all()
-    return initial, [(seat, action) for seat, action in moves]
+    return initial, [MoveRow(seat, action, _aware(at)) for seat, action, at in moves]
+
+
+def due_table_ids(session: Session, now: datetime) -> list[str]:
+    """Tables in play whose next deadline has come."""
+    return list(
+        session.scalars(
+            select(GameTable.id).where(GameTable.status == "playing", GameTable.deadline_at <= now)
+        )
+    )
+
+
+def next_deadline(session: Session) -> datetime | None:
+    """The earliest pending deadline of any table in play."""
+    found = session.scalar(
+        select(func.min(GameTable.deadline_at)).where(GameTable.status == "playing")
+    )
+    return _maybe(found)
+
+
+def save_chat(
+    session: Session, table_id: str, user: Any, seat: int | None, text: str, now: datetime
+) -> None:
+    """Store one chat line of ``user`` (a ``UserInfo``)."""
+    session.add(
+        ChatLine(table_id=table_id, user_id=user.id, name=user.name, seat=seat, text=text, at=now)
+    )
+
+
+def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatLineOut]:
+    """The last ``limit`` chat lines of a table, oldest first."""
+    rows = session.scalars(
+        select(ChatLine)
+        .where(ChatLine.table_id == table_id)
+        .order_by(ChatLine.id.desc())
+        .limit(limit)
+    ).all()
+    return [
+        ChatLineOut(name=r.name, seat=r.seat, text=r.text, at=_aware(r.at).isoformat())
+        for r in reversed(rows)
+    ]

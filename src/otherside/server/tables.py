@@ -2,15 +2,27 @@
 
 Each table in memory (:class:`LiveTable`) holds the game state, an ``asyncio.Lock`` and the
 connections watching it. A message is checked in this order — known type and shape, a seated
-player, the game started and not over, that player's turn, the client's state version current,
-the action legal — and refused with an ``error`` naming the first failed check, changing
-nothing. An accepted action is written to the database (record, version and move row in one
-transaction) *before* anyone is told, so a killed server loses no move it announced; then every
-connection gets its own view: a seat its seat's view, a spectator the public one.
+player, the game started and not over, that player allowed to act now, the client's state
+version current, the action legal — and refused with an ``error`` naming the first failed check,
+changing nothing. An accepted action is written to the database (move row with the server's
+time, version, clocks and deadlines in one transaction) *before* anyone is told, so a killed
+server loses no move it announced; then every connection gets its own view: a seat its seat's
+view, a spectator the public one.
+
+Several seats may act at once when the game says so (:mod:`otherside.core.simultaneous`: a
+Recto Verso build); the state version is then only a hint, and an action still legal when it
+arrives is applied. Time comes from the injected :class:`~otherside.server.clock.Clock`: each
+move is stamped with it, a game with a timer of its own reads it (through :class:`GameClock`),
+and the clocks of the table's pace run on it (:mod:`otherside.server.timing`); the scheduler
+(:mod:`otherside.server.scheduler`) calls :meth:`TableHub.on_deadline` when something is due.
+
+A player may forfeit at any time (resign, run out of time, leave a started game): in a game of
+two seats (or one) the game ends and the other player wins; in a bigger game a bot plays the
+seat on so that the others can finish, and the result counts as a loss for the player.
 
 Bot seats play by themselves: one task per table keeps choosing (in worker threads, see
-:mod:`otherside.server.bots_runner`) while the seat to move is a bot. After a restart,
-:meth:`TableHub.resume` rebuilds every unfinished game with ``Game.replay(record)``.
+:mod:`otherside.server.bots_runner`) while a seat that may act is a bot. After a restart,
+:meth:`TableHub.resume` rebuilds every unfinished game from its first record and moves.
 """
 
 from __future__ import annotations
@@ -19,41 +31,62 @@ import asyncio
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from otherside.core.game import Game, State
+from otherside.core.game import Action, Game, State
+from otherside.core.simultaneous import actors, apply_as, is_simultaneous, legal_actions_of
+from otherside.server import timing
 from otherside.server.accounts import UserInfo
 from otherside.server.adapters import GameAdapter, get_adapter
 from otherside.server.bots_runner import BotRunner
+from otherside.server.clock import Clock, SystemClock, seconds
 from otherside.server.db import Database
+from otherside.server.pace import Pace
 from otherside.server.protocol import (
+    CHAT_CHARS,
     ActionMessage,
+    ChatLineOut,
+    ChatMessage,
+    ChatOutMessage,
+    ClockOut,
     ErrorMessage,
     PingMessage,
     PongMessage,
     ProtocolError,
+    ResignMessage,
     TableMessage,
     ViewMessage,
     parse_client_message,
 )
+from otherside.server.ratings import RatedSeat, places, rate_game, ratings_of
 from otherside.server.store import (
+    MoveRow,
     SeatInfo,
     StaleWrite,
     TableInfo,
+    Timing,
     create_table,
     load_moves,
     load_table,
     playing_table_ids,
+    recent_chat,
+    save_chat,
+    save_end,
     save_move,
     save_seat,
     save_start,
+    save_timing,
 )
 
 log = logging.getLogger("otherside.server")
+CHAT_HISTORY = 50
+FORFEIT_WORDS = {"resigned": "resigned", "timeout": "ran out of time", "left": "left the game"}
 
 
 class Connection(Protocol):
@@ -74,16 +107,32 @@ class TableError(Exception):
         super().__init__(message)
 
 
+class GameClock:
+    """What a game with a timer of its own reads: the server's clock in epoch seconds, or,
+    while a game is rebuilt from its moves, the time each move was played (``pinned``)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.pinned: float | None = None
+
+    def __call__(self) -> float:
+        return self.pinned if self.pinned is not None else seconds(self.clock)
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table held in memory while it is watched or played."""
 
     info: TableInfo
     adapter: GameAdapter
+    game: Game
+    game_clock: GameClock
     state: State | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    ratings: dict[int, float] = field(default_factory=dict)
+    chat_times: dict[int, list[datetime]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -91,18 +140,38 @@ class LiveTable:
         return self.info.id
 
     def seat_of(self, conn: Connection) -> int | None:
-        """The seat of the connection's user, or ``None`` for a spectator."""
-        return self.info.seat_of(conn.user.id if conn.user else None)
+        """The seat the connection's user plays, or ``None`` for a spectator (also for a
+        player who forfeited: a bot plays their seat now)."""
+        return self.info.playing_seat_of(conn.user.id if conn.user else None)
 
 
-def rebuild(game: Game, initial: dict[str, Any] | None, moves: list[tuple[int, str]]) -> State:
-    """The state of a game from its first record and its moves, as stored (after a restart)."""
+def rebuild(
+    game: Game, clock: GameClock, initial: dict[str, Any] | None, moves: list[MoveRow]
+) -> State:
+    """The state of a game from its first record and its moves, as stored (after a restart).
+
+    The game's clock is pinned to each move's time while it is applied, so a game with a timer
+    of its own (a Recto Verso round) resumes exactly where it was.
+    """
     if initial is None:
         raise ValueError("a started table has no first record")
-    state = game.replay(initial)
-    for _seat, action in moves:
-        state = state.apply(action)
+    clock.pinned = moves[0].played_at.timestamp() if moves else None
+    try:
+        state = game.replay(initial)
+        for move in moves:
+            clock.pinned = move.played_at.timestamp()
+            state = apply_as(state, move.seat, move.action)
+    finally:
+        clock.pinned = None
     return state
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits of the table runtime (each with a default a small public server can live with)."""
+
+    chat_lines_per_minute: int = 12
+    chat_history: int = CHAT_HISTORY
 
 
 class TableHub:
@@ -111,14 +180,28 @@ class TableHub:
     Args:
         db: the database.
         bots: the runner choosing bot actions.
+        clock: where time comes from (the scheduler, clocks, move stamps).
+        settings: limits.
     """
 
-    def __init__(self, db: Database, bots: BotRunner) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bots: BotRunner,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+    ) -> None:
         self.db = db
         self.bots = bots
+        self.clock: Clock = clock or SystemClock()
+        self.settings = settings or Settings()
         self._live: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._rng = random.Random(secrets.randbits(64))
+        # Called when a table's deadline may have moved earlier (the scheduler wakes up).
+        self.on_deadline_change: Callable[[], None] = lambda: None
+        # Called with (table, seat) when a player must be reminded (the scheduler mails).
+        self.remind: Callable[[LiveTable, int], None] = lambda live, seat: None
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -135,13 +218,20 @@ class TableHub:
             if info is None:
                 raise TableError(404, f"no table {table_id!r}")
             adapter = get_adapter(info.game)
+            game_clock = GameClock(self.clock)
+            game = adapter.game_with_clock(game_clock)
             state = None
             if info.status != "waiting":
                 initial, moves = await self.db.run(lambda s: load_moves(s, table_id))
-                state = await asyncio.to_thread(rebuild, adapter.game, initial, moves)
-            live = LiveTable(info, adapter, state)
+                state = await asyncio.to_thread(rebuild, game, game_clock, initial, moves)
+            live = LiveTable(info, adapter, game, game_clock, state)
+            live.ratings = await self._load_ratings(info)
             self._live[table_id] = live
             return live
+
+    async def _load_ratings(self, info: TableInfo) -> dict[int, float]:
+        users = [s.user_id for s in info.seats if s.user_id is not None]
+        return await self.db.run(lambda s: ratings_of(s, info.game, users))
 
     def loaded(self, table_id: str) -> LiveTable | None:
         """The live table ``table_id`` if it is in memory (no loading)."""
@@ -151,7 +241,9 @@ class TableHub:
         """Load every unfinished game and let its bots play on; the number resumed."""
         ids = await self.db.run(playing_table_ids)
         for table_id in ids:
-            self._kick_bots(await self.live(table_id))
+            live = await self.live(table_id)
+            self._kick_bots(live)
+            self._forget_if_idle(live)
         return len(ids)
 
     async def close(self) -> None:
@@ -162,40 +254,54 @@ class TableHub:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def _forget_if_idle(self, live: LiveTable) -> None:
-        if not live.watchers and live.bot_task is None and live.info.status != "playing":
+        # A table in play stays in the database; memory holds only what is watched or moving.
+        if not live.watchers and live.bot_task is None and not live.lock.locked():
             self._live.pop(live.id, None)
 
     # -- messages out ----------------------------------------------------------------------
 
     def _table_text(self, live: LiveTable, seat: int | None) -> str:
-        out = live.info.to_out(live.adapter.title)
+        out = live.info.to_out(live.adapter.title, live.ratings)
         return TableMessage(table=out, you=seat).model_dump_json()
 
-    def _view_text(self, live: LiveTable, seat: int | None) -> str | None:
+    def _clock_out(self, live: LiveTable) -> ClockOut:
+        info = live.info
+        now = self.clock.now()
+        return ClockOut(
+            now=now.isoformat(),
+            to_move=list(info.to_move) if info.status == "playing" else [],
+            turn_started_at=info.turn_started_at.isoformat() if info.turn_started_at else None,
+            time_left_ms=[s.time_left_ms for s in info.seats],
+            deadline_at=info.deadline_at.isoformat() if info.deadline_at else None,
+            pace=info.pace.to_json(),
+        )
+
+    def _view_text(self, live: LiveTable, seat: int | None, clock: ClockOut) -> str | None:
         state = live.state
         if state is None:
             return None
-        legal = [str(a) for a in state.legal_actions()] if seat == state.current_player else []
+        legal = [str(a) for a in legal_actions_of(state, seat)] if seat is not None else []
         view = live.adapter.game.view(state, seat)
         return ViewMessage(
-            table=live.id, version=live.info.version, seat=seat, view=view, legal=legal
+            table=live.id, version=live.info.version, seat=seat, view=view, legal=legal, clock=clock
         ).model_dump_json()
 
     def _send_state(self, conn: Connection, live: LiveTable) -> None:
         seat = live.seat_of(conn)
         conn.deliver(self._table_text(live, seat))
-        view = self._view_text(live, seat)
+        view = self._view_text(live, seat, self._clock_out(live))
         if view is not None:
             conn.deliver(view)
 
     def _broadcast(self, live: LiveTable, table: bool, view: bool) -> None:
         texts: dict[int | None, tuple[str | None, str | None]] = {}
+        clock = self._clock_out(live)
         for conn in list(live.watchers):
             seat = live.seat_of(conn)
             if seat not in texts:
                 texts[seat] = (
                     self._table_text(live, seat) if table else None,
-                    self._view_text(live, seat) if view else None,
+                    self._view_text(live, seat, clock) if view else None,
                 )
             for text in texts[seat]:
                 if text is not None:
@@ -212,11 +318,15 @@ class TableHub:
     # -- connections -------------------------------------------------------------------------
 
     async def attach(self, table_id: str, conn: Connection) -> LiveTable:
-        """Start sending table ``table_id`` to ``conn``: its state at once, then every change."""
+        """Start sending table ``table_id`` to ``conn``: its state and recent chat at once,
+        then every change."""
         live = await self.live(table_id)
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
         live.watchers.add(conn)
         self._send_state(conn, live)
+        lines = await self.db.run(lambda s: recent_chat(s, table_id, self.settings.chat_history))
+        if lines:
+            conn.deliver(ChatOutMessage(lines=lines).model_dump_json())
         return live
 
     def detach(self, live: LiveTable, conn: Connection) -> None:
@@ -232,6 +342,10 @@ class TableHub:
                 conn.deliver(PongMessage().model_dump_json())
             elif isinstance(message, ActionMessage):
                 await self.play(live, conn.user, message.version, message.action)
+            elif isinstance(message, ResignMessage):
+                await self.resign(live, conn.user)
+            elif isinstance(message, ChatMessage):
+                await self.chat(live, conn.user, message.text)
             else:
                 self._send_state(conn, live)
         except ProtocolError as exc:
@@ -241,26 +355,45 @@ class TableHub:
 
     # -- play --------------------------------------------------------------------------------
 
-    async def play(self, live: LiveTable, user: UserInfo | None, version: int, action: str) -> None:
-        """Apply ``action`` for ``user`` at state ``version``; :class:`ProtocolError` if refused."""
-        async with live.lock:
-            seat = live.info.seat_of(user.id if user else None)
-            if seat is None:
-                raise ProtocolError("not_seated", "you have no seat at this table; join it first")
-            await self._apply(live, seat, version, action)
+    def _playing_seat(self, live: LiveTable, user: UserInfo | None) -> int:
+        seat = live.info.playing_seat_of(user.id if user else None)
+        if seat is None:
+            if live.info.seat_of(user.id if user else None) is not None:
+                raise ProtocolError("not_seated", "you gave up this seat; a bot plays it now")
+            raise ProtocolError("not_seated", "you have no seat at this table; join it first")
+        return seat
 
-    async def _apply(self, live: LiveTable, seat: int, version: int, text: str) -> None:
-        """The checks and the commit; the caller holds ``live.lock``."""
+    def _check_playing(self, live: LiveTable) -> State:
         state = live.state
         if live.info.status == "waiting" or state is None:
             raise ProtocolError("not_started", "the game has not started yet")
         if live.info.status == "over" or state.is_over:
             raise ProtocolError("game_over", "the game is over; no more actions")
-        if state.current_player != seat:
+        return state
+
+    async def play(self, live: LiveTable, user: UserInfo | None, version: int, action: str) -> None:
+        """Apply ``action`` for ``user`` at state ``version``; :class:`ProtocolError` if refused."""
+        async with live.lock:
+            seat = self._playing_seat(live, user)
+            self._check_playing(live)
+            if timing.out_of_time(live.info, self.clock.now()) == seat:
+                await self._forfeit(live, seat, "timeout")
+                raise ProtocolError(
+                    "out_of_time", "your time ran out: the game went on without you"
+                )
+            await self._apply(live, seat, version, action)
+
+    async def _apply(self, live: LiveTable, seat: int, version: int, text: str) -> None:
+        """The checks and the commit; the caller holds ``live.lock``."""
+        state = self._check_playing(live)
+        may_act = actors(state)
+        if seat not in may_act:
+            whose = ", ".join(f"seat {s + 1}" for s in may_act)
             raise ProtocolError(
-                "not_your_turn", f"it is seat {state.current_player}'s turn, not yours ({seat})"
+                "not_your_turn", f"it is {whose}'s turn, not yours (seat {seat + 1})"
             )
-        if version != live.info.version:
+        simultaneous = is_simultaneous(state)
+        if version != live.info.version and not simultaneous:
             raise ProtocolError(
                 "stale",
                 f"your action was for version {version}; the game is at "
@@ -268,59 +401,223 @@ class TableHub:
             )
         try:
             action = state.parse_action(text)
-            after = state.apply(action)
+            after = apply_as(state, seat, action)
         except ValueError as exc:
             raise ProtocolError("illegal", str(exc)) from exc
-        number = live.info.version + 1
+        await self._commit(live, seat, action, after)
+
+    async def _commit(
+        self, live: LiveTable, seat: int, action: Action, after: State, forfeit: str | None = None
+    ) -> None:
+        """Store ``seat``'s ``action`` leading to ``after``, then tell everyone; the caller
+        holds ``live.lock``. ``forfeit`` marks the seat as given up by this action (a resign)."""
+        now = self.clock.now()
+        info = live.info
+        number = info.version + 1
+        if forfeit is not None:
+            info = info.with_seat(replace(info.seats[seat], forfeit=forfeit))
         outcome = after.outcome.to_json() if after.is_over and after.outcome else None
+        if outcome is not None and forfeit is not None:
+            outcome = _forfeit_outcome(outcome, info, seat, forfeit)
         final = after.to_record() if outcome is not None else None
+        plan = timing.after_action(info, seat, after, now)
+
+        def write(session: Session) -> dict[int, float]:
+            save_move(session, live.id, number, seat, str(action), final, outcome, plan, now)
+            if forfeit is not None:
+                save_seat(session, live.id, info.seats[seat], now)
+            return self._rate(session, info, outcome, now) if outcome is not None else {}
+
         try:
-            await self.db.run(
-                lambda s: save_move(s, live.id, number, seat, str(action), final, outcome)
-            )
+            rated = await self.db.run(write)
         except (StaleWrite, SQLAlchemyError) as exc:
             log.exception("could not save move %s of table %s", number, live.id)
             raise ProtocolError("server_error", f"the move could not be saved: {exc}") from exc
         live.state = after
-        live.info = replace(
-            live.info,
-            version=number,
-            outcome=outcome,
-            status="over" if outcome is not None else "playing",
+        live.info = _with_timing(
+            replace(
+                info,
+                version=number,
+                outcome=outcome,
+                status="over" if outcome is not None else "playing",
+                updated_at=now,
+            ),
+            plan,
         )
-        self._broadcast(live, table=outcome is not None, view=True)
+        live.ratings.update(rated)
+        self._broadcast(live, table=outcome is not None or forfeit is not None, view=True)
         self._kick_bots(live)
+        self.on_deadline_change()
+
+    # -- forfeits: resign, time out, leave ---------------------------------------------------
+
+    async def resign(self, live: LiveTable, user: UserInfo | None) -> None:
+        """``user`` gives up the game (any time they hold a seat in a game in play)."""
+        async with live.lock:
+            seat = self._playing_seat(live, user)
+            self._check_playing(live)
+            await self._forfeit(live, seat, "resigned")
+
+    async def _forfeit(self, live: LiveTable, seat: int, reason: str) -> None:
+        """``seat``'s player gives up (``reason``: resigned, timeout, left); caller holds the
+        lock. Two seats or one: the game ends, through the game's own ``resign`` when it has
+        one the player may play now (so the record says it). More: a bot plays the seat on."""
+        state = live.state
+        assert state is not None
+        if live.info.players <= 2:
+            own = [a for a in legal_actions_of(state, seat) if str(a) == "resign"]
+            if own:
+                await self._commit(live, seat, own[0], apply_as(state, seat, own[0]), reason)
+            else:
+                await self._end_by_forfeit(live, seat, reason)
+            return
+        bot = live.adapter.replacement_bot()
+        seat_info = replace(live.info.seats[seat], bot=bot, forfeit=reason, time_left_ms=None)
+        info = live.info.with_seat(seat_info)
+        now = self.clock.now()
+        plan = timing.after_action(info, None, state, now)
+
+        def write(session: Session) -> None:
+            save_seat(session, live.id, seat_info, now)
+            save_timing(session, live.id, info.version, plan, now)
+
+        await self.db.run(write)
+        live.info = _with_timing(replace(info, updated_at=now), plan)
+        self._broadcast(live, table=True, view=True)
+        self._kick_bots(live)
+        self.on_deadline_change()
+
+    async def _end_by_forfeit(self, live: LiveTable, seat: int, reason: str) -> None:
+        state = live.state
+        assert state is not None
+        now = self.clock.now()
+        info = live.info.with_seat(replace(live.info.seats[seat], forfeit=reason))
+        others = [s for s in range(info.players) if s != seat]
+        outcome = _forfeit_outcome(
+            {"scores": list(state.scores), "winners": others, "reason": ""}, info, seat, reason
+        )
+        record = {**state.to_record(), "result": outcome}
+
+        def write(session: Session) -> dict[int, float]:
+            save_end(session, live.id, info.version, outcome, record, now)
+            save_seat(session, live.id, info.seats[seat], now)
+            return self._rate(session, info, outcome, now)
+
+        live.ratings.update(await self.db.run(write))
+        live.info = replace(
+            info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
+        )
+        self._broadcast(live, table=True, view=True)
+
+    def _rate(
+        self, session: Session, info: TableInfo, outcome: dict[str, Any], now: datetime
+    ) -> dict[int, float]:
+        """Move the ratings of a rated table's players; their new ratings by user id."""
+        if not info.rated:
+            return {}
+        forfeits = [s.seat for s in info.seats if s.forfeit is not None]
+        finish = places(outcome["scores"], outcome["winners"], forfeits)
+        rated = [RatedSeat(s.user_id, finish[s.seat]) for s in info.seats if s.user_id is not None]
+        changes = rate_game(session, info.game, info.id, rated, now)
+        return {user: after for user, (_before, after) in changes.items()}
+
+    # -- deadlines -----------------------------------------------------------------------------
+
+    async def on_deadline(self, table_id: str) -> None:
+        """Act on whatever is due at ``table_id`` now (called by the scheduler): the game's own
+        timer, a player's time running out, a reminder. Safe to call at any time."""
+        live = await self.live(table_id)
+        async with live.lock:
+            state = live.state
+            if live.info.status == "playing" and state is not None:
+                await self._due(live, state)
+        self._forget_if_idle(live)
+
+    async def _due(self, live: LiveTable, state: State) -> None:
+        now = self.clock.now()
+        timer = timing.game_deadline(state)
+        if timer is not None and now >= timer:
+            # Once its time is up a game leaves its actors one action: the timeout.
+            for seat in actors(state):
+                legal = legal_actions_of(state, seat)
+                if len(legal) == 1:
+                    await self._commit(live, seat, legal[0], apply_as(state, seat, legal[0]))
+                    return
+        late = timing.out_of_time(live.info, now)
+        if late is not None:
+            await self._forfeit(live, late, "timeout")
+            return
+        remind = timing.reminder_due(live.info, now)
+        info = live.info if remind is None else replace(live.info, reminded_at=now)
+        plan = timing.after_action(info, None, state, now)
+        if plan.deadline_at != live.info.deadline_at or remind is not None:
+            await self.db.run(lambda s: save_timing(s, live.id, info.version, plan, now))
+            live.info = _with_timing(info, plan)
+        if remind is not None:
+            self.remind(live, remind)
+            self._broadcast(live, table=True, view=False)
+
+    def time_left(self, live: LiveTable, seat: int) -> int | None:
+        """``seat``'s live clock now, in ms (``None`` without one)."""
+        return timing.time_left(live.info, seat, self.clock.now())
+
+    # -- chat ----------------------------------------------------------------------------------
+
+    async def chat(self, live: LiveTable, user: UserInfo | None, text: str) -> None:
+        """Store and pass on a line of chat from ``user`` (anyone signed in who watches)."""
+        if user is None:
+            raise ProtocolError("chat", "sign in (or play as a guest) to chat")
+        line = " ".join(text.split())
+        if not line:
+            raise ProtocolError("chat", "an empty line is not sent")
+        if len(line) > CHAT_CHARS:
+            raise ProtocolError("chat", f"a chat line has at most {CHAT_CHARS} characters")
+        now = self.clock.now()
+        recent = [t for t in live.chat_times.get(user.id, []) if now - t < timedelta(minutes=1)]
+        if len(recent) >= self.settings.chat_lines_per_minute:
+            raise ProtocolError(
+                "chat",
+                f"at most {self.settings.chat_lines_per_minute} lines a minute; wait a moment",
+            )
+        live.chat_times[user.id] = [*recent, now]
+        seat = live.info.playing_seat_of(user.id)
+        await self.db.run(lambda s: save_chat(s, live.id, user, seat, line, now))
+        out = ChatOutMessage(
+            lines=[ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())]
+        ).model_dump_json()
+        for conn in list(live.watchers):
+            conn.deliver(out)
 
     # -- bots --------------------------------------------------------------------------------
 
-    def _bot_to_move(self, live: LiveTable) -> str | None:
+    def _bots_to_act(self, live: LiveTable) -> list[tuple[int, str]]:
         state = live.state
-        if live.info.status != "playing" or state is None or state.current_player is None:
-            return None
-        return live.info.seats[state.current_player].bot
+        if live.info.status != "playing" or state is None:
+            return []
+        seats = live.info.seats
+        return [(s, seats[s].bot) for s in actors(state) if seats[s].bot is not None]  # type: ignore[misc]
 
     def _kick_bots(self, live: LiveTable) -> None:
-        if live.bot_task is None and self._bot_to_move(live) is not None:
+        if live.bot_task is None and self._bots_to_act(live):
             live.bot_task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
 
     async def _run_bots(self, live: LiveTable) -> None:
         try:
-            while True:
-                bot = self._bot_to_move(live)
-                if bot is None:
-                    break
+            while bots := self._bots_to_act(live):
                 await asyncio.sleep(self.bots.delay)
-                await self._bot_move(live, bot)
+                for seat, bot in bots:
+                    await self._bot_move(live, seat, bot)
         finally:
             # Cleared with no await after the last check, so a human's move can start a new task.
             live.bot_task = None
             self._forget_if_idle(live)
 
-    async def _bot_move(self, live: LiveTable, bot: str) -> None:
+    async def _bot_move(self, live: LiveTable, seat: int, bot: str) -> None:
         state = live.state
-        assert state is not None and state.current_player is not None  # _bot_to_move said so
-        seat, version = state.current_player, live.info.version
-        legal = list(state.legal_actions())
+        if state is None or seat not in actors(state) or live.info.seats[seat].bot != bot:
+            return
+        version = live.info.version
+        legal = legal_actions_of(state, seat)
         view = live.adapter.game.view(state, seat)
         seed = self._rng.getrandbits(63)
         try:
@@ -330,19 +627,28 @@ class TableHub:
             log.exception("bot %s failed at table %s; playing a random action", bot, live.id)
             choice = str(random.Random(seed).choice(legal))
         async with live.lock:
-            if live.info.version != version:
+            now_state = live.state
+            if now_state is None or live.info.seats[seat].bot != bot:
+                return
+            if live.info.version != version and not is_simultaneous(now_state):
                 return
             try:
-                await self._apply(live, seat, version, choice)
+                await self._apply(live, seat, live.info.version, choice)
             except ProtocolError as exc:
-                log.error("bot %s at table %s: %s", bot, live.id, exc)
                 if exc.code == "server_error":
                     raise
+                # In a simultaneous game a partner may have acted meanwhile: choose again.
+                log.info("bot %s at table %s: %s", bot, live.id, exc)
 
     # -- lobby -------------------------------------------------------------------------------
 
     async def create(
-        self, user: UserInfo, game: str, players: int, options: dict[str, Any] | None
+        self,
+        user: UserInfo,
+        game: str,
+        players: int,
+        options: dict[str, Any] | None,
+        pace: dict[str, Any] | None = None,
     ) -> TableInfo:
         """A new waiting table of ``game`` for ``players`` with ``user`` in seat 0."""
         try:
@@ -353,9 +659,13 @@ class TableHub:
                     f"{adapter.title} is for {', '.join(map(str, counts))} players, not {players}"
                 )
             clean = adapter.clean_options(options, players)
+            chosen = Pace.parse(pace, adapter.pace)
         except ValueError as exc:
             raise TableError(422, str(exc)) from exc
-        table_id = await self.db.run(lambda s: create_table(s, user.id, game, players, clean))
+        now = self.clock.now()
+        table_id = await self.db.run(
+            lambda s: create_table(s, user.id, game, players, clean, chosen, now)
+        )
         return (await self.live(table_id)).info
 
     async def _change(self, table_id: str, user: UserInfo, change: str, **kwargs: Any) -> TableInfo:
@@ -364,14 +674,16 @@ class TableHub:
             if live.info.status != "waiting":
                 raise TableError(409, "the game has started; seats cannot change now")
             seats: list[SeatInfo] = getattr(self, f"_seats_{change}")(live.info, user, **kwargs)
+            now = self.clock.now()
 
             def save(session: Session) -> None:
                 for seat in seats:
-                    save_seat(session, table_id, seat)
+                    save_seat(session, table_id, seat, now)
 
             await self.db.run(save)
             for seat in seats:
                 live.info = live.info.with_seat(seat)
+            live.ratings = await self._load_ratings(live.info)
             self._broadcast(live, table=True, view=False)
             return live.info
 
@@ -380,7 +692,18 @@ class TableHub:
         return await self._change(table_id, user, "join", seat=seat)
 
     async def leave(self, table_id: str, user: UserInfo) -> TableInfo:
-        """Free ``user``'s seat at a waiting table."""
+        """Free ``user``'s seat at a waiting table; at a started one, give the game up (a bot
+        plays on in a game of three or more)."""
+        live = await self.live(table_id)
+        if live.info.status == "playing":
+            async with live.lock:
+                seat = live.info.playing_seat_of(user.id)
+                if seat is None:
+                    raise TableError(409, "you have no seat in this game")
+                await self._forfeit(live, seat, "left")
+                return live.info
+        if live.info.status == "over":
+            raise TableError(409, "the game is over")
         return await self._change(table_id, user, "leave")
 
     async def set_bot(self, table_id: str, user: UserInfo, seat: int, bot: str | None) -> TableInfo:
@@ -401,8 +724,11 @@ class TableHub:
         if seat is None:
             seat = free[0]
         elif seat not in free:
-            raise TableError(409, f"seat {seat} is not free; free seats: {free}")
-        return [SeatInfo(seat, user.id, user.name)]
+            raise TableError(
+                409,
+                f"seat {seat + 1} is not free; free seats: {', '.join(str(s + 1) for s in free)}",
+            )
+        return [SeatInfo(seat, user.id, user.name, guest=user.is_guest)]
 
     @staticmethod
     def _seats_leave(info: TableInfo, user: UserInfo) -> list[SeatInfo]:
@@ -426,7 +752,7 @@ class TableHub:
         if not 0 <= seat < info.players:
             raise TableError(422, f"no seat {seat}; seats are 0 to {info.players - 1}")
         if info.seats[seat].user_id is not None:
-            raise TableError(409, f"seat {seat} is taken by {info.seats[seat].user_name}")
+            raise TableError(409, f"seat {seat + 1} is taken by {info.seats[seat].user_name}")
         if bot is not None:
             self._check_bot(info, bot)
         return [SeatInfo(seat, bot=bot)]
@@ -444,15 +770,52 @@ class TableHub:
             self._check_owner(info, user)
             if info.status != "waiting":
                 raise TableError(409, "the game has already started")
-            empty = [s.seat for s in info.seats if s.empty]
+            empty = [s.seat + 1 for s in info.seats if s.empty]
             if empty:
-                raise TableError(409, f"seats {empty} are empty: invite someone or add bots")
-            state = live.adapter.new_state(info.players, info.options, self._rng)
+                raise TableError(
+                    409,
+                    f"seat{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} "
+                    f"{'are' if len(empty) > 1 else 'is'} empty: invite someone or add bots",
+                )
+            state = live.adapter.new_state(info.players, info.options, self._rng, live.game)
             record = state.to_record()
             options = dict(record.get("options", info.options))
-            await self.db.run(lambda s: save_start(s, table_id, options, record))
+            rated = info.players in live.adapter.rated_counts and all(
+                s.human and not s.guest for s in info.seats
+            )
+            now = self.clock.now()
+            plan = timing.starting(info.pace, info.seats, state, now)
+            await self.db.run(lambda s: save_start(s, table_id, options, record, rated, plan, now))
             live.state = state
-            live.info = replace(info, status="playing", options=options, version=0)
+            live.info = _with_timing(
+                replace(info, status="playing", options=options, version=0, rated=rated),
+                plan,
+            )
             self._broadcast(live, table=True, view=True)
             self._kick_bots(live)
+            self.on_deadline_change()
             return live.info
+
+
+def _with_timing(info: TableInfo, plan: Timing) -> TableInfo:
+    """``info`` after its clocks and deadlines became ``plan``."""
+    seats = tuple(
+        replace(s, time_left_ms=plan.clocks[s.seat]) if s.seat in plan.clocks else s
+        for s in info.seats
+    )
+    return replace(
+        info,
+        seats=seats,
+        to_move=plan.to_move,
+        turn_started_at=plan.turn_started_at,
+        deadline_at=plan.deadline_at,
+        reminded_at=plan.reminded_at,
+    )
+
+
+def _forfeit_outcome(
+    outcome: dict[str, Any], info: TableInfo, seat: int, reason: str
+) -> dict[str, Any]:
+    name = info.seats[seat].user_name or f"Seat {seat + 1}"
+    words = f"{name} {FORFEIT_WORDS.get(reason, reason)}"
+    return {**outcome, "reason": words, "forfeit": {"seat": seat, "reason": reason}}

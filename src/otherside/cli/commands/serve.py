@@ -32,6 +32,21 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before acting, so people can follow.")
     ] = 0.7,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            help="Mail turn reminders through this SMTP server: smtp://host:port, "
+            "smtp://user:password@host:587?starttls or smtps://host:465 (default: no mail; "
+            "reminders show in the lobby only)."
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str, typer.Option(help="Sender address of the server's mail.")
+    ] = "otherside <noreply@localhost>",
+    public_url: Annotated[
+        str | None,
+        typer.Option(help="The address players reach the server at, for links in mail."),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Start the table server: play in the browser with friends and bots."""
@@ -39,10 +54,22 @@ def serve(
 
     from otherside.server.app import create_app
     from otherside.server.db import sqlite_url
+    from otherside.server.mail import SmtpConfig
 
     url = database or sqlite_url(default_database())
-    app = create_app(url, bot_delay=bot_delay)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    if smtp is not None:
+        try:
+            SmtpConfig.from_url(smtp)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--smtp") from exc
+    app = create_app(
+        url,
+        bot_delay=bot_delay,
+        smtp_url=smtp,
+        mail_from=mail_from,
+        public_url=public_url or f"http://{shown}:{port}",
+    )
     typer.echo(f"otherside table server on {url.split('@')[-1]}")
     typer.echo(f"open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)")
     # Views are a few kB: compressing every frame costs more CPU than it saves on a LAN.

@@ -1,0 +1,79 @@
+"""Time in the server comes from one injected clock, so that tests never sleep.
+
+Clocks of play (a player's time bank, the 7-day rule of VERSUS, a Recto Verso round's 120 s)
+and the scheduler acting on them read :meth:`Clock.now` and wait with :meth:`Clock.sleep`.
+The server runs on :class:`SystemClock`; tests give it a :class:`ManualClock` and move time
+forward themselves (``clock.advance(days=4)``), then let the scheduler act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Where the server's time comes from."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        ...
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` of this clock's time (may return early; callers check the time)."""
+        ...
+
+
+def seconds(clock: Clock) -> float:
+    """The clock's time as seconds since the epoch (what game engines' clocks read)."""
+    return clock.now().timestamp()
+
+
+class SystemClock:
+    """The real time."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        """``asyncio.sleep``."""
+        await asyncio.sleep(max(0.0, seconds))
+
+
+class ManualClock:
+    """A clock that only moves when told to (tests, demonstrations).
+
+    >>> clock = ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+    >>> clock.advance(days=4).isoformat()
+    '2026-01-05T00:00:00+00:00'
+    """
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 1, 1, 12, tzinfo=UTC)
+        self._moved: asyncio.Event | None = None
+
+    def now(self) -> datetime:
+        """The time it was set to."""
+        return self._now
+
+    def advance(self, delta: timedelta | None = None, **kwargs: float) -> datetime:
+        """Move time forward by ``delta`` or by ``timedelta(**kwargs)``; the new time."""
+        step = delta if delta is not None else timedelta(**kwargs)
+        if step < timedelta(0):
+            raise ValueError("a clock does not go backwards")
+        self._now += step
+        if self._moved is not None:
+            self._moved.set()
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait until the clock has been moved (by any amount): no real time passes."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        if self._moved is None:
+            self._moved = asyncio.Event()
+        self._moved.clear()
+        await self._moved.wait()

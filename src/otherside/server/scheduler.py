@@ -1,0 +1,146 @@
+"""The scheduler: acts on the tables' deadlines (clocks running out, reminders, game timers).
+
+Deadlines live in the database (``game_tables.deadline_at``), so they survive restarts and a
+game played over days needs no memory in between. :meth:`Scheduler.run_due` handles every table
+whose deadline has come (:meth:`TableHub.on_deadline` decides what is due); :meth:`loop` calls it,
+then sleeps on the injected clock until the next deadline, or until a move moves one earlier.
+Tests move a :class:`~otherside.server.clock.ManualClock` and call :meth:`run_due` themselves.
+
+A reminder goes by e-mail when the server has a mailer and the player an address; either way
+the lobby shows it (the table is marked reminded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+
+from otherside.server.accounts import user_email
+from otherside.server.clock import Clock
+from otherside.server.db import Database
+from otherside.server.mail import Mailer
+from otherside.server.store import due_table_ids, next_deadline
+from otherside.server.tables import LiveTable, TableError, TableHub
+
+log = logging.getLogger("otherside.server")
+LONGEST_SLEEP = 60.0
+
+
+class Scheduler:
+    """Runs what is due at the tables of ``hub``.
+
+    Args:
+        hub: the tables.
+        clock: the server's clock.
+        mailer: sends reminders (``None``: reminders show in the lobby only).
+        public_url: the server's address for links in mail (``http://host:port``).
+    """
+
+    def __init__(
+        self, hub: TableHub, clock: Clock, mailer: Mailer | None = None, public_url: str = ""
+    ) -> None:
+        self.hub = hub
+        self.db: Database = hub.db
+        self.clock = clock
+        self.mailer = mailer
+        self.public_url = public_url.rstrip("/")
+        self.sent: list[tuple[str, str]] = []  # (address, subject) of every reminder mailed
+        self._wake = asyncio.Event()
+        self._mail: set[asyncio.Task[None]] = set()
+        self._task: asyncio.Task[None] | None = None
+        hub.on_deadline_change = self.wake
+        hub.remind = self._remind
+
+    def wake(self) -> None:
+        """A deadline may have moved earlier: look again."""
+        self._wake.set()
+
+    async def run_due(self) -> int:
+        """Act on every table whose deadline has come; the number of tables handled. Mail it
+        sends has gone (or failed) when this returns."""
+        now = self.clock.now()
+        ids = await self.db.run(lambda s: due_table_ids(s, now))
+        for table_id in ids:
+            try:
+                await self.hub.on_deadline(table_id)
+            except TableError:
+                continue
+            except Exception:
+                log.exception("the deadline of table %s failed", table_id)
+        if self._mail:
+            await asyncio.gather(*self._mail, return_exceptions=True)
+        return len(ids)
+
+    async def loop(self) -> None:
+        """Run due work for ever, sleeping until the next deadline in between."""
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_due()
+                upcoming = await self.db.run(next_deadline)
+            except Exception:
+                log.exception("the scheduler failed; trying again shortly")
+                upcoming = None
+            wait = LONGEST_SLEEP
+            if upcoming is not None:
+                wait = min(wait, (upcoming - self.clock.now()).total_seconds())
+            if wait <= 0:
+                continue
+            sleeper = asyncio.ensure_future(self.clock.sleep(wait))
+            woken = asyncio.ensure_future(self._wake.wait())
+            await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (sleeper, woken):
+                task.cancel()
+
+    def start(self) -> None:
+        """Run :meth:`loop` in the background."""
+        if self._task is None:
+            self._task = asyncio.create_task(self.loop(), name="otherside-scheduler")
+
+    async def stop(self) -> None:
+        """Stop the loop and let mail in flight finish."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        if self._mail:
+            await asyncio.gather(*self._mail, return_exceptions=True)
+
+    # -- reminders -------------------------------------------------------------------------
+
+    def _remind(self, live: LiveTable, seat: int) -> None:
+        if self.mailer is None:
+            return
+        task = asyncio.create_task(self._send_reminder(live, seat))
+        self._mail.add(task)
+        task.add_done_callback(self._mail.discard)
+
+    async def _send_reminder(self, live: LiveTable, seat: int) -> None:
+        assert self.mailer is not None
+        info = live.info
+        player = info.seats[seat]
+        if player.user_id is None:
+            return
+        user_id = player.user_id
+        address = await self.db.run(lambda s: user_email(s, user_id))
+        if not address or info.turn_started_at is None:
+            return
+        others = [s.user_name or s.bot or "?" for s in info.seats if s.seat != seat]
+        waited = info.pace.remind_days
+        end = info.turn_started_at + timedelta(days=info.pace.days)
+        subject = f"otherside: your move in {live.adapter.title} against {', '.join(others)}"
+        body = (
+            f"Hello {player.user_name},\n\n"
+            f"your {live.adapter.title} game against {', '.join(others)} has waited "
+            f"{waited:g} days for your move. If you do not move by "
+            f"{end:%A %d %B %Y, %H:%M} UTC ({info.pace.days:g} days without a move), "
+            "the game ends and counts as a loss for you.\n\n"
+            f"Your move: {self.public_url}/table/{info.id}\n\n"
+            "You get this mail because you gave this address for reminders on otherside; "
+            "remove it in the lobby to get none.\n"
+        )
+        if await self.mailer.send(address, subject, body):
+            self.sent.append((address, subject))
