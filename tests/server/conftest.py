@@ -149,6 +149,53 @@ class Player:
         return Recorder(self.user)
 
 
+async def registered(app: FastAPI, *names: str) -> list[Player]:
+    """Signed-up (not guest) players with these names, each signed in."""
+    found = []
+    for name in names:
+        http = client(app)
+        made = await http.post("/api/signup", json={"name": name, "password": "secret-" + name})
+        assert made.status_code == 200, made.text
+        found.append(Player(http, user_info(made.json())))
+    return found
+
+
+@dataclass
+class Mailbox:
+    """A real SMTP server on loopback (aiosmtpd) and the messages it received."""
+
+    url: str
+    messages: list[Any]
+
+
+class _Collect:
+    def __init__(self, box: list[Any]) -> None:
+        self.box = box
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        from email import message_from_bytes, policy
+
+        self.box.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """An SMTP server started for the test (aiosmtpd), collecting what it is sent."""
+    from aiosmtpd.controller import Controller
+
+    from tests.server.test_restart import _free_port
+
+    messages: list[Any] = []
+    port = _free_port()
+    controller = Controller(_Collect(messages), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield Mailbox(f"smtp://127.0.0.1:{port}", messages)
+    finally:
+        controller.stop()
+
+
 async def people(app: FastAPI, count: int) -> list[Player]:
     """``count`` signed-in guests."""
     found = []

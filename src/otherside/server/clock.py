@@ -52,28 +52,35 @@ class ManualClock:
 
     def __init__(self, start: datetime | None = None) -> None:
         self._now = start or datetime(2026, 1, 1, 12, tzinfo=UTC)
-        self._moved: asyncio.Event | None = None
+        self._sleepers: list[tuple[datetime, asyncio.Future[None]]] = []
 
     def now(self) -> datetime:
         """The time it was set to."""
         return self._now
 
     def advance(self, delta: timedelta | None = None, **kwargs: float) -> datetime:
-        """Move time forward by ``delta`` or by ``timedelta(**kwargs)``; the new time."""
+        """Move time forward by ``delta`` or by ``timedelta(**kwargs)``; the new time. Every
+        :meth:`sleep` whose end has come returns."""
         step = delta if delta is not None else timedelta(**kwargs)
         if step < timedelta(0):
             raise ValueError("a clock does not go backwards")
         self._now += step
-        if self._moved is not None:
-            self._moved.set()
+        waiting = []
+        for end, future in self._sleepers:
+            if end <= self._now:
+                if not future.done():
+                    future.set_result(None)
+            else:
+                waiting.append((end, future))
+        self._sleepers = waiting
         return self._now
 
     async def sleep(self, seconds: float) -> None:
-        """Wait until the clock has been moved (by any amount): no real time passes."""
-        if seconds <= 0:
+        """Wait until the clock has been moved ``seconds`` on: no real time passes."""
+        end = self._now + timedelta(seconds=max(0.0, seconds))
+        if end <= self._now:
             await asyncio.sleep(0)
             return
-        if self._moved is None:
-            self._moved = asyncio.Event()
-        self._moved.clear()
-        await self._moved.wait()
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sleepers.append((end, future))
+        await future

@@ -50,6 +50,8 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._mail: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
+        self.passes = 0  # completed passes of the loop (tests wait for the next one)
+        self._passed = asyncio.Condition()
         hub.on_deadline_change = self.wake
         hub.remind = self._remind
 
@@ -83,6 +85,9 @@ class Scheduler:
             except Exception:
                 log.exception("the scheduler failed; trying again shortly")
                 upcoming = None
+            async with self._passed:
+                self.passes += 1
+                self._passed.notify_all()
             wait = LONGEST_SLEEP
             if upcoming is not None:
                 wait = min(wait, (upcoming - self.clock.now()).total_seconds())
@@ -93,6 +98,12 @@ class Scheduler:
             await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
             for task in (sleeper, woken):
                 task.cancel()
+
+    async def next_pass(self) -> None:
+        """Wait until the loop has completed one more pass (for tests and tools)."""
+        async with self._passed:
+            target = self.passes + 1
+            await self._passed.wait_for(lambda: self.passes >= target)
 
     def start(self) -> None:
         """Run :meth:`loop` in the background."""
