@@ -31,7 +31,8 @@ from otherside.games.versus import (
 from otherside.games.versus.notation import format_cell
 
 app = typer.Typer(
-    help="VERSUS: the hex board of magnets (rules: rules/versus.md).", no_args_is_help=True
+    help="VERSUS: the hex board of magnets (the rules: otherside rules versus).",
+    no_args_is_help=True,
 )
 THINKING_BOTS = ("search", "alphabeta", "best")
 HELP = (
