@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from otherside.bots.match import Step
+from otherside.cli.session import QUIT_HELP, read_command
 from otherside.cli.verso_render import STYLES, render_board
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Action, Game, State
@@ -41,7 +42,7 @@ HELP_MOVES = (
     ("a number", "the move of that number in the list of legal moves"),
     ("moves, ?", "list the legal moves"),
     ("board", "show the table again"),
-    ("quit", "stop the game (with --record, the game so far is saved)"),
+    ("quit, q", QUIT_HELP),
 )
 HELP_RULES = (
     "Banking a series: your neighbours turn over their highest card of that colour, you score "
@@ -58,10 +59,6 @@ def help_text() -> RenderableType:
     for words, meaning in HELP_MOVES:
         table.add_row(Text(words, style="bold"), meaning)
     return Group(table, Text(HELP_RULES, style="dim"))
-
-
-class QuitGame(Exception):
-    """The player asked to stop the game (``quit``, end of input or Ctrl-C)."""
 
 
 def expand_shorthand(text: str) -> str:
@@ -154,11 +151,7 @@ class HumanSeat:
         self.console.print(render_board(view, self.names, me))
         prompt = f"[bold yellow]{self.names[me]}[/] [dim](help, ?)[/] › "
         while True:
-            try:
-                line = self.console.input(prompt)
-            except (EOFError, KeyboardInterrupt):
-                raise QuitGame from None
-            action = self._answer(line.strip(), view, legal)
+            action = self._answer(read_command(self.console, prompt), view, legal)
             if action is not None:
                 return action
 
@@ -167,8 +160,6 @@ class HumanSeat:
         word = line.lower()
         if not word:
             return None
-        if word in ("quit", "exit", "q"):
-            raise QuitGame
         if word in ("help", "h"):
             self.console.print(help_text())
             self.console.print(moves_text(legal, self.referee))

@@ -287,23 +287,26 @@ def _winners_line(winners: Sequence[int], names: Sequence[str]) -> Text:
 
 
 def render_results(view: View, names: Sequence[str]) -> RenderableType:
-    """Final scores, best first, with the winners marked, and the V18 rating of a solo game."""
-    outcome = view["outcome"] or {"scores": view["scores"], "winners": []}
-    table = Table(title="Final scores", box=box.SIMPLE_HEAVY, title_style="bold")
+    """The scores, best first: final ones with the winners marked and a solo game's V18 rating,
+    or, for a game that stopped before its end, the scores when it stopped."""
+    outcome = view["outcome"]
+    title = "Final scores" if outcome else "Scores when the game stopped"
+    scores = outcome["scores"] if outcome else view["scores"]
+    winners = outcome["winners"] if outcome and not view["solo"] else []
+    table = Table(title=title, box=box.SIMPLE_HEAVY, title_style="bold")
     table.add_column("#", justify="right")
     table.add_column("player")
     table.add_column("VP", justify="right", style="bold")
     table.add_column("")
-    order = sorted(range(len(names)), key=lambda p: -outcome["scores"][p])
+    order = sorted(range(len(names)), key=lambda p: -scores[p])
     for rank, seat in enumerate(order, 1):
-        won = seat in outcome["winners"] and not view["solo"]
-        mark = Text("winner", style="bold green") if won else ""
-        table.add_row(str(rank), names[seat], str(outcome["scores"][seat]), mark)
-    if not view["solo"]:
-        return Group(table, _winners_line(outcome["winners"], names))
+        mark = Text("winner", style="bold green") if seat in winners else ""
+        table.add_row(str(rank), names[seat], str(scores[seat]), mark)
+    if winners:
+        return Group(table, _winners_line(winners, names))
     if view.get("rating") is None:
         return table
-    rating = Text("Solo rating (V18): ", style="bold")
+    rating = Text("Solo rating: ", style="bold")
     rating.append(view["rating"], style="bold magenta")
-    rating.append(f"   the designers' best is {DESIGNERS_BEST}", style="dim")
+    rating.append(f"   the designers' best is {DESIGNERS_BEST} (rule V18)", style="dim")
     return Group(table, rating)
