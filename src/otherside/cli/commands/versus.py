@@ -21,7 +21,7 @@ from otherside.cli.session import (
     record_names,
     save_record,
 )
-from otherside.cli.simulate import add_simulate_command
+from otherside.cli.simulate import SimulateExtras, add_simulate_command
 from otherside.cli.versus_render import NAMES, describe_attraction, flipped_cells, render
 from otherside.core import BadNotation, BadRecord, IllegalAction, read_record_file
 from otherside.core.game import Action, Game, State
@@ -243,7 +243,12 @@ def replay_command(
         console.print("(the record stops before the end of the game)")
 
 
-add_simulate_command(app, "versus", default_seats="search,greedy")
+add_simulate_command(
+    app,
+    "versus",
+    SimulateExtras(seats_example="search:think=0.1,greedy"),
+    default_seats="search,greedy",
+)
 
 
 def register(root: typer.Typer) -> None:
