@@ -32,7 +32,7 @@ def test_quit_or_end_of_input_stops_and_saves_the_game_so_far(
     )
     assert result.exit_code == 0, result.output
     assert "Game stopped." in result.output
-    assert f"Record written to {record}" in " ".join(result.output.split())
+    assert "".join(f"Record written to {record}".split()) in "".join(result.output.split())
     data = json.loads(record.read_text(encoding="utf-8"))
     assert len(data[ACTIONS[game]]) == 2  # the human's move and the bot's answer
     assert data["names"] == (["You", "greedy 1"] if game == "verso" else ["You", "greedy"])

@@ -99,7 +99,7 @@ def test_human_illegal_move_gets_the_reason_and_the_legal_moves_then_plays() -> 
     )
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "illegal: series blue 1 2 — you hold no blue 1, 2 (V10)" in out
+    assert "illegal: series blue 1 2 — you hold no blue 1, 2 (rule V10: series)" in out
     assert "'fly' is not a move: expected draw, flip, pass or series" in out
     assert "there is no move 7: choose 1 to 2" in out
     assert out.count("Legal moves:") == 3
@@ -293,3 +293,20 @@ def test_replay_of_a_game_stopped_early_shows_it_up_to_where_it_stopped(tmp_path
     assert "The record stops after 3 actions, before the end of the game (42 cards left" in text
     assert "Scores when the game stopped" in text and "Final scores" not in text
     assert "winner" not in text and "victory" not in text
+
+
+def test_solo_with_two_seats_says_solo_is_one_seat() -> None:
+    result = run("solo", "--seats", "greedy,greedy", "--delay", "0")
+    assert result.exit_code == 2
+    text = flat(result.output)
+    assert "solo is played by one seat ('human' or a bot name), not 2: 'greedy,greedy'" in text
+    assert "--players" not in text
+
+
+def test_the_intro_and_the_messages_say_what_rule_ids_are() -> None:
+    result = run(
+        "play", "--seats", "human,random", "--seed", "2", "--delay", "0", input="s b 1 2\n"
+    )
+    text = flat(result.output)
+    assert "Rule ids such as (V10) point into the rules: otherside rules verso." in text
+    assert "you hold no blue 1, 2 (rule V10: series)" in text

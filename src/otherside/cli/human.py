@@ -22,6 +22,7 @@ from otherside.cli.verso_render import STYLES, render_board
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Action, Game, State
 from otherside.games.verso import parse_action
+from otherside.guide import name_rule_ids
 
 SHORT_WORDS = {
     "d": "draw",
@@ -49,7 +50,8 @@ HELP_RULES = (
     "the VP printed on the series (upper-case faces 3, lower-case 1, a star 1) and discard its "
     "two highest cards. A tableau never holds two equal cards: the new one is discarded. "
     "3+ cards of every colour make a square: +7 VP, again only once it was broken. "
-    "The game ends when the pile is empty; then everyone may bank one last series."
+    "The game ends when the pile is empty; then everyone may bank one last series. "
+    "Rule ids such as (V10) point into the rules: otherside rules verso."
 )
 
 
@@ -186,5 +188,5 @@ class HumanSeat:
         return None
 
     def _refuse(self, message: str, legal: Sequence[Action]) -> None:
-        self.console.print(Text(message, style="bold red"))
+        self.console.print(Text(name_rule_ids(message), style="bold red"))
         self.console.print(moves_text(legal, self.referee))

@@ -153,7 +153,8 @@ def _intro(console: Console, kinds: list[str], seed: int, solo: bool) -> None:
     if HUMAN in kinds:
         console.print(
             Text(
-                "Type a move (draw, flip, series …), ? for the legal moves, help, or quit.",
+                "Type a move (draw, flip, series …), ? for the legal moves, help, or quit. "
+                "Rule ids such as (V10) point into the rules: otherside rules verso.",
                 style="dim",
             )
         )
@@ -216,7 +217,12 @@ def solo(
     delay: DelayOption = DEFAULT_DELAY,
 ) -> None:
     """Play Verso solo (V16-V18): 35 cards against a simulated opponent, then your rating."""
-    kinds = resolve_seats(1, seats)
+    kinds = resolve_seats(None, seats)
+    if len(kinds) != 1:
+        raise typer.BadParameter(
+            f"solo is played by one seat ('human' or a bot name), not {len(kinds)}: {seats!r}",
+            param_hint="--seats",
+        )
     check_record_path(record)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     state = _new_state(1, seed, 0, allow_duplicate_keep)
