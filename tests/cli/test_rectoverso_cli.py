@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import re
 from pathlib import Path
 
@@ -158,3 +159,15 @@ def test_the_puzzle_stops_the_same_way() -> None:
         result = runner.invoke(app, ["rectoverso", "puzzle", "--card", "5"], input=stop)
         assert result.exit_code == 0, result.output
         assert "Game stopped." in result.output
+
+
+def test_the_readme_solve_example_solves() -> None:
+    """The README's 'rectoverso solve --front … --back …' example answers with a construction."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r"^otherside (rectoverso solve --front .*?)\s*(?:#.*)?$", readme, re.M)
+    result = runner.invoke(app, shlex.split(example))
+    assert result.exit_code == 0, result.output
+    assert "matches: True" in result.output
+    shown = readme.split(example, 1)[1].split("```")[2]  # the output block after the command
+    placements = [line.strip() for line in result.output.splitlines() if line.startswith("  ")]
+    assert all(p in shown for p in placements if re.match(r"^[a-z]+ \d", p))
