@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import shlex
 import re
+import shlex
 from pathlib import Path
 
 import pytest

@@ -49,12 +49,12 @@ def test_bad_seats_are_refused_before_any_game_is_played(args: list[str], messag
     assert "0/2" not in result.output
 
 
-@pytest.mark.parametrize(("games", "most_bins"), [(5, 5), (40, 12), (2000, 50)])
-def test_histogram_bins_suit_the_number_of_games(games: int, most_bins: int) -> None:
-    scores = [(7 * i) % 61 for i in range(games)]  # spread over 0-60
-    edges = score_bins(scores, games)
-    bins = len(edges) - 1
-    assert 3 <= bins <= most_bins
+@pytest.mark.parametrize(("games", "bins"), [(5, (2, 5)), (40, (5, 12)), (2000, (61, 61))])
+def test_histogram_bins_suit_the_number_of_games(games: int, bins: tuple[int, int]) -> None:
+    """About √games bins over the spread (here 0-60), never narrower than one score."""
+    scores = [(7 * i) % 61 for i in range(games)]
+    edges = score_bins([scores, [s // 2 for s in scores]])
+    assert bins[0] <= len(edges) - 1 <= bins[1]
     widths = {b - a for a, b in pairwise(edges)}
     assert len(widths) == 1 and widths.pop() >= 1  # equal whole-number widths
     assert edges[0] <= min(scores) and max(scores) < edges[-1]

@@ -291,7 +291,7 @@ def test_replay_of_a_game_stopped_early_shows_it_up_to_where_it_stopped(tmp_path
     assert "You, greedy 1, greedy 2 · 45 cards · 3 actions" in text
     assert "1 │ You: draw" in text and "2 │ greedy 1:" in text
     assert "The record stops after 3 actions, before the end of the game (42 cards left" in text
-    assert "Scores when the game stopped" in text and "Final scores" not in text
+    assert "Scores so far" in text and "Final scores" not in text
     assert "winner" not in text and "victory" not in text
 
 

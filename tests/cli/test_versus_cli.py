@@ -203,4 +203,5 @@ def test_replay_names_the_players_and_refuses_a_ply_past_the_end(tmp_path: Path)
     assert "1. Blue (You)" in replayed.output and "2. Brown (greedy)" in replayed.output
     past = runner.invoke(app, ["versus", "replay", str(record), "--ply", "99"])
     assert past.exit_code == 2
-    assert "--ply 99: the record has 3 actions; choose 0 to 3" in " ".join(past.output.split())
+    error = " ".join(re.sub("[│╭╮╰╯─]", " ", past.output).split())
+    assert "--ply: 99 is past the end of the record (3 actions): choose 0 to 3" in error

@@ -10,6 +10,7 @@ import inspect
 import json
 import math
 import os
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,22 +108,24 @@ def render_summary(
         extras.report(console, summary)
 
 
-def score_bins(scores: Sequence[int], games: int) -> list[float]:
-    """Histogram bin edges for the integer ``scores`` of ``games`` games.
+def score_bins(by_seat: Sequence[Sequence[int]]) -> list[float]:
+    """Histogram bin edges for the integer scores of each seat label (one list per label).
 
-    About √games bins (5 to 50), of one whole-number width, so that every bin holds the same
-    number of possible scores and each score sits inside a bin rather than on an edge.
+    One whole-number width for all bins, so that each bin spans as many possible scores and
+    each score sits inside a bin, not on an edge: a seat's curve gets about √games bins over
+    its own spread (the mean over the seats), down to one score a bin for large runs.
 
-    >>> score_bins([3, 4, 4, 7], 4)
-    [2.5, 3.5, 4.5, 5.5, 6.5, 7.5]
-    >>> len(score_bins(list(range(61)), 2000)) - 1  # 61 scores in 31 bins of width 2
-    31
+    >>> score_bins([[3, 4, 4, 7]])
+    [2.5, 4.5, 6.5, 8.5]
+    >>> len(score_bins([list(range(61)) * 40])) - 1  # 2,440 games: one bin a score
+    61
     """
-    low, high = min(scores), max(scores)
-    span = high - low + 1
-    wanted = min(50, max(5, round(math.sqrt(games))))
-    width = max(1, math.ceil(span / wanted))
-    return [low - 0.5 + i * width for i in range(math.ceil(span / width) + 1)]
+    games = max(len(scores) for scores in by_seat)
+    spread = statistics.mean(max(s) - min(s) + 1 for s in by_seat if s)
+    width = max(1, round(spread / math.sqrt(games)))
+    low = min(min(s) for s in by_seat if s)
+    high = max(max(s) for s in by_seat if s)
+    return [low - 0.5 + i * width for i in range(math.ceil((high - low + 1) / width) + 1)]
 
 
 def score_figure(summary: dict[str, Any], results: Sequence[Any]) -> Figure:
@@ -134,7 +137,7 @@ def score_figure(summary: dict[str, Any], results: Sequence[Any]) -> Figure:
     figure = Figure(figsize=(8, 4.5))
     FigureCanvasAgg(figure)
     ax = figure.add_subplot()
-    bins = score_bins([s for r in results for s in r.scores], len(results))
+    bins = score_bins([[r.scores[i] for r in results] for i in range(len(summary["seats"]))])
     for i, label in enumerate(summary["seats"]):
         ax.hist(
             [r.scores[i] for r in results],

@@ -349,7 +349,7 @@ def render_results(view: View, names: Sequence[str]) -> RenderableType:
     """The scores, best first: final ones with the winners marked and a solo game's V18 rating,
     or, for a game that stopped before its end, the scores when it stopped."""
     outcome = view["outcome"]
-    title = "Final scores" if outcome else "Scores when the game stopped"
+    title = "Final scores" if outcome else "Scores so far"
     scores = outcome["scores"] if outcome else view["scores"]
     winners = outcome["winners"] if outcome and not view["solo"] else []
     table = Table(title=title, box=box.SIMPLE_HEAVY, title_style="bold")

@@ -163,7 +163,7 @@ PUZZLE_COMMANDS = (
     ("place <piece> <x,y,z> …", "put a piece on those cells (any order)"),
     ("remove <piece>", "take a piece off (nothing may rest on it)"),
     ("hint", "a next step towards a solution"),
-    ("done", "check the construction, once every piece is placed; scored by time (R14)"),
+    ("done", "check it, once every piece is placed: scored by time"),
     ("help", "these commands"),
     ("quit, q", "stop the puzzle"),
 )

@@ -221,7 +221,8 @@ def replay_command(
     actions = final.to_record()["plies"]
     if ply is not None and ply > len(actions):
         raise typer.BadParameter(
-            f"--ply {ply}: the record has {len(actions)} actions; choose 0 to {len(actions)}",
+            f"{ply} is past the end of the record ({len(actions)} actions): "
+            f"choose 0 to {len(actions)}",
             param_hint="--ply",
         )
     stop = len(actions) if ply is None else ply
