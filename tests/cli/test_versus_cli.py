@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from otherside.cli.main import app
 from otherside.cli.versus_render import (
@@ -33,15 +33,21 @@ def test_board_draws_91_cells_with_pieces_and_targets() -> None:
     assert cells + 10 + 2 == 91
 
 
-def test_human_against_greedy_with_moves_listing_and_errors(tmp_path: Path) -> None:
-    record = tmp_path / "game.json"
-    typed = "moves 0:-4\nmoves 0:4\n0:-4>0:-2\nnonsense\n0:-4>0:-3\nresign\n"
+def play_against_greedy(record: Path, typed: str) -> Result:
+    """Blue typed at the keyboard against greedy (seed 1), recorded."""
     result = runner.invoke(
         app,
         ["versus", "play", "--seats", "human,greedy", "--seed", "1", "--record", str(record)],
         input=typed,
     )
     assert result.exit_code == 0, result.output
+    return result
+
+
+def test_human_against_greedy_with_moves_listing_and_errors(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    typed = "moves 0:-4\nmoves 0:4\n0:-4>0:-2\nnonsense\n0:-4>0:-3\nresign\n"
+    result = play_against_greedy(record, typed)
     assert "0:-4: 0:-4>0:-5, 0:-4>1:-5, 0:-4>-1:-4, 0:-4>-1:-3, 0:-4>0:-3" in result.output
     assert "0:4: no legal ply (the piece is Brown's)" in result.output
     assert "a stone moves exactly one cell (rule S7: moving a stone)" in " ".join(
@@ -192,13 +198,7 @@ def test_status_line_explains_the_quiet_counter() -> None:
 
 def test_replay_names_the_players_and_refuses_a_ply_past_the_end(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    typed = "0:-4>0:-3\nresign\n"
-    result = runner.invoke(
-        app,
-        ["versus", "play", "--seats", "human,greedy", "--seed", "1", "--record", str(record)],
-        input=typed,
-    )
-    assert result.exit_code == 0, result.output
+    play_against_greedy(record, "0:-4>0:-3\nresign\n")
     replayed = runner.invoke(app, ["versus", "replay", str(record)])
     assert "1. Blue (You)" in replayed.output and "2. Brown (greedy)" in replayed.output
     past = runner.invoke(app, ["versus", "replay", str(record), "--ply", "99"])
