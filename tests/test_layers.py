@@ -20,6 +20,15 @@ FORBIDDEN = {
     ),
     "games": ("otherside.bots", "otherside.cli", "otherside.server", "otherside.rl"),
     "bots": ("otherside.cli", "otherside.server"),
+    # The players' rules texts: data read by the CLI and the server, depending on nothing.
+    "guide": (
+        "otherside.core",
+        "otherside.games",
+        "otherside.bots",
+        "otherside.cli",
+        "otherside.server",
+        "otherside.rl",
+    ),
 }
 IMPURE = ("asyncio", "socket", "fastapi", "sqlalchemy", "typer", "rich", "subprocess")
 

@@ -81,6 +81,7 @@ def test_record_replays_to_the_same_game_and_the_seed_repeats_it(tmp_path: Path)
     assert record == read_record_file(second, "verso")
     assert record["options"]["first_player"] == 1
     assert len(record["pile"]) == 30
+    assert record.pop("names") == ["random 0", "random 1"]
     assert verso.replay(record).to_record() == record
 
 
@@ -98,7 +99,7 @@ def test_human_illegal_move_gets_the_reason_and_the_legal_moves_then_plays() -> 
     )
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "illegal: series blue 1 2 — you hold no blue 1, 2 (V10)" in out
+    assert "illegal: series blue 1 2 — you hold no blue 1, 2 (rule V10: series)" in out
     assert "'fly' is not a move: expected draw, flip, pass or series" in out
     assert "there is no move 7: choose 1 to 2" in out
     assert out.count("Legal moves:") == 3
@@ -126,6 +127,7 @@ def test_human_moves_by_number_and_shorthand_and_quit_saves_the_record(tmp_path:
     record = read_record_file(out, "verso")
     assert record["actions"][0] == "flip" and record["actions"][2] == "draw"
     assert len(record["actions"]) == 4  # flip, bot, draw, bot: then the human quit
+    assert record.pop("names") == ["You", "random 1"]
     assert verso.replay(record).to_record() == record
 
 
@@ -144,7 +146,7 @@ def test_solo_human_plays_to_the_end_and_gets_a_rating() -> None:
     result = run("solo", "--seed", "3", "--delay", "0", input="1\n" * 60)
     assert result.exit_code == 0, result.output
     assert "The opponent took" in result.output
-    assert "Solo rating (V18):" in result.output
+    assert "Solo rating:" in result.output and "(rule V18)" in result.output
     score = final_scores(result.output)["You"]
     assert verso.rating(score) in result.output
 
@@ -155,7 +157,7 @@ def test_solo_with_a_bot_seat_prints_a_rating(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     state = verso.replay(read_record_file(out, "verso"))
     assert state.solo and len(state.to_record()["pile"]) == 35
-    assert f"Solo rating (V18): {verso.rating(state.scores[0])}" in result.output
+    assert f"Solo rating: {verso.rating(state.scores[0])}" in result.output
 
 
 @pytest.fixture(scope="module")
@@ -180,11 +182,11 @@ def test_replay_prints_each_action_and_the_final_scores(record_file: Path) -> No
     record = read_record_file(record_file, "verso")
     result = run("replay", str(record_file))
     assert result.exit_code == 0, result.output
-    shown = re.findall(r"^\s*(\d+) │ seat (\d): (.+?)\s*$", result.output, re.M)
+    shown = re.findall(r"^\s*(\d+) │ random (\d): (.+?)\s*$", result.output, re.M)
     assert [a for _, _, a in shown] == record["actions"]
     assert [int(n) for n, _, _ in shown] == list(range(1, len(record["actions"]) + 1))
     state = verso.replay(record)
-    assert final_scores(result.output) == {f"seat {p}": s for p, s in enumerate(state.scores)}
+    assert final_scores(result.output) == {f"random {p}": s for p, s in enumerate(state.scores)}
 
 
 def test_replay_json_is_the_final_view_and_the_record(record_file: Path) -> None:
@@ -193,6 +195,7 @@ def test_replay_json_is_the_final_view_and_the_record(record_file: Path) -> None
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     state = verso.replay(record)
+    assert data["names"] == record.pop("names") == ["random 0", "random 1", "random 2"]
     assert data["record"] == record
     assert data["view"]["scores"] == list(state.scores)
     assert data["view"]["outcome"]["winners"] == list(state.outcome.winners)
@@ -275,3 +278,35 @@ def test_the_verso_group_has_play_solo_replay_and_simulate() -> None:
     assert result.exit_code == 0
     for command in ("play", "solo", "replay", "simulate"):
         assert command in result.output
+
+
+def test_replay_of_a_game_stopped_early_shows_it_up_to_where_it_stopped(tmp_path: Path) -> None:
+    """A record of an unfinished game (quit, Ctrl-C, Ctrl-D) replays, and says where it stops."""
+    out = tmp_path / "q.json"
+    played = run("play", "--seed", "5", "--delay", "0", "--record", str(out), input="d\nquit\n")
+    assert played.exit_code == 0, played.output
+    result = run("replay", str(out))
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "You, greedy 1, greedy 2 · 45 cards · 3 actions" in text
+    assert "1 │ You: draw" in text and "2 │ greedy 1:" in text
+    assert "The record stops after 3 actions, before the end of the game (42 cards left" in text
+    assert "Scores so far" in text and "Final scores" not in text
+    assert "winner" not in text and "victory" not in text
+
+
+def test_solo_with_two_seats_says_solo_is_one_seat() -> None:
+    result = run("solo", "--seats", "greedy,greedy", "--delay", "0")
+    assert result.exit_code == 2
+    text = flat(result.output)
+    assert "solo is played by one seat ('human' or a bot name), not 2: 'greedy,greedy'" in text
+    assert "--players" not in text
+
+
+def test_the_intro_and_the_messages_say_what_rule_ids_are() -> None:
+    result = run(
+        "play", "--seats", "human,random", "--seed", "2", "--delay", "0", input="s b 1 2\n"
+    )
+    text = flat(result.output)
+    assert "Rule ids such as (V10) point into the rules: otherside rules verso." in text
+    assert "you hold no blue 1, 2 (rule V10: series)" in text

@@ -17,10 +17,12 @@ from rich.table import Table
 from rich.text import Text
 
 from otherside.bots.match import Step
+from otherside.cli.session import QUIT_HELP, read_command
 from otherside.cli.verso_render import STYLES, render_board
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Action, Game, State
 from otherside.games.verso import parse_action
+from otherside.guide import name_rule_ids
 
 SHORT_WORDS = {
     "d": "draw",
@@ -41,14 +43,15 @@ HELP_MOVES = (
     ("a number", "the move of that number in the list of legal moves"),
     ("moves, ?", "list the legal moves"),
     ("board", "show the table again"),
-    ("quit", "stop the game (with --record, the game so far is saved)"),
+    ("quit, q", QUIT_HELP),
 )
 HELP_RULES = (
     "Banking a series: your neighbours turn over their highest card of that colour, you score "
     "the VP printed on the series (upper-case faces 3, lower-case 1, a star 1) and discard its "
     "two highest cards. A tableau never holds two equal cards: the new one is discarded. "
     "3+ cards of every colour make a square: +7 VP, again only once it was broken. "
-    "The game ends when the pile is empty; then everyone may bank one last series."
+    "The game ends when the pile is empty; then everyone may bank one last series. "
+    "Rule ids such as (V10) point into the rules: otherside rules verso."
 )
 
 
@@ -58,10 +61,6 @@ def help_text() -> RenderableType:
     for words, meaning in HELP_MOVES:
         table.add_row(Text(words, style="bold"), meaning)
     return Group(table, Text(HELP_RULES, style="dim"))
-
-
-class QuitGame(Exception):
-    """The player asked to stop the game (``quit``, end of input or Ctrl-C)."""
 
 
 def expand_shorthand(text: str) -> str:
@@ -154,11 +153,7 @@ class HumanSeat:
         self.console.print(render_board(view, self.names, me))
         prompt = f"[bold yellow]{self.names[me]}[/] [dim](help, ?)[/] › "
         while True:
-            try:
-                line = self.console.input(prompt)
-            except (EOFError, KeyboardInterrupt):
-                raise QuitGame from None
-            action = self._answer(line.strip(), view, legal)
+            action = self._answer(read_command(self.console, prompt), view, legal)
             if action is not None:
                 return action
 
@@ -167,8 +162,6 @@ class HumanSeat:
         word = line.lower()
         if not word:
             return None
-        if word in ("quit", "exit", "q"):
-            raise QuitGame
         if word in ("help", "h"):
             self.console.print(help_text())
             self.console.print(moves_text(legal, self.referee))
@@ -195,5 +188,5 @@ class HumanSeat:
         return None
 
     def _refuse(self, message: str, legal: Sequence[Action]) -> None:
-        self.console.print(Text(message, style="bold red"))
+        self.console.print(Text(name_rule_ids(message), style="bold red"))
         self.console.print(moves_text(legal, self.referee))

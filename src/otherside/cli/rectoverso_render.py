@@ -3,7 +3,7 @@ in PNG files (matplotlib)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from pathlib import Path
 
 from rich.console import Group
@@ -31,29 +31,76 @@ EMPTY_COLOUR = "#ffffff"
 SIDE_TITLES = {"front": "recto (front)", "back": "verso (back)"}
 
 
-def view_text(view: Sequence[str]) -> Text:
-    """A view as rows of coloured squares, each labelled with its letter, top level first."""
+WRONG_MARK = "×"
+
+
+def view_text(view: Sequence[str], wrong: Set[tuple[int, int]] = frozenset()) -> Text:
+    """A view as rows of coloured squares, each labelled with its letter, top level first.
+
+    Cells in ``wrong`` (row from the top, column) are marked ``×``: there the construction shows
+    another colour than the card.
+    """
     text = Text()
     for row, level in enumerate(view):
         z = len(view) - 1 - row
         text.append(f"z{z} ", style="dim")
-        for char in level:
+        for column, char in enumerate(level):
+            mark = WRONG_MARK if (row, column) in wrong else " "
             if char == ".":
-                text.append(" · ", style="dim")
+                text.append(f" ·{mark}", style="bold red" if mark != " " else "dim")
             else:
                 dark = char in "kbvnr"
-                text.append(f" {char} ", style=f"{'white' if dark else 'black'} on {COLOURS[char]}")
+                style = f"{'white' if dark else 'black'} on {COLOURS[char]}"
+                text.append(f" {char}", style=style)
+                text.append(mark, style=f"bold red on {COLOURS[char]}" if mark != " " else style)
         text.append("\n")
     return text
 
 
-def views_table(title: str, views: Mapping[str, Sequence[str]]) -> Table:
-    """Views side by side (``{"front": …, "back": …}``, any subset), under ``title``."""
+def views_table(
+    title: str,
+    views: Mapping[str, Sequence[str]],
+    wrong: Mapping[str, Set[tuple[int, int]]] | None = None,
+) -> Table:
+    """Views side by side (``{"front": …, "back": …}``, any subset), under ``title``; ``wrong``
+    gives, per side, the cells to mark (see :func:`view_text`)."""
     table = Table(title=title, show_edge=False, box=None, padding=(0, 2))
     for side in views:
         table.add_column(SIDE_TITLES.get(side, side))
-    table.add_row(*(view_text(v) for v in views.values()))
+    marks = wrong or {}
+    table.add_row(*(view_text(v, marks.get(side, frozenset())) for side, v in views.items()))
     return table
+
+
+def compare_views(
+    card: Sequence[str], built: Sequence[str]
+) -> tuple[tuple[str, ...], set[tuple[int, int]], int]:
+    """Line up a construction's view with the card's, bottom levels together.
+
+    Returns:
+        The construction's view with empty levels added on top to the height of the taller
+        of the two; the cells (row from the top, column) where it shows a colour the card does
+        not (another colour, or a cube where the card shows none); and how many of the card's
+        cubes it does not show yet.
+
+    >>> compare_views(("y.", "kb"), ("wb",))
+    (('..', 'wb'), {(1, 0)}, 1)
+    """
+    height = max(len(card), len(built))
+    width = len((card or built or ("",))[0])
+
+    def padded(view: Sequence[str]) -> tuple[str, ...]:
+        return ("." * width,) * (height - len(view)) + tuple(view)
+
+    shown, mine = padded(card), padded(built)
+    wrong, missing = set(), 0
+    for row, (want, have) in enumerate(zip(shown, mine, strict=True)):
+        for column, (a, b) in enumerate(zip(want, have, strict=True)):
+            if b != "." and a != b:
+                wrong.add((row, column))
+            elif b == "." and a != ".":
+                missing += 1
+    return mine, wrong, missing
 
 
 def card_renderable(card: Card, sides: Sequence[str] = ("front", "back")) -> Group:

@@ -6,12 +6,15 @@ solo ratings, the clairvoyant ceiling…) plug in through a :class:`SimulateExtr
 
 from __future__ import annotations
 
+import inspect
 import json
+import math
 import os
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,7 +22,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from otherside.bots import make_bot
 from otherside.bots.simulate import GameResult, SimSpec, parse_seats, simulate, summarize
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,11 @@ class SimulateExtras:
         summarize: adds game-specific keys to the summary dict from the results.
         report: prints game-specific lines or tables after the summary table.
         columns: extra per-seat columns of the summary table: (title, summary key).
+        seats_example: a ``--seats`` value of this game's bots, for the help.
+        players_help: the help of ``--players``; None for a game of one player count, which
+            then has no such option.
+        ceiling_help: the help of ``--ceiling``; None for a game that defines no ceiling, which
+            then has no such option.
     """
 
     observer: str | None = None
@@ -41,6 +53,9 @@ class SimulateExtras:
     summarize: Callable[[dict[str, Any], Sequence[GameResult]], None] | None = None
     report: Callable[[Console, dict[str, Any]], None] | None = None
     columns: tuple[tuple[str, str], ...] = ()
+    seats_example: str = "greedy,random"
+    players_help: str | None = None
+    ceiling_help: str | None = None
 
 
 def _parse_options(pairs: Sequence[str]) -> tuple[tuple[str, Any], ...]:
@@ -93,16 +108,36 @@ def render_summary(
         extras.report(console, summary)
 
 
-def plot_scores(path: Path, summary: dict[str, Any], results: Sequence[GameResult]) -> None:
-    """Histogram of the scores of each seat label, saved to ``path`` (PNG, SVG, PDF…)."""
-    import matplotlib  # deferred: only plots pay for matplotlib's import time
+def score_bins(by_seat: Sequence[Sequence[int]]) -> list[float]:
+    """Histogram bin edges for the integer scores of each seat label (one list per label).
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    One whole-number width for all bins, so that each bin spans as many possible scores and
+    each score sits inside a bin, not on an edge: a seat's curve gets about √games bins over
+    its own spread (the mean over the seats), down to one score a bin for large runs.
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    scores = [s for r in results for s in r.scores]
-    bins = range(min(scores), max(scores) + 2)
+    >>> score_bins([[3, 4, 4, 7]])
+    [2.5, 4.5, 6.5, 8.5]
+    >>> len(score_bins([list(range(61)) * 40])) - 1  # 2,440 games: one bin a score
+    61
+    """
+    games = max(len(scores) for scores in by_seat)
+    spread = statistics.mean(max(s) - min(s) + 1 for s in by_seat if s)
+    width = max(1, round(spread / math.sqrt(games)))
+    low = min(min(s) for s in by_seat if s)
+    high = max(max(s) for s in by_seat if s)
+    return [low - 0.5 + i * width for i in range(math.ceil((high - low + 1) / width) + 1)]
+
+
+def score_figure(summary: dict[str, Any], results: Sequence[Any]) -> Figure:
+    """Histogram of the scores of each seat label (``results`` have ``.scores`` by label)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # deferred: import time
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    figure = Figure(figsize=(8, 4.5))
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
+    bins = score_bins([[r.scores[i] for r in results] for i in range(len(summary["seats"]))])
     for i, label in enumerate(summary["seats"]):
         ax.hist(
             [r.scores[i] for r in results],
@@ -114,13 +149,63 @@ def plot_scores(path: Path, summary: dict[str, Any], results: Sequence[GameResul
     if "clairvoyant_mean" in summary:
         ax.axvline(summary["clairvoyant_mean"], linestyle="--", color="grey")
         ax.text(summary["clairvoyant_mean"], ax.get_ylim()[1] * 0.95, " clairvoyant mean")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # games are counted in whole numbers
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
     ax.set_title(f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    figure.tight_layout()
+    return figure
+
+
+def plot_scores(path: Path, summary: dict[str, Any], results: Sequence[GameResult]) -> None:
+    """Save :func:`score_figure` to ``path`` (PNG, SVG, PDF…)."""
+    score_figure(summary, results).savefig(path)
+
+
+def _option(name: str, kind: Any, default: Any, *decls: str, **info: Any) -> inspect.Parameter:
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=default,
+        annotation=Annotated[kind, typer.Option(*decls, **info)],
+    )
+
+
+def _command_parameters(extras: SimulateExtras, default_seats: str) -> list[inspect.Parameter]:
+    """The options of one game's ``simulate``, with that game's examples, and ``--players`` or
+    ``--ceiling`` only for a game that has them."""
+    fills = " One name with --players fills the table." if extras.players_help else ""
+    seats_help = (
+        f"Bots by seat, comma-separated; options as name:key=value "
+        f"(e.g. {extras.seats_example}).{fills}"
+    )
+    parameters = [
+        _option("seats", str, default_seats, help=seats_help),
+        _option("games", int, 200, min=1, help="Number of games."),
+        _option("seed", int, 1, help="Run seed: game i uses derive_seed(seed, i)."),
+        _option("workers", int, os.cpu_count() or 1, min=1, help="Local processes (one per core)."),
+    ]
+    if extras.players_help:
+        parameters.append(_option("players", int | None, None, help=extras.players_help))
+    parameters.append(
+        _option("rotate", bool, True, help="Turn the seats round the table from game to game.")
+    )
+    if extras.ceiling_help:
+        parameters.append(_option("ceiling", bool, False, help=extras.ceiling_help))
+    parameters += [
+        _option("option", list[str] | None, None, help="Game option KEY=VALUE (repeatable)."),
+        _option("plot", Path | None, None, help="Save a histogram of the scores (PNG, SVG…)."),
+        _option("as_json", bool, False, "--json", help="Print the summary as JSON (for scripts)."),
+        _option(
+            "ray",
+            str | None,
+            None,
+            help="Run on a Ray cluster (optional extra 'ray'): HOST:PORT or 'auto' after "
+            "`ray start --head`, or 'local' for a private instance of --workers CPUs.",
+        ),
+    ]
+    return parameters
 
 
 def add_simulate_command(
@@ -129,60 +214,35 @@ def add_simulate_command(
     extra_stats: SimulateExtras | None = None,
     default_seats: str = "random,random",
 ) -> None:
-    """Register ``simulate`` on ``typer_app`` (the ``otherside <game_name>`` group)."""
+    """Register ``simulate`` on ``typer_app`` (the ``otherside <game_name>`` group).
 
-    @typer_app.command("simulate")
+    The command's options and their help come from ``extra_stats``, so that each game's help
+    speaks of that game's bots and options only.
+    """
+    extras = extra_stats or SimulateExtras()
+
     def simulate_command(
-        seats: Annotated[
-            str,
-            typer.Option(
-                help="Bots by seat, comma-separated; options as name:key=value "
-                "(e.g. ismcts:iterations=300,greedy). One name with --players fills the table."
-            ),
-        ] = default_seats,
-        games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 200,
-        seed: Annotated[int, typer.Option(help="Run seed: game i uses derive_seed(seed, i).")] = 1,
-        workers: Annotated[
-            int, typer.Option(min=1, help="Local processes (default: one per core).")
-        ] = os.cpu_count() or 1,
-        players: Annotated[
-            int | None, typer.Option(help="Player count when --seats names one bot.")
-        ] = None,
-        rotate: Annotated[
-            bool, typer.Option(help="Turn the seats round the table from game to game.")
-        ] = True,
-        ceiling: Annotated[
-            bool,
-            typer.Option(
-                help="Also compute the perfect-information ceiling where the game defines one "
-                "(Verso solo: exact, seconds to a minute per game)."
-            ),
-        ] = False,
-        option: Annotated[
-            list[str] | None, typer.Option(help="Game option KEY=VALUE (repeatable).")
-        ] = None,
-        plot: Annotated[
-            Path | None, typer.Option(help="Save a histogram of the scores (PNG, SVG…).")
-        ] = None,
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print the summary as JSON (for scripts).")
-        ] = False,
-        ray: Annotated[
-            str | None,
-            typer.Option(
-                help="Run on a Ray cluster (optional extra 'ray'): HOST:PORT or 'auto' after "
-                "`ray start --head`, or 'local' for a private instance of --workers CPUs."
-            ),
-        ] = None,
+        *,
+        seats: str,
+        games: int,
+        seed: int,
+        workers: int,
+        players: int | None = None,
+        rotate: bool = True,
+        ceiling: bool = False,
+        option: list[str] | None = None,
+        plot: Path | None = None,
+        as_json: bool = False,
+        ray: str | None = None,
     ) -> None:
         """Play many seeded bot games and summarise them (same seed, same games)."""
         console = Console(stderr=as_json)
         try:
             seat_specs = parse_seats(seats, players)
+            for seat in seat_specs:  # an unknown bot or option is refused before any game
+                make_bot(game_name, seat.name, **dict(seat.options))
             observer_options = (
-                extra_stats.observer_options(len(seat_specs), ceiling)
-                if extra_stats and extra_stats.observer_options
-                else {}
+                extras.observer_options(len(seat_specs), ceiling) if extras.observer_options else {}
             )
             spec = SimSpec(
                 game=game_name,
@@ -190,7 +250,7 @@ def add_simulate_command(
                 seed=seed,
                 rotate=rotate,
                 game_options=_parse_options(option or []),
-                observer=extra_stats.observer if extra_stats else None,
+                observer=extras.observer,
                 observer_options=tuple(sorted(observer_options.items())),
             )
             progress = Progress(
@@ -214,13 +274,19 @@ def add_simulate_command(
             console.print(f"[red]error:[/red] {escape(str(exc))}")  # e.g. otherside[ray]
             raise typer.Exit(2) from exc
         summary = summarize(spec, results)
-        if extra_stats and extra_stats.summarize:
-            extra_stats.summarize(summary, results)
+        if extras.summarize:
+            extras.summarize(summary, results)
         if plot is not None:
             plot_scores(plot, summary, results)
         if as_json:
             typer.echo(json.dumps(summary))
             return
-        render_summary(console, summary, extra_stats)
+        render_summary(console, summary, extras)
         if plot is not None:
             console.print(f"plot saved to {plot}")
+
+    # Typer reads the options from the signature: give it this game's.
+    simulate_command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        _command_parameters(extras, default_seats)
+    )
+    typer_app.command("simulate")(simulate_command)

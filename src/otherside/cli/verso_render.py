@@ -11,12 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from otherside.games.verso import DESIGNERS_BEST
 from otherside.games.verso.cards import COLOURS
+from otherside.guide import name_rule_ids
 
 LETTER_COLOUR = {colour[0]: colour for colour in COLOURS}
 # (3-VP face, 1-VP face, label) styles per colour; chosen to read on dark and light terminals.
@@ -28,6 +30,7 @@ STYLES = {
 VALUE_COLUMNS = ("1", "2", "3", "4", "5", "6", "*")
 SQUARE_MARK = "■"
 TURN_MARK = "▶"
+DOWN_MARK = "↓"
 
 View = Mapping[str, Any]
 
@@ -63,10 +66,11 @@ def face_text(face: str, *, dim: bool = False) -> Text:
 
 
 def card_text(card: Mapping[str, Any]) -> Text:
-    """A card of a view: its up face, and its down face dimmed when it has been shown."""
+    """A card of a view: its up face, and its down face, once shown, after a ``↓`` and dimmed
+    (the arrow says it is the card's other side where dimming does not show)."""
     text = face_text(card["up"])
     if card.get("down"):
-        text.append("/", style="dim")
+        text.append(DOWN_MARK, style="dim")
         text.append_text(face_text(card["down"], dim=True))
     return text
 
@@ -94,29 +98,77 @@ def possessive(name: str) -> str:
     return "Your" if name == "You" else f"{name}'s"
 
 
+def _seat_lines(view: View, names: Sequence[str], me: int | None, seat: int) -> list[Text]:
+    """A seat's name (marked when it is to play), score and square: the first column's lines."""
+    current = view["current_player"]
+    tableau = view["tableaux"][seat]
+    name = Text.assemble(
+        (f"{TURN_MARK} " if seat == current else "  ", "bold yellow"),
+        (names[seat], "bold yellow" if seat == current else "bold" if seat == me else ""),
+    )
+    score = Text(f"  {tableau['score']} VP", style="bold")
+    square = Text(f"  {SQUARE_MARK} square", style="magenta") if tableau["square"] else Text()
+    return [name, score, square]
+
+
+def _rows(tableau: Mapping[str, Any]) -> dict[str, dict[str, Text]]:
+    """A tableau's cards by colour, then by value column (``1``…``6``, ``*``)."""
+    rows: dict[str, dict[str, Text]] = {c: {} for c in COLOURS}
+    for card in tableau["cards"]:
+        rows[face_colour(card["up"])][card["up"][1]] = card_text(card)
+    return rows
+
+
 def _grid(view: View, names: Sequence[str], me: int | None) -> Table:
+    """Every tableau as a grid: one row per colour, one column per value."""
     table = Table(box=box.SIMPLE_HEAD, header_style="dim", padding=0, pad_edge=False)
     table.add_column("player", min_width=13, no_wrap=True)
     table.add_column("", min_width=7, no_wrap=True)
     for value in VALUE_COLUMNS:
-        # A cell holds " B3 " and, once shown, " g4" for its down face: 7 characters.
+        # A cell holds " B3 " and, once shown, "↓g4" for its down face: 7 characters.
         table.add_column(f" {face_label(value)}", min_width=7, no_wrap=True)
-    current = view["current_player"]
     for seat, tableau in enumerate(view["tableaux"]):
-        rows: dict[str, dict[str, Text]] = {c: {} for c in COLOURS}
-        for card in tableau["cards"]:
-            rows[face_colour(card["up"])][card["up"][1]] = card_text(card)
-        name = Text.assemble(
-            (f"{TURN_MARK} " if seat == current else "  ", "bold yellow"),
-            (names[seat], "bold yellow" if seat == current else "bold" if seat == me else ""),
-        )
-        score = Text(f"  {tableau['score']} VP", style="bold")
-        square = Text(f"  {SQUARE_MARK} square", style="magenta") if tableau["square"] else ""
-        for colour, first in zip(COLOURS, (name, score, square), strict=True):
+        rows = _rows(tableau)
+        for colour, first in zip(COLOURS, _seat_lines(view, names, me, seat), strict=True):
             cells = [rows[colour].get(v, Text(" ·", style="dim")) for v in VALUE_COLUMNS]
             label = Text(colour, style=STYLES[colour][2])
             table.add_row(first, label, *cells, end_section=colour == COLOURS[-1])
     return table
+
+
+def _lists(view: View, names: Sequence[str], me: int | None) -> Group:
+    """Every tableau as lists, for a terminal too narrow for :func:`_grid`: a seat's line, then
+    one line per colour holding its cards in value order (wrapping if need be)."""
+    parts: list[RenderableType] = []
+    for seat, tableau in enumerate(view["tableaux"]):
+        parts.append(Text(" ").join(_seat_lines(view, names, me, seat)))
+        rows = _rows(tableau)
+        colours = Table.grid(padding=(0, 1))
+        colours.add_column(no_wrap=True)
+        colours.add_column(overflow="fold")
+        for colour in COLOURS:
+            cards = [rows[colour][v] for v in VALUE_COLUMNS if v in rows[colour]]
+            held = Text(" ").join(cards) if cards else Text(" ·", style="dim")
+            colours.add_row(Text(f"    {colour:<6}", style=STYLES[colour][2]), held)
+        parts.append(colours)
+    return Group(*parts)
+
+
+class Tableaux:
+    """Every tableau as a grid when the terminal is wide enough for all seven value columns,
+    else as lists: a narrow terminal never loses a column."""
+
+    def __init__(self, view: View, names: Sequence[str], me: int | None) -> None:
+        self.view, self.names, self.me = view, names, me
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        grid = _grid(self.view, self.names, self.me)
+        # Measured unbounded: Measurement.get clamps to the width it is given.
+        needed = Measurement.get(console, options.update_width(10_000), grid).minimum
+        if needed <= options.max_width:
+            yield grid
+        else:
+            yield _lists(self.view, self.names, self.me)
 
 
 def _pile_line(view: View) -> Text:
@@ -161,7 +213,7 @@ def render_board(view: View, names: Sequence[str], me: int | None = None) -> Ren
         names: the display name of each seat.
         me: the seat looking at the board, highlighted (None for a spectator).
     """
-    parts: list[RenderableType] = [_pile_line(view), _grid(view, names, me)]
+    parts: list[RenderableType] = [_pile_line(view), Tableaux(view, names, me)]
     turn = _turn_line(view, names, me)
     if turn is not None:
         parts.append(turn)
@@ -214,7 +266,9 @@ def describe_events(
             owner = possessive(who)
             owner = owner.lower() if owner == "Your" else owner
             line.append_text(card_text(event["card"]))
-            line.append(f" duplicates a card in {owner} tableau: discarded (V8)", style="dim")
+            line.append(
+                name_rule_ids(f" duplicates a card in {owner} tableau: discarded (V8)"), style="dim"
+            )
         elif kind == "series":
             line.append(f"{who} banked ", style="bold")
             line.append(event["text"].removeprefix("series "), style=STYLES[event["colour"]][2])
@@ -226,7 +280,10 @@ def describe_events(
             line.append_text(face_text(event["to"]))
         elif kind == "square":
             line.append(f"{SQUARE_MARK} Square! ", style="bold magenta")
-            line.append(f"{who} holds 3 cards of every colour: +{event['points']} VP", style="bold")
+            holds = "hold" if who == "You" else "holds"
+            line.append(
+                f"{who} {holds} 3 cards of every colour: +{event['points']} VP", style="bold"
+            )
         elif kind == "square_broken":
             line.append(f"{possessive(who)} square is broken: the next one scores", style="dim")
         elif kind == "opponent":
@@ -236,9 +293,11 @@ def describe_events(
                 colour = face_colour(event["card"]["down"])
                 turned = i < len(events) and events[i]["type"] == "turn"
                 if turned:
-                    line.append(f": you turn your highest {colour} card (V16)")
+                    line.append(name_rule_ids(f": you turn your highest {colour} card (V16)"))
                 else:
-                    line.append(f": you hold no {colour} card to turn (V16)", style="dim")
+                    line.append(
+                        name_rule_ids(f": you hold no {colour} card to turn (V16)"), style="dim"
+                    )
             else:
                 line.append(": no effect", style="dim")
         elif kind == "pass":
@@ -249,7 +308,7 @@ def describe_events(
                 if solo
                 else ("each player may bank one last series (V14)")
             )
-            line.append(f"The pile is empty: {who_may}.", style="bold")
+            line.append(name_rule_ids(f"The pile is empty: {who_may}."), style="bold")
         elif kind == "end":
             line.append(f"Game over: {event['reason']}.", style="bold")
         else:
@@ -287,23 +346,26 @@ def _winners_line(winners: Sequence[int], names: Sequence[str]) -> Text:
 
 
 def render_results(view: View, names: Sequence[str]) -> RenderableType:
-    """Final scores, best first, with the winners marked, and the V18 rating of a solo game."""
-    outcome = view["outcome"] or {"scores": view["scores"], "winners": []}
-    table = Table(title="Final scores", box=box.SIMPLE_HEAVY, title_style="bold")
+    """The scores, best first: final ones with the winners marked and a solo game's V18 rating,
+    or, for a game that stopped before its end, the scores when it stopped."""
+    outcome = view["outcome"]
+    title = "Final scores" if outcome else "Scores so far"
+    scores = outcome["scores"] if outcome else view["scores"]
+    winners = outcome["winners"] if outcome and not view["solo"] else []
+    table = Table(title=title, box=box.SIMPLE_HEAVY, title_style="bold")
     table.add_column("#", justify="right")
     table.add_column("player")
     table.add_column("VP", justify="right", style="bold")
     table.add_column("")
-    order = sorted(range(len(names)), key=lambda p: -outcome["scores"][p])
+    order = sorted(range(len(names)), key=lambda p: -scores[p])
     for rank, seat in enumerate(order, 1):
-        won = seat in outcome["winners"] and not view["solo"]
-        mark = Text("winner", style="bold green") if won else ""
-        table.add_row(str(rank), names[seat], str(outcome["scores"][seat]), mark)
-    if not view["solo"]:
-        return Group(table, _winners_line(outcome["winners"], names))
+        mark = Text("winner", style="bold green") if seat in winners else ""
+        table.add_row(str(rank), names[seat], str(scores[seat]), mark)
+    if winners:
+        return Group(table, _winners_line(winners, names))
     if view.get("rating") is None:
         return table
-    rating = Text("Solo rating (V18): ", style="bold")
+    rating = Text("Solo rating: ", style="bold")
     rating.append(view["rating"], style="bold magenta")
-    rating.append(f"   the designers' best is {DESIGNERS_BEST}", style="dim")
+    rating.append(f"   the designers' best is {DESIGNERS_BEST} (rule V18)", style="dim")
     return Group(table, rating)

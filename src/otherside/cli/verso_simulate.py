@@ -74,6 +74,10 @@ VERSO_EXTRAS = SimulateExtras(
     summarize=summarize_verso,
     report=report_verso,
     columns=(("squares", "squares_per_game"),),
+    seats_example="ismcts:iterations=300,greedy",
+    players_help="Player count when --seats names one bot (1 for solo).",
+    ceiling_help="Solo: also compute the clairvoyant ceiling, the best score knowing every face "
+    "of the same pile (exact, seconds to a minute per game).",
 )
 
 

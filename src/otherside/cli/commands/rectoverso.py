@@ -4,13 +4,23 @@ puzzle in the terminal."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
-from otherside.cli.rectoverso_render import card_renderable, save_card_png, views_table
+from otherside.cli.rectoverso_render import (
+    WRONG_MARK,
+    card_renderable,
+    compare_views,
+    save_card_png,
+    views_table,
+)
+from otherside.cli.session import QuitGame, read_command
 from otherside.core.errors import OthersideError
 from otherside.games.rectoverso.cards import (
     Card,
@@ -19,6 +29,7 @@ from otherside.games.rectoverso.cards import (
     matches,
     mismatch,
     standard_card,
+    standard_cards,
     standard_set_json,
 )
 from otherside.games.rectoverso.construction import Construction
@@ -26,6 +37,7 @@ from otherside.games.rectoverso.flow import points_for
 from otherside.games.rectoverso.notation import Place, Remove, parse_action, parse_view
 from otherside.games.rectoverso.pieces import pieces_of
 from otherside.games.rectoverso.solver import Solver, hint
+from otherside.guide import name_rule_ids
 
 app = typer.Typer(
     help="Recto Verso: cards, the solver and a practice puzzle.", no_args_is_help=True
@@ -147,85 +159,136 @@ def generate_command(
         typer.echo(json.dumps(item))
 
 
-PUZZLE_HELP = (
-    "commands: place <piece> <x,y,z> … | remove <piece> | hint | done | help | quit\n"
-    "cells x,y,z: x = 0…3 left to right (front), y = 0…3 front to back, z = 0… up"
+PUZZLE_COMMANDS = (
+    ("place <piece> <x,y,z> …", "put a piece on those cells (any order)"),
+    ("remove <piece>", "take a piece off (nothing may rest on it)"),
+    ("hint", "a next step towards a solution"),
+    ("done", "check it, once every piece is placed: scored by time"),
+    ("help", "these commands"),
+    ("quit, q", "stop the puzzle"),
 )
+PUZZLE_WORDS = "place, remove, hint, done, help, quit"
+CELLS_HELP = "cells x,y,z: x = 0…3 left to right (front), y = 0…3 front to back, z = 0… up"
+
+
+def _puzzle_help() -> str:
+    lines = [f"  {words:<26} {meaning}" for words, meaning in PUZZLE_COMMANDS]
+    return "\n".join(["commands:", *lines, CELLS_HELP, "the rules: otherside rules rectoverso"])
 
 
 def _show(card: Card, construction: Construction, sides: tuple[str, ...]) -> None:
+    """The card's sides shown, the construction's views of the same sides with every cell that
+    differs from the card marked, the top view and the pieces not placed yet."""
     console.print(card_renderable(card, sides))
+    shown = {"front": card.front, "back": card.back}
     built = {"front": construction.front_view(), "back": construction.back_view()}
-    console.print(views_table("your construction", {s: built[s] for s in sides}))
+    views, wrong, missing = {}, {}, 0
+    for side in sides:
+        views[side], wrong[side], to_build = compare_views(shown[side], built[side])
+        missing += to_build
+    console.print(views_table("your construction", views, wrong))
     console.print("top view (back row first): " + " | ".join(construction.top_view()))
     unplaced = [p.name for p in pieces_of(card.difficulty) if p not in construction.pieces]
     console.print("not placed: " + (", ".join(unplaced) or "none"))
+    differ = sum(len(cells) for cells in wrong.values())
+    if differ:
+        cells = "1 cell shows" if differ == 1 else f"{differ} cells show"
+        console.print(f"[red]{cells} a different colour from the card (marked {WRONG_MARK})[/red]")
+    if construction.pieces and missing:
+        console.print(f"{missing} of the card's cells still to build")
+
+
+def _puzzle_card(number: int | None, seed: int | None, hard: bool) -> Card:
+    """The puzzle's card, and a line saying which one it is and how to play it again."""
+    difficulty = "hard" if hard else "easy"
+    if number is None and seed is None:
+        numbers = [c.number for c in standard_cards(difficulty) if c.number is not None]
+        number = random.SystemRandom().choice(numbers)
+        console.print(
+            f"card {number} ({difficulty}), picked at random: --card {number} plays it again"
+        )
+    elif number is None:
+        console.print(f"a generated card (seed {seed}, {difficulty}): --seed {seed} plays it again")
+    return _pick_card(number, seed, hard)
 
 
 @app.command("puzzle")
 def puzzle_command(
     card_number: Annotated[int | None, typer.Option("--card", help="a standard card")] = None,
     seed: Annotated[int | None, typer.Option(help="a generated card from this seed")] = None,
-    hard: Annotated[bool, typer.Option("--hard", help="a hard generated card")] = False,
+    hard: Annotated[
+        bool, typer.Option("--hard", help="a hard card (picked at random, or generated)")
+    ] = False,
     side: Annotated[str, typer.Option(help="both, recto or verso: the sides you see")] = "both",
 ) -> None:
     """Practice alone: build a card by notation, timed and scored by R14 when done."""
     if side not in SIDES:
         raise _fail("--side must be both, recto or verso")
-    if card_number is None and seed is None:
-        seed = int(time.time())
-    card = _pick_card(card_number, seed, hard)
+    card = _puzzle_card(card_number, seed, hard)
     sides = SIDES[side]
     construction = Construction()
-    console.print(PUZZLE_HELP)
+    console.print(_puzzle_help())
     start = clock()
     _show(card, construction, sides)
     while True:
         try:
-            line = input("> ").strip()
-        except EOFError:
-            line = "quit"
-        if not line:
-            continue
-        if line in ("quit", "exit"):
-            console.print("bye")
+            line = read_command(console, "> ")
+        except QuitGame:
+            console.print("\nGame stopped.")
             return
-        if line == "help":
-            console.print(PUZZLE_HELP)
+        word = line.split()[0].lower() if line else ""
+        if not word:
             continue
-        if line == "hint":
+        if word == "help":
+            console.print(_puzzle_help())
+            continue
+        if word == "hint":
             step = hint(card, construction)
             console.print(f"hint: {step}" if step else "hint: nothing to do, say done")
+            continue
+        if word not in ("place", "remove", "done"):
+            console.print(
+                f"[red]{escape(line)!r} is not a puzzle command: use {PUZZLE_WORDS}[/red]"
+            )
             continue
         try:
             action = parse_action(line)
             if isinstance(action, Place):
                 if action.placement.piece not in pieces_of(card.difficulty):
                     name = action.placement.piece.name
-                    console.print(f"[red]{name} is not used at {card.difficulty} (R2)[/red]")
+                    _refuse(f"{name} is not used at {card.difficulty} (R2)")
                     continue
                 construction = construction.place(action.placement)
             elif isinstance(action, Remove):
                 construction = construction.remove(action.piece)
-            elif str(action) == "done":
+            else:
+                unplaced = [
+                    p.name for p in pieces_of(card.difficulty) if p not in construction.pieces
+                ]
+                if unplaced:
+                    _refuse(f"not finished: {', '.join(unplaced)} are not placed yet (R6)")
+                    continue
                 _finish(card, construction, clock() - start)
                 return
-            else:
-                console.print(f"[red]{action} is for the table game, not the puzzle[/red]")
-                continue
         except OthersideError as exc:
-            console.print(f"[red]{exc}[/red]")
+            _refuse(str(exc))
             continue
         _show(card, construction, sides)
+
+
+def _refuse(message: str) -> None:
+    console.print(Text(name_rule_ids(message), style="red"))
 
 
 def _finish(card: Card, construction: Construction, seconds: float) -> None:
     reason = mismatch(construction, card)
     if reason is None:
         points = points_for(seconds)
-        console.print(f"it matches! {seconds:.1f} s: {points} points (R14)")
+        console.print(name_rule_ids(f"it matches! {seconds:.1f} s: {points} points (R14)"))
     else:
-        console.print(f"it does not match: {reason}. {seconds:.1f} s: 0 points (R14)")
+        console.print(
+            name_rule_ids(f"it does not match: {reason}. {seconds:.1f} s: 0 points (R14)")
+        )
 
 
 def register(root: typer.Typer) -> None:

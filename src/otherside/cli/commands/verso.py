@@ -16,9 +16,15 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from otherside.bots import Step, bot_names, make_bot, play_match
+from otherside.bots import Step, bot_names, make_bot
 from otherside.bots.base import Bot
-from otherside.cli.human import HumanSeat, QuitGame, Referee
+from otherside.cli.human import HumanSeat, Referee
+from otherside.cli.session import (
+    check_record_path,
+    play_until_stopped,
+    record_names,
+    save_record,
+)
 from otherside.cli.verso_render import (
     describe_events,
     narration,
@@ -34,7 +40,6 @@ from otherside.core import (
     derive_seed,
     make_rng,
     read_record_file,
-    write_record_file,
 )
 from otherside.games import get_game
 
@@ -120,36 +125,13 @@ def _run(
             time.sleep(delay)
 
     rng = make_rng(derive_seed(seed, "verso", "seats"))
-    try:
-        result = play_match(GAME, state, seats, rng, on_step=on_step)
-    except (QuitGame, KeyboardInterrupt):
-        console.print(Text("\nGame stopped.", style="bold"))
-        _save(console, referee.state, record)
-        return
-    view = GAME.view(result.final, None)
-    console.print()
-    console.print(render_board(view, names))
-    console.print(render_results(view, names))
-    _save(console, result.final, record)
-
-
-def _save(console: Console, state: State, record: Path | None) -> None:
-    if record is None:
-        return
-    try:
-        write_record_file(record, state.to_record())
-    except OSError as exc:
-        console.print(Text(f"error: cannot write {record}: {exc.strerror}", style="bold red"))
-        raise typer.Exit(1) from None
-    console.print(Text(f"Record written to {record}", style="dim"))
-
-
-def _check_record_path(record: Path | None) -> None:
-    """Refuse a record file that could not be written, before the game rather than after it."""
-    if record is not None and not record.parent.is_dir():
-        raise typer.BadParameter(
-            f"{record}: the folder {record.parent} does not exist", param_hint="--record"
-        )
+    final, finished = play_until_stopped(console, GAME, state, seats, rng, on_step)
+    if finished:
+        view = GAME.view(final, None)
+        console.print()
+        console.print(render_board(view, names))
+        console.print(render_results(view, names))
+    save_record(console, final, record, names)
 
 
 def _new_state(players: int, seed: int, first_player: int, allow_duplicate_keep: bool) -> State:
@@ -171,7 +153,8 @@ def _intro(console: Console, kinds: list[str], seed: int, solo: bool) -> None:
     if HUMAN in kinds:
         console.print(
             Text(
-                "Type a move (draw, flip, series …), ? for the legal moves, help, or quit.",
+                "Type a move (draw, flip, series …), ? for the legal moves, help, or quit. "
+                "Rule ids such as (V10) point into the rules: otherside rules verso.",
                 style="dim",
             )
         )
@@ -215,7 +198,7 @@ def play(
 ) -> None:
     """Play a game of Verso at the terminal, against bots or friends sharing the keyboard."""
     kinds = resolve_seats(players, seats)
-    _check_record_path(record)
+    check_record_path(record)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     state = _new_state(len(kinds), seed, first_player, allow_duplicate_keep)
     console = Console(highlight=False)
@@ -234,8 +217,13 @@ def solo(
     delay: DelayOption = DEFAULT_DELAY,
 ) -> None:
     """Play Verso solo (V16-V18): 35 cards against a simulated opponent, then your rating."""
-    kinds = resolve_seats(1, seats)
-    _check_record_path(record)
+    kinds = resolve_seats(None, seats)
+    if len(kinds) != 1:
+        raise typer.BadParameter(
+            f"solo is played by one seat ('human' or a bot name), not {len(kinds)}: {seats!r}",
+            param_hint="--seats",
+        )
+    check_record_path(record)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     state = _new_state(1, seed, 0, allow_duplicate_keep)
     console = Console(highlight=False)
@@ -247,7 +235,8 @@ def solo(
 def replay(
     file: Annotated[Path, typer.Argument(help="A Verso game record (JSON).")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the final state as JSON (view and record).")
+        bool,
+        typer.Option("--json", help="Print the final state as JSON (view, record, names)."),
     ] = False,
 ) -> None:
     """Step through a game record: every action with its effects, then the final scores."""
@@ -258,16 +247,17 @@ def replay(
         Console(stderr=True, highlight=False).print(Text(f"error: {exc}", style="bold red"))
         raise typer.Exit(2) from None
     view = GAME.view(final, None)
+    default = ["You"] if final.players == 1 else [f"seat {p}" for p in range(final.players)]
+    names = record_names(record, default)
     if as_json:
-        typer.echo(json.dumps({"view": view, "record": final.to_record()}, indent=1))
+        result = {"view": view, "record": final.to_record(), "names": names}
+        typer.echo(json.dumps(result, indent=1))
         return
     console = Console(highlight=False)
-    names = ["You"] if final.players == 1 else [f"seat {p}" for p in range(final.players)]
     actions = final.to_record()["actions"]
     title = Text(f"Verso record {file}", style="bold")
     title.append(
-        f" · {final.players} player{'s' if final.players > 1 else ''}"
-        f" · {len(record['pile'])} cards · {len(actions)} actions",
+        f" · {', '.join(names)} · {len(record['pile'])} cards · {len(actions)} actions",
         style="dim",
     )
     console.print(title)
@@ -283,4 +273,13 @@ def replay(
         console.print(narration(number, [head]), narration(None, events, indent=2))
     console.print()
     console.print(render_board(view, names))
+    if not final.is_over:
+        left = view["pile_size"]
+        console.print(
+            Text(
+                f"The record stops after {len(actions)} actions, before the end of the game "
+                f"({left} card{'' if left == 1 else 's'} left in the pile).",
+                style="bold",
+            )
+        )
     console.print(render_results(view, names))

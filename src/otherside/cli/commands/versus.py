@@ -10,13 +10,21 @@ from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
-from otherside.bots import Bot, Step, bot_names, make_bot, play_match
-from otherside.cli.simulate import add_simulate_command
-from otherside.cli.versus_render import NAMES, flipped_cells, render
+from otherside.bots import Bot, Step, bot_names, make_bot
+from otherside.cli.session import (
+    QUIT_HELP,
+    check_record_path,
+    play_until_stopped,
+    read_command,
+    record_names,
+    save_record,
+)
+from otherside.cli.simulate import SimulateExtras, add_simulate_command
+from otherside.cli.versus_render import NAMES, describe_attraction, flipped_cells, render
 from otherside.core import BadNotation, BadRecord, IllegalAction, read_record_file
 from otherside.core.game import Action, Game, State
-from otherside.core.records import write_record_file
 from otherside.games.versus import (
     GAME,
     Ply,
@@ -29,42 +37,50 @@ from otherside.games.versus import (
     view,
 )
 from otherside.games.versus.notation import format_cell
+from otherside.guide import name_rule_ids
 
 app = typer.Typer(
-    help="VERSUS: the hex board of magnets (rules: rules/versus.md).", no_args_is_help=True
+    help="VERSUS: the hex board of magnets (the rules: otherside rules versus).",
+    no_args_is_help=True,
 )
+HUMAN = "human"
 THINKING_BOTS = ("search", "alphabeta", "best")
 HELP = (
     "Type a ply as <from>><to> (e.g. 0:-4>0:-3 or 2:-5>2:-1), 'moves <cell>' for the plies of "
-    "the piece on that cell, 'legal' for every legal action, 'board' to draw it again, or "
-    "resign, offer-draw, accept-draw, decline-draw."
+    "the piece on that cell, 'legal' for every legal action, 'board' to draw it again, "
+    "resign, offer-draw, accept-draw, decline-draw, or quit to "
+    f"{QUIT_HELP}. The rules: otherside rules versus."
 )
 
 
-class QuitGame(Exception):
-    """The human closed the input (end of file)."""
-
-
 class HumanSeat:
-    """A seat typed at the terminal; meets the bot protocol so the one match loop runs it."""
+    """A seat typed at the terminal; meets the bot protocol so the one match loop runs it.
+
+    Attributes:
+        flipped: cells of the stones the last ply flipped, kept by the match's ``on_step`` so
+            that the board shown at this seat's turn highlights the opponent's attraction.
+    """
 
     name = "human"
 
     def __init__(self, console: Console, seat_names: tuple[str, str]) -> None:
         self.console = console
         self.seat_names = seat_names
+        self.flipped: set[str] = set()
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
+        """Show the board and ask until a legal action is typed.
+
+        Raises:
+            QuitGame: the player typed ``quit``, closed the input or pressed Ctrl-C.
+        """
         player = int(view["player"])
-        self.console.print(render(view, seat_names=self.seat_names))
+        self.console.print(render(view, self.flipped, self.seat_names))
         by_text = {str(a): a for a in legal}
         while True:
-            try:
-                line = self.console.input(f"[bold]{NAMES[player]}> [/]").strip()
-            except EOFError:
-                raise QuitGame from None
+            line = read_command(self.console, f"[bold]{NAMES[player]}> [/]")
             words = line.split()
             if not words:
                 continue
@@ -73,16 +89,14 @@ class HumanSeat:
             elif words[0] == "legal":
                 self.console.print(", ".join(by_text))
             elif words[0] == "board":
-                self.console.print(render(view, seat_names=self.seat_names))
+                self.console.print(render(view, self.flipped, self.seat_names))
             elif words[0] == "moves":
-                self.console.print(moves_of(view, legal, " ".join(words[1:])))
+                self.console.print(name_rule_ids(moves_of(view, legal, " ".join(words[1:]))))
             else:
                 try:
-                    action = _resolve(view, legal, line)
+                    return _resolve(view, legal, line)
                 except (BadNotation, IllegalAction) as exc:
-                    self.console.print(f"[red]{exc}[/]")
-                    continue
-                return action
+                    self.console.print(Text(name_rule_ids(str(exc)), style="red"))
 
 
 def _resolve(view: Mapping[str, Any], legal: Sequence[Action], text: str) -> Action:
@@ -121,26 +135,29 @@ def moves_of(view: Mapping[str, Any], legal: Sequence[Action], cell_text: str) -
 
 
 def _seats(spec: str, think: float, console: Console) -> tuple[list[Bot], tuple[str, str]]:
-    names = [s.strip() for s in spec.split(",")]
-    if len(names) != 2:
+    """The two seats of ``--seats`` and their display names (``You`` for a lone human)."""
+    kinds = [s.strip().lower() for s in spec.split(",")]
+    if len(kinds) != 2:
         raise typer.BadParameter(
             f"VERSUS needs 2 seats (Blue,Brown), got {spec!r}", param_hint="--seats"
         )
+    names = ("You" if k == HUMAN and kinds.count(HUMAN) == 1 else k for k in kinds)
+    seat_names = cast(tuple[str, str], tuple(names))
     known = bot_names("versus")
     seats: list[Bot] = []
-    for name in names:
-        if name == "human":
-            seats.append(HumanSeat(console, (names[0], names[1])))
-        elif name in known:
+    for kind in kinds:
+        if kind == HUMAN:
+            seats.append(HumanSeat(console, seat_names))
+        elif kind in known:
             seats.append(
-                make_bot("versus", name, **({"think": think} if name in THINKING_BOTS else {}))
+                make_bot("versus", kind, **({"think": think} if kind in THINKING_BOTS else {}))
             )
         else:
             raise typer.BadParameter(
-                f"unknown seat {name!r}; choose human or a bot: {', '.join(known)}",
+                f"unknown seat {kind!r}; choose human or a bot: {', '.join(known)}",
                 param_hint="--seats",
             )
-    return seats, (names[0], names[1])
+    return seats, seat_names
 
 
 @app.command()
@@ -151,33 +168,32 @@ def play(
     ] = 1.0,
     seed: Annotated[int | None, typer.Option(help="Seed for the bots' tie-breaks.")] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Write the game record (JSON) to this file.")
+        Path | None,
+        typer.Option(help="Write the game record (JSON) to this file, even if you quit."),
     ] = None,
 ) -> None:
     """Play VERSUS in the terminal: humans type plies, bots answer."""
+    check_record_path(record)
     console = Console(highlight=False)
     players, names = _seats(seats, think, console)
-    shown = not any(isinstance(p, HumanSeat) for p in players)
+    humans = [p for p in players if isinstance(p, HumanSeat)]
 
     def on_step(step: Step) -> None:
-        mover = f"{NAMES[step.player]} ({names[step.player]})"
-        console.print(f"{mover}: [bold]{step.action}[/]")
-        if shown or step.after.is_over:
-            after = view(cast(VersusState, step.after), None)
-            before = view(cast(VersusState, step.before), None)
-            console.print(render(after, flipped_cells(before, after), names))
+        before = view(cast(VersusState, step.before), None)
+        after = view(cast(VersusState, step.after), None)
+        flipped = flipped_cells(before, after)
+        console.print(f"{NAMES[step.player]} ({names[step.player]}): [bold]{step.action}[/]")
+        for line in describe_attraction(before, after):
+            console.print(f"  {line}")
+        for human in humans:
+            human.flipped = flipped
+        if not humans or step.after.is_over:
+            console.print(render(after, flipped, names))
 
-    state = new_game()
-    try:
-        result = play_match(
-            cast(Game, GAME), cast(State, state), players, random.Random(seed), on_step=on_step
-        )
-    except QuitGame:
-        console.print("input closed: game abandoned")
-        raise typer.Exit(1) from None
-    if record:
-        write_record_file(record, result.final.to_record())
-        console.print(f"record written to {record}")
+    final, _ = play_until_stopped(
+        console, cast(Game, GAME), cast(State, new_game()), players, random.Random(seed), on_step
+    )
+    save_record(console, final, record, names)
 
 
 @app.command(name="replay")
@@ -185,7 +201,8 @@ def replay_command(
     file: Annotated[Path, typer.Argument(help="A VERSUS game record (JSON).")],
     ply: Annotated[int | None, typer.Option(min=0, help="Board after this many actions.")] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the final state as JSON (view and record).")
+        bool,
+        typer.Option("--json", help="Print the final state as JSON (view, record, names)."),
     ] = False,
 ) -> None:
     """Check a record, list its actions and draw the board at the end (or after --ply N)."""
@@ -196,26 +213,43 @@ def replay_command(
     except BadRecord as exc:
         console.print(f"[red]{exc}[/]")
         raise typer.Exit(2) from None
+    names = record_names(record, ["", ""])
     if as_json:
-        typer.echo(json.dumps({"view": view(final, None), "record": final.to_record()}, indent=1))
+        result = {"view": view(final, None), "record": final.to_record(), "names": names}
+        typer.echo(json.dumps(result, indent=1))
         return
-    actions = record.get("plies", [])
-    stop = len(actions) if ply is None else min(ply, len(actions))
+    actions = final.to_record()["plies"]
+    if ply is not None and ply > len(actions):
+        raise typer.BadParameter(
+            f"{ply} is past the end of the record ({len(actions)} actions): "
+            f"choose 0 to {len(actions)}",
+            param_hint="--ply",
+        )
+    stop = len(actions) if ply is None else ply
     state = new_game(record.get("options"))
     before = view(state, None)
     for index, text in enumerate(actions[:stop]):
-        mover = state.current_player
+        mover = state.current_player if state.current_player is not None else 0
         before = view(state, None)
         state = state.apply(text)
-        console.print(f"{index + 1:>3}. {NAMES[mover if mover is not None else 0]:<5} {text}")
-    console.print(render(view(state, None), flipped_cells(before, view(state, None))))
+        who = f"{NAMES[mover]} ({names[mover]})" if names[mover] else NAMES[mover]
+        console.print(f"{index + 1:>3}. {who:<18} {text}")
+        for line in describe_attraction(before, view(state, None)):
+            console.print(f"       {line}")
+    after = view(state, None)
+    console.print(render(after, flipped_cells(before, after), (names[0], names[1])))
     if stop < len(actions):
         console.print(f"(after {stop} of {len(actions)} actions; the record goes on)")
     elif final.outcome is None:
         console.print("(the record stops before the end of the game)")
 
 
-add_simulate_command(app, "versus", default_seats="search,greedy")
+add_simulate_command(
+    app,
+    "versus",
+    SimulateExtras(seats_example="search:think=0.1,greedy"),
+    default_seats="search,greedy",
+)
 
 
 def register(root: typer.Typer) -> None:
