@@ -113,5 +113,9 @@ def create_app(
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        return page("rules.html")
+
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -12,14 +12,15 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from otherside.core.records import dump_record
-from otherside.core.simultaneous import apply_as
+from otherside.guide import rules_text
 from otherside.server.accounts import UserInfo, current_user, require_user
 from otherside.server.adapters import available_adapters, get_adapter
 from otherside.server.ratings import leaderboard, ratings_of
 from otherside.server.store import TableInfo, list_tables, list_user_tables, load_moves, load_table
-from otherside.server.tables import GameClock, TableError, TableHub
+from otherside.server.tables import GameClock, TableError, TableHub, replayed
 
 router = APIRouter(prefix="/api")
+HISTORY_STEPS = 400
 Me = Annotated[UserInfo, Depends(require_user)]
 
 
@@ -161,6 +162,47 @@ async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     return await _call(_hub(request).start(table_id, user), request)
 
 
+@router.post("/tables/{table_id}/rematch", status_code=201)
+async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+    """A player of a finished game: a new table with the same seats (or the one already made)."""
+    return await _call(_hub(request).rematch(table_id, user), request)
+
+
+@router.get("/tables/{table_id}/history")
+async def history(
+    table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
+) -> dict[str, Any]:
+    """The game so far as the caller saw it: the view of their seat (the public view for a
+    spectator) after each action, the last ``HISTORY_STEPS`` of them, oldest first. What the
+    table's log is rebuilt from after a reload; it holds nothing the websocket did not send."""
+    info = await request.app.state.db.run(lambda s: load_table(s, table_id))
+    if info is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    if info.status == "waiting":
+        return {"views": []}
+    seat = info.playing_seat_of(user.id if user else None)
+    initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
+    adapter = get_adapter(info.game)
+    clock = GameClock(request.app.state.clock)
+    game = adapter.game_with_clock(clock)
+
+    def views() -> list[dict[str, Any]]:
+        steps = list(replayed(game, clock, initial, moves))[1:]
+        return [game.view(state, seat) for _move, state in steps[-HISTORY_STEPS:]]
+
+    return {"views": await asyncio.to_thread(views)}
+
+
+@router.get("/rules/{game}")
+async def rules(game: str) -> Response:
+    """The rules of ``game`` in the project's own words (Markdown)."""
+    try:
+        text = rules_text(game)
+    except ValueError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    return Response(text, media_type="text/markdown; charset=utf-8")
+
+
 async def _finished(request: Request, table_id: str) -> TableInfo:
     info = await request.app.state.db.run(lambda s: load_table(s, table_id, with_record=True))
     if info is None:
@@ -195,22 +237,16 @@ async def replay(
     game = adapter.game_with_clock(clock)
 
     def step_views() -> list[dict[str, Any]]:
-        # Each step at the time it was played, so a timed game replays as it happened.
-        clock.pinned = moves[0].played_at.timestamp() if moves else 0.0
-        state = game.replay(initial or {})
-        steps = [{"seat": None, "action": None, "at": None, "view": game.view(state, None)}]
-        for move in moves:
-            clock.pinned = move.played_at.timestamp()
-            state = apply_as(state, move.seat, move.action)
-            steps.append(
-                {
-                    "seat": move.seat,
-                    "action": move.action,
-                    "at": move.played_at.isoformat(),
-                    "view": game.view(state, None),
-                }
-            )
-        return steps
+        # Each step with the time it was played, so a timed game replays as it happened.
+        return [
+            {
+                "seat": move.seat if move else None,
+                "action": move.action if move else None,
+                "at": move.played_at.isoformat() if move else None,
+                "view": game.view(state, None),
+            }
+            for move, state in replayed(game, clock, initial, moves)
+        ]
 
     out = (await _outs(request, [info]))[0]
     return {"table": out, "steps": await asyncio.to_thread(step_views)}

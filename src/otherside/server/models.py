@@ -87,6 +87,8 @@ class GameTable(Base):
     reminded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # Decided at the start: every seat a registered player, so the result moves ratings.
     rated: Mapped[bool] = mapped_column(default=False)
+    # The table of the rematch, once someone asked for one.
+    rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"

@@ -168,6 +168,7 @@ class TableOut(BaseModel):
     reminded: bool
     created_at: str
     updated_at: str | None
+    rematch: str | None = None
 
 
 class TableMessage(BaseModel):

@@ -7,6 +7,7 @@ ORM object ever crosses from the database thread to the event loop.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -97,6 +98,7 @@ class TableInfo:
     reminded_at: datetime | None = None
     rated: bool = False
     updated_at: datetime | None = None
+    rematch_id: str | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""
@@ -148,6 +150,7 @@ class TableInfo:
             reminded=self.reminded_at is not None,
             created_at=self.created_at.isoformat(),
             updated_at=_iso(self.updated_at),
+            rematch=self.rematch_id,
         )
 
 
@@ -197,6 +200,7 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         reminded_at=_maybe(row.reminded_at),
         rated=row.rated,
         updated_at=_maybe(row.updated_at),
+        rematch_id=row.rematch_id,
     )
 
 
@@ -224,8 +228,10 @@ def create_table(
     options: dict[str, Any],
     pace: Pace,
     now: datetime,
+    seats: Sequence[SeatInfo] = (),
 ) -> str:
-    """Insert a waiting table with the owner in seat 0; its new id."""
+    """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch); its
+    new id."""
     while True:
         table_id = secrets.token_urlsafe(6)
         if session.get(GameTable, table_id) is None:
@@ -242,9 +248,22 @@ def create_table(
         created_at=now,
         updated_at=now,
     )
-    row.seats = [Seat(seat=i, user_id=owner_id if i == 0 else None) for i in range(players)]
+    if seats:
+        row.seats = [Seat(seat=s.seat, user_id=s.user_id, bot=s.bot) for s in seats]
+    else:
+        row.seats = [Seat(seat=i, user_id=owner_id if i == 0 else None) for i in range(players)]
     session.add(row)
     return table_id
+
+
+def save_rematch(session: Session, table_id: str, rematch_id: str) -> bool:
+    """Link a finished table to its rematch, unless it has one already (then ``False``)."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.rematch_id.is_(None))
+        .values(rematch_id=rematch_id)
+    )
+    return bool(done.rowcount)  # type: ignore[attr-defined]
 
 
 def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:

@@ -31,7 +31,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -79,6 +79,7 @@ from otherside.server.store import (
     save_chat,
     save_end,
     save_move,
+    save_rematch,
     save_seat,
     save_start,
     save_timing,
@@ -145,24 +146,33 @@ class LiveTable:
         return self.info.playing_seat_of(conn.user.id if conn.user else None)
 
 
-def rebuild(
+def replayed(
     game: Game, clock: GameClock, initial: dict[str, Any] | None, moves: list[MoveRow]
-) -> State:
-    """The state of a game from its first record and its moves, as stored (after a restart).
+) -> Iterator[tuple[MoveRow | None, State]]:
+    """The states of a stored game: the first, then after each move (with that move).
 
     The game's clock is pinned to each move's time while it is applied, so a game with a timer
-    of its own (a Recto Verso round) resumes exactly where it was.
+    of its own (a Recto Verso round) replays, and resumes, exactly as it was played.
     """
     if initial is None:
         raise ValueError("a started table has no first record")
     clock.pinned = moves[0].played_at.timestamp() if moves else None
     try:
         state = game.replay(initial)
+        yield None, state
         for move in moves:
             clock.pinned = move.played_at.timestamp()
             state = apply_as(state, move.seat, move.action)
+            yield move, state
     finally:
         clock.pinned = None
+
+
+def rebuild(
+    game: Game, clock: GameClock, initial: dict[str, Any] | None, moves: list[MoveRow]
+) -> State:
+    """The state of a game from its first record and its moves, as stored (after a restart)."""
+    *_, (_move, state) = replayed(game, clock, initial, moves)
     return state
 
 
@@ -762,6 +772,42 @@ class TableHub:
         self._check_bot(info, bot)
         return [SeatInfo(s.seat, bot=bot) for s in info.seats if s.empty]
 
+    async def rematch(self, table_id: str, user: UserInfo) -> TableInfo:
+        """A new waiting table for the same game with the same seats (the next player first),
+        hosted by ``user``, one of the players; the existing one if someone asked already."""
+        live = await self.live(table_id)
+        async with live.lock:
+            info = live.info
+            if info.status != "over":
+                raise TableError(409, "a rematch is for a finished game")
+            if info.seat_of(user.id) is None:
+                raise TableError(403, "only the game's players may ask for a rematch")
+            if info.rematch_id is None:
+                options = {
+                    spec.name: _next_first(info.options.get(spec.name), info.players)
+                    if spec.kind == "first_player"
+                    else info.options.get(spec.name, spec.default)
+                    for spec in live.adapter.options
+                }
+                seats = [
+                    SeatInfo(s.seat, s.user_id, s.user_name, s.bot if s.user_id is None else None)
+                    for s in info.seats
+                ]
+                now = self.clock.now()
+
+                def write(session: Session) -> str:
+                    new_id = create_table(
+                        session, user.id, info.game, info.players, options, info.pace, now, seats
+                    )
+                    save_rematch(session, info.id, new_id)
+                    return new_id
+
+                live.info = replace(info, rematch_id=await self.db.run(write))
+                self._broadcast(live, table=True, view=False)
+            rematch_id = live.info.rematch_id
+        assert rematch_id is not None
+        return (await self.live(rematch_id)).info
+
     async def start(self, table_id: str, user: UserInfo) -> TableInfo:
         """The owner starts the game once every seat is taken."""
         live = await self.live(table_id)
@@ -811,6 +857,11 @@ def _with_timing(info: TableInfo, plan: Timing) -> TableInfo:
         deadline_at=plan.deadline_at,
         reminded_at=plan.reminded_at,
     )
+
+
+def _next_first(value: Any, players: int) -> Any:
+    """The first player of a rematch: the seat after the last game's, or random again."""
+    return (value + 1) % players if isinstance(value, int) else value
 
 
 def _forfeit_outcome(

@@ -53,7 +53,13 @@ export function toast(text, ms = 3500) {
   setTimeout(() => node.remove(), ms);
 }
 
+const STYLED = new Set(["versus", "rectoverso"]);
+
 export async function gameModule(page) {
+  // A game's own stylesheet, when it has one, comes with its module.
+  if (STYLED.has(page) && !document.querySelector(`link[data-game="${page}"]`)) {
+    document.head.append(el("link", { rel: "stylesheet", href: `/static/css/games/${page}.css`, "data-game": page }));
+  }
   try {
     return await import(`/static/js/games/${page}.js`);
   } catch {

@@ -29,6 +29,7 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false())
         )
+        batch.add_column(sa.Column("rematch_id", sa.String(16), nullable=True))
         batch.create_index("ix_game_tables_deadline_at", ["deadline_at"])
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("time_left_ms", sa.Integer(), nullable=True))
@@ -77,7 +78,15 @@ def downgrade() -> None:
         batch.drop_column("time_left_ms")
     with op.batch_alter_table("game_tables") as batch:
         batch.drop_index("ix_game_tables_deadline_at")
-        for column in ("rated", "reminded_at", "deadline_at", "turn_started_at", "to_move", "pace"):
+        for column in (
+            "rematch_id",
+            "rated",
+            "reminded_at",
+            "deadline_at",
+            "turn_started_at",
+            "to_move",
+            "pace",
+        ):
             batch.drop_column(column)
     with op.batch_alter_table("users") as batch:
         batch.drop_column("email")

@@ -47,7 +47,8 @@ export function describe(event, names) {
       return `${show(event.card.up)}${event.card.down ? ` (back ${show(event.card.down)})` : ""} was discarded` +
         (event.reason === "duplicate" ? ` — a duplicate in ${who(event.player)}'s tableau.` : ` from ${who(event.player)}'s series.`);
     case "series": {
-      const values = event.values.map((v) => (event.stars && event.stars[String(v)] ? `★${v}` : v)).join("-");
+      // event.star: the value the star stood for in this series (null without a star).
+      const values = event.values.map((v) => (v === event.star ? `★${v}` : v)).join("-");
       return `${who(event.player)} banked ${event.colour} ${values} for ${event.points} VP.`;
     }
     case "turn":
