@@ -187,8 +187,13 @@ async def history(
     game = adapter.game_with_clock(clock)
 
     def views() -> list[dict[str, Any]]:
-        steps = list(replayed(game, clock, initial, moves))[1:]
-        return [game.view(state, seat) for _move, state in steps[-HISTORY_STEPS:]]
+        # Each view while the game's clock reads that move's time, as it was sent then.
+        skip = max(0, len(moves) - HISTORY_STEPS)
+        return [
+            game.view(state, seat)
+            for index, (_move, state) in enumerate(replayed(game, clock, initial, moves))
+            if index > skip
+        ]
 
     return {"views": await asyncio.to_thread(views)}
 

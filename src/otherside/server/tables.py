@@ -208,6 +208,7 @@ class TableHub:
         self._live: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._rng = random.Random(secrets.randbits(64))
+        self._bot_tasks: set[asyncio.Task[None]] = set()
         # Called when a table's deadline may have moved earlier (the scheduler wakes up).
         self.on_deadline_change: Callable[[], None] = lambda: None
         # Called with (table, seat) when a player must be reminded (the scheduler mails).
@@ -251,21 +252,20 @@ class TableHub:
         """Load every unfinished game and let its bots play on; the number resumed."""
         ids = await self.db.run(playing_table_ids)
         for table_id in ids:
-            live = await self.live(table_id)
-            self._kick_bots(live)
-            self._forget_if_idle(live)
+            self._kick_bots(await self.live(table_id))
         return len(ids)
 
     async def close(self) -> None:
         """Stop the bot tasks (at server shutdown)."""
-        tasks = [t.bot_task for t in self._live.values() if t.bot_task is not None]
+        tasks = list(self._bot_tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def _forget_if_idle(self, live: LiveTable) -> None:
-        # A table in play stays in the database; memory holds only what is watched or moving.
-        if not live.watchers and live.bot_task is None and not live.lock.locked():
+        # Games in play stay in memory (one object per table, so a handler holding it never
+        # acts on a stale copy); waiting and finished tables only while watched.
+        if not live.watchers and live.bot_task is None and live.info.status != "playing":
             self._live.pop(live.id, None)
 
     # -- messages out ----------------------------------------------------------------------
@@ -609,7 +609,10 @@ class TableHub:
 
     def _kick_bots(self, live: LiveTable) -> None:
         if live.bot_task is None and self._bots_to_act(live):
-            live.bot_task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
+            task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
+            live.bot_task = task
+            self._bot_tasks.add(task)
+            task.add_done_callback(self._bot_tasks.discard)
 
     async def _run_bots(self, live: LiveTable) -> None:
         try:

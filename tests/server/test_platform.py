@@ -1,0 +1,119 @@
+"""Around every table: chat, the game so far after a reload, forfeits in bigger games, rematch,
+the rules pages' text."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import FastAPI
+
+from otherside.guide import rules_text
+from otherside.server.protocol import CHAT_CHARS
+from tests.server.conftest import Recorder, client, hub_of, people, registered, settle, table_with
+
+
+async def test_chat_is_stored_passed_on_as_text_and_limited(app: FastAPI) -> None:
+    players = await people(app, 2)
+    table_id = await table_with(app, players, options={"first_player": 0})
+    hub = hub_of(app)
+    first, second, spectator = players[0].recorder(), players[1].recorder(), Recorder(None)
+    live = await hub.attach(table_id, first)
+    await hub.attach(table_id, second)
+    await hub.handle(live, first, json.dumps({"type": "chat", "text": "  <b>hi</b>\n  there "}))
+    line = second.last("chat")["lines"][0]
+    assert line["text"] == "<b>hi</b> there" and line["name"] == players[0].user.name
+    assert line["seat"] == 0
+    # A newcomer gets the recent lines at once; a spectator without an account cannot talk.
+    await hub.attach(table_id, spectator)
+    assert spectator.last("chat")["lines"][0]["text"] == "<b>hi</b> there"
+    await hub.handle(live, spectator, json.dumps({"type": "chat", "text": "boo"}))
+    assert spectator.last("error")["code"] == "chat"
+    too_long = json.dumps({"type": "chat", "text": "x" * (CHAT_CHARS + 1)})
+    await hub.handle(live, first, too_long)
+    assert first.last("error")["code"] == "malformed"
+    for _ in range(hub.settings.chat_lines_per_minute - 1):
+        await hub.handle(live, second, json.dumps({"type": "chat", "text": "spam"}))
+    second.clear()
+    await hub.handle(live, second, json.dumps({"type": "chat", "text": "one more"}))
+    await hub.handle(live, second, json.dumps({"type": "chat", "text": "and more"}))
+    assert [m["type"] for m in second.messages] == ["chat", "error"]
+    assert "a minute" in second.last("error")["message"]
+
+
+async def test_the_game_so_far_is_what_each_seat_was_sent(app: FastAPI) -> None:
+    players = await people(app, 2)
+    table_id = await table_with(app, players, options={"first_player": 0})
+    hub = hub_of(app)
+    conns = [players[0].recorder(), players[1].recorder(), Recorder(None)]
+    live = None
+    for conn in conns:
+        live = await hub.attach(table_id, conn)
+    assert live is not None and live.state is not None
+    for _ in range(6):
+        seat = live.state.current_player
+        await hub.play(live, players[seat].user, live.info.version, "flip")
+    for seat, conn in enumerate(conns[:2]):
+        sent = [m["view"] for m in conn.messages if m["type"] == "view"][1:]
+        got = (await players[seat].http.get(f"/api/tables/{table_id}/history")).json()["views"]
+        assert got == sent and len(got) == 6
+    async with client(app) as anonymous:
+        public = (await anonymous.get(f"/api/tables/{table_id}/history")).json()["views"]
+    assert public == [m["view"] for m in conns[2].messages if m["type"] == "view"][1:]
+
+
+async def test_a_player_who_leaves_a_bigger_game_is_replaced_by_a_bot(app: FastAPI) -> None:
+    ada, bob, cy = await registered(app, "Ada", "Bob", "Cy")
+    table_id = await table_with(app, [ada, bob, cy], options={"first_player": 2})
+    hub = hub_of(app)
+    live = await hub.live(table_id)
+    assert live.info.rated
+    left = await cy.http.post(f"/api/tables/{table_id}/leave")
+    assert left.status_code == 200, left.text
+    seat = left.json()["seats"][2]
+    assert seat["forfeit"] == "left" and seat["kind"] == "bot" and seat["name"] == "Cy"
+    await settle(hub, table_id)
+    live = await hub.live(table_id)
+    assert live.info.version >= 1 and live.info.status == "playing"
+    # Cy can no longer act; the others play on to the end with the bot.
+    refused = await cy.http.post(f"/api/tables/{table_id}/leave")
+    assert refused.status_code == 409
+    while live.info.status == "playing":
+        await settle(hub, table_id)
+        state = live.state
+        if state is None or state.is_over:
+            break
+        person = [ada, bob][state.current_player]
+        await hub.play(live, person.user, live.info.version, str(state.legal_actions()[0]))
+    await settle(hub, table_id)
+    board = {r["name"]: r for r in (await ada.http.get("/api/ratings?game=verso")).json()}
+    assert set(board) == {"Ada", "Bob", "Cy"} and board["Cy"]["rating"] < 1500
+    assert all(r["games"] == 1 for r in board.values())
+
+
+async def test_rematch_with_the_same_seats(app: FastAPI) -> None:
+    players = await people(app, 2)
+    table_id = await table_with(app, players, options={"first_player": 0})
+    early = await players[1].http.post(f"/api/tables/{table_id}/rematch")
+    assert early.status_code == 409
+    await players[1].http.post(f"/api/tables/{table_id}/leave")
+    made = await players[1].http.post(f"/api/tables/{table_id}/rematch")
+    assert made.status_code == 201, made.text
+    again = made.json()
+    assert again["status"] == "waiting" and again["owner"] == players[1].user.name
+    assert [s["user_id"] for s in again["seats"]] == [p.user.id for p in players]
+    assert again["options"]["first_player"] == 1
+    same = await players[0].http.post(f"/api/tables/{table_id}/rematch")
+    assert same.json()["id"] == again["id"]
+    old = (await players[0].http.get(f"/api/tables/{table_id}")).json()
+    assert old["rematch"] == again["id"]
+    (stranger,) = await people(app, 1)
+    assert (await stranger.http.post(f"/api/tables/{table_id}/rematch")).status_code == 403
+
+
+async def test_the_rules_texts_are_served(app: FastAPI) -> None:
+    (someone,) = await people(app, 1)
+    for game in ("verso", "versus", "rectoverso"):
+        page = await someone.http.get(f"/api/rules/{game}")
+        assert page.status_code == 200 and page.text == rules_text(game)
+        assert (await someone.http.get(f"/rules/{game}")).status_code == 200
+    assert (await someone.http.get("/api/rules/chess")).status_code == 404

@@ -1,0 +1,192 @@
+"""Recto Verso at the table server: both partners act at once, the server's clock times the
+rounds out, every move is stamped, and no payload to a partner carries the other side (R17)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from fastapi import FastAPI
+
+from otherside.games import rectoverso
+from otherside.games.rectoverso.cards import standard_card
+from otherside.games.rectoverso.flow import LEVEL_LIMITS
+from otherside.server.clock import ManualClock
+from otherside.server.tables import LiveTable, TableHub
+from tests.server.conftest import Player, Recorder, hub_of, people, running
+
+
+async def _table(
+    app: FastAPI, players: list[Player], count: int = 2, bots: int = 0
+) -> tuple[TableHub, LiveTable, list[Recorder]]:
+    host = players[0].http
+    made = await host.post(
+        "/api/tables",
+        json={"game": "rectoverso", "players": count, "options": {"difficulty": "easy"}},
+    )
+    assert made.status_code == 201, made.text
+    table_id = made.json()["id"]
+    for person in players[1:]:
+        assert (await person.http.post(f"/api/tables/{table_id}/join", json={})).status_code == 200
+    if bots:
+        filled = await host.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
+        assert filled.status_code == 200, filled.text
+    assert (await host.post(f"/api/tables/{table_id}/start")).status_code == 200
+    hub = hub_of(app)
+    conns = [p.recorder() for p in players] + [Recorder(None)]
+    live = None
+    for conn in conns:
+        live = await hub.attach(table_id, conn)
+    assert live is not None
+    return hub, live, conns
+
+
+async def _act(hub: TableHub, live: LiveTable, conn: Recorder, action: str) -> dict[str, Any]:
+    conn.clear()
+    message = {"type": "action", "version": live.info.version, "action": action}
+    await hub.handle(live, conn, json.dumps(message))
+    errors = [m for m in conn.messages if m["type"] == "error"]
+    return errors[0] if errors else {}
+
+
+def _solution(card_number: int) -> list[str]:
+    """The placements of a matching construction, in an order that can be built (R5)."""
+    construction = rectoverso.solve(standard_card(card_number))
+    assert construction is not None
+    todo, built, order = list(construction.placements), rectoverso.Construction(), []
+    while todo:
+        placement = next(p for p in todo if built.check_place(p) is None)
+        todo.remove(placement)
+        built = built.place(placement)
+        order.append(f"place {placement}")
+    return order
+
+
+async def test_both_partners_build_at_once_and_the_round_scores(database_url: str) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        hub, live, (recto, verso, spectator) = await _table(app, players)
+        assert await _act(hub, live, recto, "reveal") == {}
+        card = spectator.last("view")["view"]["card"]["number"]
+        moves = _solution(card)
+        stale = live.info.version
+        for index, action in enumerate(moves):
+            clock.advance(seconds=2)
+            conn = recto if index % 2 == 0 else verso
+            # An action made on an older version is still applied while both build.
+            conn.clear()
+            await hub.handle(
+                live, conn, json.dumps({"type": "action", "version": stale, "action": action})
+            )
+            assert not [m for m in conn.messages if m["type"] == "error"], conn.messages
+        clock.advance(seconds=1)
+        assert await _act(hub, live, verso, "done") == {}
+        assert verso.last("view")["legal"] == [] and recto.last("view")["legal"][-1] == "done"
+        assert await _act(hub, live, recto, "done") == {}
+        view = spectator.last("view")["view"]
+        (result,) = view["rounds"]
+        seconds = 2 * len(moves) + 1
+        assert result == {
+            "card": card,
+            "recto": 0,
+            "verso": 1,
+            "seconds": float(seconds),
+            "matched": True,
+            "points": 1,
+            "reason": "both done",
+        }
+        assert view["level"] == 1 and view["phase"] == "start"
+        # Each move keeps the server's time, so the game so far shows the build as it happened.
+        history = (await players[0].http.get(f"/api/tables/{live.id}/history")).json()["views"]
+        assert [v["clock"]["elapsed"] for v in history[: len(moves) + 1]] == [
+            2.0 * k for k in range(len(moves) + 1)
+        ]
+
+
+async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        hub, live, (recto, verso, spectator) = await _table(app, players)
+        await _act(hub, live, recto, "reveal")
+        limit = LEVEL_LIMITS[0]
+        assert live.info.deadline_at == clock.now() + timedelta(seconds=limit)
+        first = _solution(spectator.last("view")["view"]["card"]["number"])[0]
+        clock.advance(seconds=limit - 1)
+        assert await app.state.scheduler.run_due() == 0
+        assert await _act(hub, live, verso, first) == {}
+        clock.advance(seconds=2)
+        # Too late: the engine only has the timeout left, and the server plays it.
+        error = await _act(hub, live, recto, "done")
+        assert error["code"] == "illegal" and "time is up" in error["message"]
+        assert await app.state.scheduler.run_due() == 1
+        (result,) = spectator.last("view")["view"]["rounds"]
+        assert result["reason"] == "time is up" and result["points"] == 0
+        assert live.info.deadline_at is not None  # the next reveal has the pace's deadline
+
+
+async def test_a_round_in_progress_resumes_after_a_restart_on_time(database_url: str) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        hub, live, (recto, _verso, _spectator) = await _table(app, players)
+        await _act(hub, live, recto, "reveal")
+        clock.advance(seconds=30)
+        table_id = live.id
+    clock.advance(seconds=20)
+    async with running(database_url, clock=clock, run_scheduler=False) as again:
+        live = await hub_of(again).live(table_id)
+        state = live.state
+        assert state is not None and state.elapsed() == 50.0
+        assert live.info.deadline_at == clock.now() + timedelta(seconds=LEVEL_LIMITS[0] - 50)
+
+
+async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 3)
+        hub, live, conns = await _table(app, players, count=3)
+        spectator = conns[3]
+        for _round in range(3):
+            state = live.state
+            assert state is not None
+            active = state.active
+            await _act(hub, live, conns[active], "turn")
+            full = spectator.last("view")["view"]
+            recto, verso = full["recto"], full["verso"]
+            idle = ({0, 1, 2} - {recto, verso}).pop()
+            card = full["card"]
+            moves = _solution(card["number"])
+            for index, action in enumerate(moves):
+                clock.advance(seconds=1)
+                await _act(hub, live, conns[recto if index % 2 else verso], action)
+                for seat, conn in enumerate(conns[:3]):
+                    message = conn.last("view")
+                    view = message["view"]
+                    text = json.dumps(message)
+                    if seat == recto:
+                        assert set(view["card"]) == {"front"} and set(view["construction"]) == {
+                            "front"
+                        }
+                        assert (
+                            "back" not in view["card"] and "placements" not in view["construction"]
+                        )
+                        assert json.dumps(card["back"]) not in text and '"number"' not in text
+                    elif seat == verso:
+                        assert set(view["card"]) == {"back"} and set(view["construction"]) == {
+                            "back"
+                        }
+                        assert json.dumps(card["front"]) not in text and '"number"' not in text
+                    else:
+                        assert seat == idle and view["card"] == card
+                        assert set(view["construction"]) == {"front", "back", "placements"}
+                    # A partner's legal actions are their own; their view keeps the secret.
+                    if seat in (recto, verso):
+                        assert message["legal"] and all(
+                            a.startswith(("place", "remove", "done")) for a in message["legal"]
+                        )
+            for conn in (conns[recto], conns[verso]):
+                await _act(hub, live, conn, "done")
+            assert spectator.last("view")["view"]["rounds"][-1]["matched"]
