@@ -8,8 +8,18 @@ import json
 from fastapi import FastAPI
 
 from otherside.guide import rules_text
+from otherside.server.clock import ManualClock
 from otherside.server.protocol import CHAT_CHARS
-from tests.server.conftest import Recorder, client, hub_of, people, registered, settle, table_with
+from tests.server.conftest import (
+    Recorder,
+    client,
+    hub_of,
+    people,
+    registered,
+    running,
+    settle,
+    table_with,
+)
 
 
 async def test_chat_is_stored_passed_on_as_text_and_limited(app: FastAPI) -> None:
@@ -31,7 +41,7 @@ async def test_chat_is_stored_passed_on_as_text_and_limited(app: FastAPI) -> Non
     too_long = json.dumps({"type": "chat", "text": "x" * (CHAT_CHARS + 1)})
     await hub.handle(live, first, too_long)
     assert first.last("error")["code"] == "malformed"
-    for _ in range(hub.settings.chat_lines_per_minute - 1):
+    for _ in range(hub.limits.chat_lines_per_minute - 1):
         await hub.handle(live, second, json.dumps({"type": "chat", "text": "spam"}))
     second.clear()
     await hub.handle(live, second, json.dumps({"type": "chat", "text": "one more"}))
@@ -95,7 +105,8 @@ async def test_rematch_with_the_same_seats(app: FastAPI) -> None:
     table_id = await table_with(app, players, options={"first_player": 0})
     early = await players[1].http.post(f"/api/tables/{table_id}/rematch")
     assert early.status_code == 409
-    await players[1].http.post(f"/api/tables/{table_id}/leave")
+    hub = hub_of(app)
+    await hub.resign(await hub.live(table_id), players[1].user)
     made = await players[1].http.post(f"/api/tables/{table_id}/rematch")
     assert made.status_code == 201, made.text
     again = made.json()
@@ -117,3 +128,38 @@ async def test_the_rules_texts_are_served(app: FastAPI) -> None:
         assert page.status_code == 200 and page.text == rules_text(game)
         assert (await someone.http.get(f"/rules/{game}")).status_code == 200
     assert (await someone.http.get("/api/rules/chess")).status_code == 404
+
+
+async def test_out_of_time_a_bot_takes_the_seat_and_the_player_loses(database_url: str) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        ada, bob = await registered(app, "Ada", "Bob")
+        made = await ada.http.post(
+            "/api/tables",
+            json={
+                "game": "verso",
+                "players": 2,
+                "options": {"first_player": 1},
+                "pace": {"kind": "live", "minutes": 1, "increment": 0},
+            },
+        )
+        table_id = made.json()["id"]
+        await bob.http.post(f"/api/tables/{table_id}/join", json={})
+        await ada.http.post(f"/api/tables/{table_id}/start")
+        hub = hub_of(app)
+        live = await hub.live(table_id)
+        assert live.info.rated and live.info.to_move == (1,)
+        clock.advance(seconds=60)
+        assert await app.state.scheduler.run_due() == 1
+        seat = live.info.seats[1]
+        assert seat.forfeit == "timeout" and seat.bot == "greedy" and seat.user_id == bob.user.id
+        await settle(hub, table_id)
+        while live.info.status == "playing":
+            state = live.state
+            assert state is not None and state.current_player == 0
+            await hub.play(live, ada.user, live.info.version, str(state.legal_actions()[0]))
+            await settle(hub, table_id)
+        board = {
+            r["name"]: r["rating"] for r in (await ada.http.get("/api/ratings?game=verso")).json()
+        }
+        assert board == {"Ada": 1516, "Bob": 1484}  # whatever the scores, Bob lost

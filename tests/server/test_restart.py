@@ -75,7 +75,7 @@ def _serve(database_url: str, port: int, bot_delay: float = 0.0) -> subprocess.P
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a loaded CI machine starts slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:

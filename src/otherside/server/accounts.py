@@ -1,17 +1,26 @@
 """Accounts and sessions: sign up / sign in with a name and password, or play as a guest.
 
 Passwords are kept as argon2 hashes (argon2-cffi); hashing runs in a worker thread so that a
-sign-in never stalls the tables. A session is a cookie holding the user id, signed with a secret
-kept in the database (itsdangerous): ``HttpOnly``, ``SameSite=Lax``, and ``Secure`` whenever the
-page was served over HTTPS.
+sign-in never stalls the tables. A sign-in with an unknown name checks the password against a
+dummy hash, so that it takes as long as one with a known name and the timing tells nothing.
+
+A session is a row of ``auth_sessions`` (the SHA-256 of a random token, the user, its expiry);
+the cookie holds the token, signed with a secret kept in the database (itsdangerous):
+``HttpOnly``, ``SameSite=Lax``, and ``Secure`` whenever the page was served over HTTPS. Signing
+out deletes the row, so the cookie is worthless from then on, wherever a copy of it is.
+
+Wrong passwords, sign-ups and guests are throttled per name and per address
+(:mod:`otherside.server.limits`): HTTP 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
@@ -19,10 +28,10 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from otherside.server.models import User
+from otherside.server.models import AuthSession, User
 
 COOKIE = "otherside_session"
 SESSION_DAYS = 30
@@ -62,33 +71,79 @@ class Sessions:
     def __init__(self, secret: str, hasher: PasswordHasher | None = None) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="otherside-session")
         self.hasher = hasher or PasswordHasher()
+        # Checked for unknown names, so that they cost the same time as known ones.
+        self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
 
-    def cookie_value(self, user_id: int) -> str:
-        """The signed cookie for ``user_id``."""
-        return self.serializer.dumps({"uid": user_id})
-
-    def user_id(self, cookie: str | None) -> int | None:
-        """The user id in a cookie, or ``None`` if absent, forged or expired."""
+    def token(self, cookie: str | None) -> str | None:
+        """The session token in a cookie, or ``None`` if absent, forged or too old."""
         if not cookie:
             return None
         try:
             data = self.serializer.loads(cookie, max_age=SESSION_DAYS * 86400)
         except BadSignature:
             return None
-        uid = data.get("uid") if isinstance(data, dict) else None
-        return uid if isinstance(uid, int) else None
+        token = data.get("sid") if isinstance(data, dict) else None
+        return token if isinstance(token, str) else None
 
-    def set_cookie(self, response: Response, request: Request, user_id: int) -> None:
-        """Attach the session cookie of ``user_id`` to ``response``."""
+    def set_cookie(self, response: Response, request: Request, token: str) -> None:
+        """Attach the session cookie of ``token`` to ``response``."""
         response.set_cookie(
             COOKIE,
-            self.cookie_value(user_id),
+            self.serializer.dumps({"sid": token}),
             max_age=SESSION_DAYS * 86400,
             httponly=True,
             samesite="lax",
             secure=request.url.scheme == "https",
             path="/",
         )
+
+    def verify(self, digest: str | None, password: str) -> bool:
+        """Whether ``password`` matches ``digest`` (blocking; as slow without a digest)."""
+        try:
+            self.hasher.verify(digest or self.dummy_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+        return digest is not None
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def open_session(session: Session, user_id: int, now: datetime) -> str:
+    """A new session of ``user_id``; its token (only its hash is stored)."""
+    token = secrets.token_urlsafe(32)
+    session.add(
+        AuthSession(
+            token_hash=_digest(token),
+            user_id=user_id,
+            created_at=now,
+            expires_at=now + timedelta(days=SESSION_DAYS),
+        )
+    )
+    return token
+
+
+def session_user(session: Session, token: str, now: datetime) -> UserInfo | None:
+    """The user of a live session, or ``None`` (unknown, signed out or expired)."""
+    row = session.get(AuthSession, _digest(token))
+    if row is None:
+        return None
+    expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+    if expires <= now:
+        session.delete(row)
+        return None
+    return user_by_id(session, row.user_id)
+
+
+def close_session(session: Session, token: str) -> None:
+    """End a session: its cookie no longer signs anyone in."""
+    session.execute(delete(AuthSession).where(AuthSession.token_hash == _digest(token)))
+
+
+def client_address(request: Request) -> str:
+    """The address a request came from (uvicorn puts a trusted proxy's client here)."""
+    return request.client.host if request.client else "unknown"
 
 
 def check_name(name: str) -> str:
@@ -117,13 +172,19 @@ def user_email(session: Session, user_id: int) -> str | None:
     return session.scalar(select(User.email).where(User.id == user_id))
 
 
+async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
+    """The user signed in by a session cookie (HTTP or websocket), or ``None``."""
+    token = state.sessions.token(cookie)
+    if token is None:
+        return None
+    now = state.clock.now()
+    found: UserInfo | None = await state.db.run(lambda s: session_user(s, token, now))
+    return found
+
+
 async def current_user(request: Request) -> UserInfo | None:
     """Dependency: the signed-in user, or ``None``."""
-    state = request.app.state
-    uid = state.sessions.user_id(request.cookies.get(COOKIE))
-    if uid is None:
-        return None
-    return await state.db.run(lambda s: user_by_id(s, uid))
+    return await user_of_cookie(request.app.state, request.cookies.get(COOKIE))
 
 
 async def require_user(user: Annotated[UserInfo | None, Depends(current_user)]) -> UserInfo:
@@ -140,6 +201,8 @@ router = APIRouter(prefix="/api")
 async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Create an account and sign in."""
     state = request.app.state
+    address = client_address(request)
+    state.throttles.signups.check(address, "new accounts from your address")
     try:
         name = check_name(body.name.strip())
     except ValueError as exc:
@@ -147,19 +210,22 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     if len(body.password) < PASSWORD_MIN:
         raise HTTPException(422, f"a password has at least {PASSWORD_MIN} characters")
     digest = await asyncio.to_thread(state.sessions.hasher.hash, body.password)
+    now = state.clock.now()
 
-    def create(session: Session) -> UserInfo | None:
+    def create(session: Session) -> tuple[UserInfo, str] | None:
         if session.scalar(select(User.id).where(User.name_key == name.lower())) is not None:
             return None
         user = User(name=name, name_key=name.lower(), password_hash=digest, is_guest=False)
         session.add(user)
         session.flush()
-        return _info(user)
+        return _info(user), open_session(session, user.id, now)
 
-    user = await state.db.run(create)
-    if user is None:
+    made = await state.db.run(create)
+    if made is None:
         raise HTTPException(409, f"the name {name!r} is taken; choose another or sign in")
-    state.sessions.set_cookie(response, request, user.id)
+    state.throttles.signups.hit(address)
+    user, token = made
+    state.sessions.set_cookie(response, request, token)
     return user.to_json()
 
 
@@ -168,21 +234,28 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     """Sign in with a name and password."""
     state = request.app.state
     key = body.name.strip().lower()
+    address = client_address(request)
+    throttles = state.throttles
+    throttles.signin_name.check(key, "failed sign-ins for this name")
+    throttles.signin_address.check(address, "failed sign-ins from your address")
 
     def load(session: Session) -> tuple[UserInfo, str | None] | None:
         user = session.scalar(select(User).where(User.name_key == key))
         return (_info(user), user.password_hash) if user else None
 
     found = await state.db.run(load)
-    wrong = HTTPException(401, "wrong name or password")
-    if found is None or found[1] is None:
-        raise wrong
-    user, digest = found
-    try:
-        await asyncio.to_thread(state.sessions.hasher.verify, digest, body.password)
-    except (VerificationError, InvalidHashError) as exc:
-        raise wrong from exc
-    state.sessions.set_cookie(response, request, user.id)
+    digest = found[1] if found is not None else None
+    # Always one argon2 check, known name or not: equal time tells an attacker nothing.
+    matches = await asyncio.to_thread(state.sessions.verify, digest, body.password)
+    if found is None or not matches:
+        throttles.signin_name.hit(key)
+        throttles.signin_address.hit(address)
+        raise HTTPException(401, "wrong name or password")
+    throttles.signin_name.clear(key)
+    user = found[0]
+    now = state.clock.now()
+    token = await state.db.run(lambda s: open_session(s, user.id, now))
+    state.sessions.set_cookie(response, request, token)
     return user.to_json()
 
 
@@ -190,8 +263,11 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
 async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
     """Create a guest account with a generated name and sign in."""
     state = request.app.state
+    address = client_address(request)
+    state.throttles.guests.check(address, "guest accounts from your address")
+    now = state.clock.now()
 
-    def create(session: Session) -> UserInfo:
+    def create(session: Session) -> tuple[UserInfo, str]:
         while True:
             name = f"{secrets.choice(GUEST_WORDS)}-{secrets.randbelow(10000):04d}"
             if session.scalar(select(User.id).where(User.name_key == name.lower())) is None:
@@ -199,16 +275,21 @@ async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
         user = User(name=name, name_key=name.lower(), password_hash=None, is_guest=True)
         session.add(user)
         session.flush()
-        return _info(user)
+        return _info(user), open_session(session, user.id, now)
 
-    user = await state.db.run(create)
-    state.sessions.set_cookie(response, request, user.id)
+    user, token = await state.db.run(create)
+    state.throttles.guests.hit(address)
+    state.sessions.set_cookie(response, request, token)
     return user.to_json()
 
 
 @router.post("/signout")
-async def sign_out(response: Response) -> dict[str, Any]:
-    """Forget the session cookie."""
+async def sign_out(request: Request, response: Response) -> dict[str, Any]:
+    """End the session on the server and forget its cookie."""
+    state = request.app.state
+    token = state.sessions.token(request.cookies.get(COOKIE))
+    if token is not None:
+        await state.db.run(lambda s: close_session(s, token))
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 

@@ -103,8 +103,10 @@ class GameAdapter:
             timer of its own (Recto Verso's rounds); the server gives it its injected clock.
         pace: the pace a new table gets when the host says nothing.
         rated_counts: the player counts at which a game between registered players is rated.
-        replacement: the bot that takes over a seat whose player forfeited in a game of three
-            or more (the first bot of the registry that exists, else ``random``).
+        replacement: the bot that takes over a seat whose player forfeited (the first of these
+            the registry has, else ``random``).
+        ends_on_forfeit: a duel that ends when a player forfeits (resigns, runs out of time,
+            leaves), rather than going on with a bot in their seat.
     """
 
     name: str
@@ -116,6 +118,7 @@ class GameAdapter:
     pace: Pace = field(default_factory=Pace)
     rated_counts: tuple[int, ...] = ()
     replacement: tuple[str, ...] = ("greedy",)
+    ends_on_forfeit: bool = False
 
     @property
     def game(self) -> Game:
@@ -217,7 +220,8 @@ VERSUS = GameAdapter(
     # Born as an online game played over days: a reminder on day 4, the game lost on day 7.
     pace=Pace(kind="turn", days=7, remind_days=4),
     rated_counts=(2,),
-    replacement=("search", "greedy"),
+    # The sheet: after 7 days the player to move loses; resigning loses at once.
+    ends_on_forfeit=True,
 )
 
 RECTOVERSO = GameAdapter(

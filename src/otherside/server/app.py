@@ -24,8 +24,10 @@ from otherside.server.accounts import Sessions
 from otherside.server.bots_runner import BotRunner
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.db import Database
+from otherside.server.limits import Limits, Throttles
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.scheduler import Scheduler
+from otherside.server.security import SecurityMiddleware
 from otherside.server.tables import TableHub
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -44,6 +46,7 @@ def create_app(
     mail_from: str = "otherside <noreply@localhost>",
     public_url: str = "http://127.0.0.1:8000",
     run_scheduler: bool = True,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
@@ -59,7 +62,10 @@ def create_app(
         public_url: the server's address as players reach it, for links in mail.
         run_scheduler: run the deadline scheduler in the background (tests that drive it by
             hand with a manual clock turn it off).
+        limits: how fast one account or address may sign in wrongly, make guests, accounts
+            and tables, or chat (:class:`~otherside.server.limits.Limits`' defaults).
     """
+    server_limits = limits or Limits()
     mailer = Mailer(SmtpConfig.from_url(smtp_url), mail_from) if smtp_url else None
     server_clock: Clock = clock or SystemClock()
 
@@ -69,13 +75,15 @@ def create_app(
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
         runner = BotRunner(workers=bot_workers, delay=bot_delay)
-        hub = TableHub(db, runner, server_clock)
+        hub = TableHub(db, runner, server_clock, server_limits)
         scheduler = Scheduler(hub, server_clock, mailer, public_url)
         app.state.db = db
         app.state.sessions = Sessions(secret, password_hasher)
         app.state.hub = hub
         app.state.scheduler = scheduler
         app.state.clock = server_clock
+        app.state.limits = server_limits
+        app.state.throttles = Throttles(server_limits, server_clock)
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d game(s) in progress", resumed)
@@ -90,6 +98,7 @@ def create_app(
             db.close()
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.add_middleware(SecurityMiddleware)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(sockets.router)

@@ -11,6 +11,7 @@ only a power cut can lose the last commits.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +40,17 @@ def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{Path(path)}"
 
 
+def private_file(path: Path) -> None:
+    """Make sure the SQLite file ``path`` exists readable by its owner only (it holds password
+    hashes and the session key): a new directory ``0700``, the file ``0600`` (also an existing
+    one). SQLite gives its ``-wal`` and ``-shm`` files the database file's permissions."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700)
+    descriptor = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(descriptor)
+    os.chmod(path, 0o600)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -63,7 +75,7 @@ class Database:
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
-                Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                private_file(Path(parsed.database).expanduser())
             self.engine: Engine = create_engine(
                 parsed, connect_args={"check_same_thread": False}, pool_pre_ping=False
             )

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
-from otherside.server.accounts import UserInfo, current_user, require_user
+from otherside.server.accounts import UserInfo, client_address, current_user, require_user
 from otherside.server.adapters import available_adapters, get_adapter
 from otherside.server.ratings import leaderboard, ratings_of
 from otherside.server.store import TableInfo, list_tables, list_user_tables, load_moves, load_table
@@ -103,7 +103,18 @@ async def games() -> list[dict[str, Any]]:
 async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
     """Create a table; the creator sits in seat 0 and is its host."""
     hub = _hub(request)
+    _count_table(request, user)
     return await _call(hub.create(user, body.game, body.players, body.options, body.pace), request)
+
+
+def _count_table(request: Request, user: UserInfo) -> None:
+    """Refuse (429) a table beyond what one account or address may create in a while."""
+    throttles = request.app.state.throttles
+    address = client_address(request)
+    throttles.tables_user.check(str(user.id), "new tables from your account")
+    throttles.tables_address.check(address, "new tables from your address")
+    throttles.tables_user.hit(str(user.id))
+    throttles.tables_address.hit(address)
 
 
 @router.get("/tables")
@@ -165,6 +176,7 @@ async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
 @router.post("/tables/{table_id}/rematch", status_code=201)
 async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
+    _count_table(request, user)
     return await _call(_hub(request).rematch(table_id, user), request)
 
 

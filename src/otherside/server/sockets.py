@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from otherside.server.accounts import COOKIE, UserInfo, user_by_id
+from otherside.server.accounts import COOKIE, UserInfo, user_of_cookie
 from otherside.server.tables import TableError, TableHub
 
 router = APIRouter()
@@ -66,8 +66,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     if not _same_origin(socket):
         await socket.close(CLOSE_FORBIDDEN, "cross-origin connection refused")
         return
-    uid = state.sessions.user_id(socket.cookies.get(COOKIE))
-    user = await state.db.run(lambda s: user_by_id(s, uid)) if uid is not None else None
+    user = await user_of_cookie(state, socket.cookies.get(COOKIE))
     conn = SocketConnection(socket, user)
     try:
         live = await hub.attach(table_id, conn)

@@ -420,12 +420,34 @@ def save_end(
         raise StaleWrite(f"table {table_id} is not at version {version} in the database")
 
 
+def count_waiting_hosted(session: Session, user_id: int) -> int:
+    """Open tables hosted by ``user_id`` where they still sit."""
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(GameTable)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(
+                GameTable.status == "waiting",
+                GameTable.owner_id == user_id,
+                Seat.user_id == user_id,
+            )
+        )
+        or 0
+    )
+
+
 def list_tables(session: Session, status: str) -> list[TableInfo]:
-    """The newest tables with ``status`` (waiting, playing or over)."""
+    """The newest tables with ``status`` (waiting, playing or over); a waiting table only
+    while someone sits at it."""
+    query = select(GameTable).where(GameTable.status == status)
+    if status == "waiting":
+        # A table everyone left is nobody's to start: keep it out of the lobby.
+        query = query.where(
+            GameTable.id.in_(select(Seat.table_id).where(Seat.user_id.is_not(None)))
+        )
     rows = session.scalars(
-        select(GameTable)
-        .where(GameTable.status == status)
-        .order_by(GameTable.updated_at.desc())
+        query.order_by(GameTable.updated_at.desc())
         .limit(LIST_LIMIT)
         .options(selectinload(GameTable.seats).selectinload(Seat.user))
     ).all()

@@ -47,6 +47,7 @@ from otherside.server.adapters import GameAdapter, get_adapter
 from otherside.server.bots_runner import BotRunner
 from otherside.server.clock import Clock, SystemClock, seconds
 from otherside.server.db import Database
+from otherside.server.limits import Limits
 from otherside.server.pace import Pace
 from otherside.server.protocol import (
     CHAT_CHARS,
@@ -71,6 +72,7 @@ from otherside.server.store import (
     StaleWrite,
     TableInfo,
     Timing,
+    count_waiting_hosted,
     create_table,
     load_moves,
     load_table,
@@ -176,14 +178,6 @@ def rebuild(
     return state
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Limits of the table runtime (each with a default a small public server can live with)."""
-
-    chat_lines_per_minute: int = 12
-    chat_history: int = CHAT_HISTORY
-
-
 class TableHub:
     """Every live table, and the operations on tables (lobby and play).
 
@@ -191,7 +185,7 @@ class TableHub:
         db: the database.
         bots: the runner choosing bot actions.
         clock: where time comes from (the scheduler, clocks, move stamps).
-        settings: limits.
+        limits: the server's limits (chat lines a minute).
     """
 
     def __init__(
@@ -199,12 +193,12 @@ class TableHub:
         db: Database,
         bots: BotRunner,
         clock: Clock | None = None,
-        settings: Settings | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.db = db
         self.bots = bots
         self.clock: Clock = clock or SystemClock()
-        self.settings = settings or Settings()
+        self.limits = limits or Limits()
         self._live: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._rng = random.Random(secrets.randbits(64))
@@ -334,7 +328,7 @@ class TableHub:
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
         live.watchers.add(conn)
         self._send_state(conn, live)
-        lines = await self.db.run(lambda s: recent_chat(s, table_id, self.settings.chat_history))
+        lines = await self.db.run(lambda s: recent_chat(s, table_id, CHAT_HISTORY))
         if lines:
             conn.deliver(ChatOutMessage(lines=lines).model_dump_json())
         return live
@@ -470,11 +464,14 @@ class TableHub:
 
     async def _forfeit(self, live: LiveTable, seat: int, reason: str) -> None:
         """``seat``'s player gives up (``reason``: resigned, timeout, left); caller holds the
-        lock. Two seats or one: the game ends, through the game's own ``resign`` when it has
-        one the player may play now (so the record says it). More: a bot plays the seat on."""
+        lock. The game ends — through the game's own ``resign`` when the player may play it now,
+        so that the record says it — in a duel that ends on a forfeit (VERSUS), in a solo game,
+        or when a player of a two-player game resigns; otherwise a bot plays the seat on, so
+        that the others can finish, and the result counts as a loss for the player."""
         state = live.state
         assert state is not None
-        if live.info.players <= 2:
+        players = live.info.players
+        if live.adapter.ends_on_forfeit or players == 1 or (reason == "resigned" and players == 2):
             own = [a for a in legal_actions_of(state, seat) if str(a) == "resign"]
             if own:
                 await self._commit(live, seat, own[0], apply_as(state, seat, own[0]), reason)
@@ -584,10 +581,9 @@ class TableHub:
             raise ProtocolError("chat", f"a chat line has at most {CHAT_CHARS} characters")
         now = self.clock.now()
         recent = [t for t in live.chat_times.get(user.id, []) if now - t < timedelta(minutes=1)]
-        if len(recent) >= self.settings.chat_lines_per_minute:
+        if len(recent) >= self.limits.chat_lines_per_minute:
             raise ProtocolError(
-                "chat",
-                f"at most {self.settings.chat_lines_per_minute} lines a minute; wait a moment",
+                "chat", f"at most {self.limits.chat_lines_per_minute} lines a minute; wait a moment"
             )
         live.chat_times[user.id] = [*recent, now]
         seat = live.info.playing_seat_of(user.id)
@@ -675,6 +671,11 @@ class TableHub:
             chosen = Pace.parse(pace, adapter.pace)
         except ValueError as exc:
             raise TableError(422, str(exc)) from exc
+        most = self.limits.waiting_tables_per_user
+        if await self.db.run(lambda s: count_waiting_hosted(s, user.id)) >= most:
+            raise TableError(
+                429, f"you already host {most} open tables: start one or leave one first"
+            )
         now = self.clock.now()
         table_id = await self.db.run(
             lambda s: create_table(s, user.id, game, players, clean, chosen, now)

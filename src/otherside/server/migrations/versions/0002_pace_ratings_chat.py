@@ -1,4 +1,5 @@
-"""Paces and deadlines, clocks and forfeits, ratings with their history, e-mail, table chat.
+"""Paces and deadlines, clocks and forfeits, ratings with their history, e-mail, table chat,
+revocable sessions.
 
 Revision ID: 0002
 Revises: 0001
@@ -66,10 +67,19 @@ def upgrade() -> None:
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_chat_lines_table_id", "chat_lines", ["table_id"])
+    op.create_table(
+        "auth_sessions",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("user_id", sa.Integer(), sa.ForeignKey("users.id"), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_auth_sessions_user_id", "auth_sessions", ["user_id"])
 
 
 def downgrade() -> None:
     """Drop what :func:`upgrade` added."""
+    op.drop_table("auth_sessions")
     op.drop_table("chat_lines")
     op.drop_table("rating_changes")
     op.drop_table("ratings")
