@@ -122,7 +122,7 @@ def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
     watcher = _guest(browser, server, DESKTOP)
     _open(watcher, server, table)
     pages = (blue, brown)
-    state, rng, greedy = new_game(), random.Random(0), make_bot("versus", "greedy")
+    state, rng, greedy = new_game(), random.Random(23), make_bot("versus", "greedy")  # Blue wins
     _my_turn(blue, 0)
     blue.screenshot(path=str(SHOTS / "versus-start.png"))
     brown.screenshot(path=str(SHOTS / "versus-phone-start.png"))
@@ -147,10 +147,10 @@ def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
             state = state.apply("decline-draw")
             continue
         ply = str(greedy.choose(view(state, seat), state.legal_plies(), rng))
-        first = len(state.history) == 0
-        _click_ply(page, ply, "versus-selected.png" if first else None)
-        if first:
-            brown.screenshot(path=str(SHOTS / "versus-phone-waiting.png"))
+        first = len(state.history) < 2
+        _click_ply(
+            page, ply, ("versus-selected.png", "versus-phone-selected.png")[seat] if first else None
+        )
         state = state.apply(ply)
         if state.pulled and not pulled_shot and not state.is_over:
             pulled_shot = True

@@ -55,10 +55,17 @@ function centre(cell, flip) {
   return [round(S * SQ3 * (q + r / 2)), round(-S * 1.5 * r)];
 }
 
-/** The corners of a hexagon: pointy-top cells (``start`` 30°), or the flat-top frame (0°). */
-function hexPoints(x, y, radius, start = 30) {
+// The board's outline: round the outer cells' corners, a little wider (the wooden rim).
+const FRAME = (() => {
+  const top = S * (1.5 * RADIUS + 1), side = S * SQ3 * (RADIUS + 0.5), shoulder = S * SQ3 * (RADIUS + 1) / 2;
+  return [[-shoulder, -top], [shoulder, -top], [side, -S / 2], [side, S / 2], [shoulder, top], [-shoulder, top], [-side, S / 2], [-side, -S / 2]]
+    .map(([x, y]) => `${round(1.045 * x)},${round(1.045 * y)}`).join(" ");
+})();
+
+/** The corners of a pointy-top hexagon. */
+function hexPoints(x, y, radius) {
   return Array.from({ length: 6 }, (_, k) => {
-    const a = (Math.PI / 180) * (60 * k + start);
+    const a = (Math.PI / 180) * (60 * k + 30);
     return `${round(x + radius * Math.cos(a))},${round(y + radius * Math.sin(a))}`;
   }).join(" ");
 }
@@ -75,6 +82,9 @@ function who(names, seat) {
   const name = (names?.[seat] ?? "").replace(/ \(you\)$/, ", you");
   return name ? `${COLOUR[seat]} (${name})` : COLOUR[seat];
 }
+
+/** The result: the view's, or the table's when the server ended the game (a forfeit). */
+const outcomeOf = (view, ctx) => view.outcome ?? (ctx.table?.status === "over" ? ctx.table.outcome : null) ?? null;
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -93,8 +103,8 @@ function reasonWords(reason) {
 function resultWords(outcome, names) {
   const [blue, brown] = outcome.scores;
   const score = `${blue}–${brown}`;
-  if (outcome.winners.length !== 1) return `Drawn, ${score}`;
-  return `${who(names, outcome.winners[0])} wins, ${score}`;
+  if (outcome.winners.length !== 1) return `drawn at ${score}`;
+  return `${who(names, outcome.winners[0])} wins ${score}`;
 }
 
 /** One sentence for the log about the last action of ``view`` (VERSUS views carry no events). */
@@ -105,8 +115,11 @@ export function summary(view, names = []) {
   if (!last) return `The game begins: ${who(names, 0)} moves first.`;
   if (last === "offer-draw") return `${who(names, view.draw_offer)} offered a draw.`;
   if (last === "decline-draw") return `${who(names, 1 - view.to_move)} declined the draw; play goes on.`;
-  if (last === "accept-draw") return `The draw offer was accepted.${end}`;
-  if (last === "resign") return `${view.outcome ? `${who(names, 1 - view.outcome.winners[0])} resigned.` : "A player resigned."}${end}`;
+  if (last === "accept-draw") return `The draw offer was accepted: the game is ${resultWords(view.outcome, names)}.`;
+  if (last === "resign") {
+    const winner = view.outcome.winners[0];
+    return `${who(names, 1 - winner)} resigned: ${who(names, winner)} wins.`;
+  }
   const [from, to] = last.split(">");
   const versusSeat = view.versus.indexOf(to);
   if (versusSeat < 0) {
@@ -148,7 +161,7 @@ const segmentClass = (seat) => (seat === 0 ? "vs-blue" : "vs-brown-striped");
 
 /** A stone: five segments round the rim (the viewer's colour on top), its controller's centre
  * (Blue a disc, Brown a diamond) holding its value to the controller, a lock when on a target. */
-export function stoneShape(stone, topSeat = 0, tugLimit = null) {
+function stoneShape(stone, topSeat = 0, tugLimit = null) {
   const own = valueTo(stone, topSeat);
   const step = 360 / SEGMENTS;
   const start = -90 - (own * step) / 2;
@@ -158,9 +171,8 @@ export function stoneShape(stone, topSeat = 0, tugLimit = null) {
   const middle = controller === 0
     ? svg("circle", { r: 0.43 * S, class: "vs-centre vs-blue" })
     : svg("rect", { x: -0.36 * S, y: -0.36 * S, width: 0.72 * S, height: 0.72 * S, rx: 0.06 * S, transform: "rotate(45)", class: "vs-centre vs-brown-solid" });
-  const shielded = tugLimit !== null && tugLimit !== undefined && stone.streak >= tugLimit && !stone.locked;
   return svg("g", { class: `vs-stone${stone.locked ? " locked" : ""}` },
-    shielded ? svg("circle", { r: 0.93 * S, class: "vs-shield" }) : null,
+    shielded(stone, tugLimit) ? svg("circle", { r: 0.93 * S, class: "vs-shield" }) : null,
     svg("circle", { r: 0.88 * S, class: "vs-rim" }),
     segments,
     middle,
@@ -176,7 +188,7 @@ function lockShape() {
 }
 
 /** A VERSUS: a tetrahedron seen from above, in its player's colour (Brown's striped). */
-export function versusShape(seat) {
+function versusShape(seat) {
   const apex = `0,${-0.74 * S}`, left = `${-0.7 * S},${0.5 * S}`, right = `${0.7 * S},${0.5 * S}`, front = `${0.12 * S},${0.56 * S}`;
   return svg("g", { class: `vs-versus ${seat === 0 ? "blue" : "brown"}` },
     svg("polygon", { points: `${apex} ${left} ${front}`, class: `vs-face light ${seat === 0 ? "vs-blue" : "vs-brown-striped"}` }),
@@ -185,10 +197,14 @@ export function versusShape(seat) {
     svg("text", { class: "vs-versus-label", y: 0.22 * S }, "VS"));
 }
 
-function stoneWords(stone) {
+const shielded = (stone, tugLimit) => tugLimit !== null && tugLimit !== undefined && !stone.locked && stone.streak >= tugLimit;
+
+function stoneWords(stone, tugLimit) {
   const owner = COLOUR[stone.owner];
+  const majority = COLOUR[stone.b >= 3 ? 0 : 1];
   return `${owner}'s stone, worth ${stone.b} to Blue and ${SEGMENTS - stone.b} to Brown` +
-    (stone.locked ? ", locked on a target" : "");
+    (stone.locked ? ", locked on a target" : "") +
+    (shielded(stone, tugLimit) ? `; pulled ${stone.streak} plies in a row, so only ${majority} may pull it now (S11)` : "");
 }
 
 // ---------------------------------------------------------------- the board
@@ -208,7 +224,7 @@ function cellWords(cell, view, stones) {
   const seat = view.versus.indexOf(cell);
   if (seat >= 0) return `${cell}: ${COLOUR[seat]}'s VERSUS`;
   const stone = stones.get(cell);
-  if (stone) return `${cell}: ${stoneWords(stone)}`;
+  if (stone) return `${cell}: ${stoneWords(stone, view.options.tug_limit)}`;
   return `${cell}: ${view.options.targets.includes(cell) ? "empty target" : "empty"}`;
 }
 
@@ -223,7 +239,7 @@ function board(view, ctx, env) {
   const choices = new Set(ui.selected ? moves.get(ui.selected) ?? [] : []);
   const pulledTo = new Set(shown.pulled.map((p) => p.to));
 
-  const frame = svg("polygon", { class: "vs-frame", points: hexPoints(0, 0, 10.45 * S, 0) });
+  const frame = svg("polygon", { class: "vs-frame", points: FRAME });
   const cells = CELLS.map((cell) => {
     const [x, y] = centre(cell, flip);
     const classes = ["vs-cell", targets.has(cell) ? "target" : "",
@@ -292,10 +308,10 @@ function board(view, ctx, env) {
     }, svg("title", {}, label));
   });
 
-  const box = 10.55 * S;
+  const box = 10.2 * S;
   return svg("svg", {
     class: `vs-svg${env.interactive ? " interactive" : ""}${ui.pending ? " pending" : ""}`,
-    viewBox: `${-box} ${-9.2 * S} ${2 * box} ${18.4 * S}`, role: "group",
+    viewBox: `${-box} ${-9.15 * S} ${2 * box} ${18.3 * S}`, role: "group",
     "aria-label": `VERSUS board, ${flip ? "Brown's" : "Blue's"} home edge at the bottom`,
     onclick: () => env.activate(null, false),
     onmouseleave: () => env.hint(null),
@@ -305,7 +321,7 @@ function board(view, ctx, env) {
 function edgeLabels(flip) {
   // The two home edges, named where they lie on the screen.
   const bottom = flip ? 1 : 0;
-  const y = 8.75 * S;
+  const y = 8.78 * S;
   return svg("g", { class: "vs-edges" },
     svg("text", { x: 0, y, class: `vs-edge-label ${COLOUR[bottom].toLowerCase()}` }, `${COLOUR[bottom]}'s home edge`),
     svg("text", { x: 0, y: -y, class: `vs-edge-label ${COLOUR[1 - bottom].toLowerCase()}` }, `${COLOUR[1 - bottom]}'s home edge`));
@@ -323,7 +339,7 @@ function arrow(from, to, flip, cls) {
 // ---------------------------------------------------------------- around the board
 
 function playerCard(view, ctx, seat, position) {
-  const outcome = view.outcome ?? ctx.table?.outcome ?? null;
+  const outcome = outcomeOf(view, ctx);
   const toMove = !outcome && (view.draw_offer !== null ? 1 - view.draw_offer : view.to_move) === seat;
   const won = outcome && outcome.winners.length === 1 && outcome.winners[0] === seat;
   const name = (ctx.names?.[seat] ?? "").replace(/ \(you\)$/, "") || COLOUR[seat];
@@ -346,7 +362,7 @@ function playerCard(view, ctx, seat, position) {
 }
 
 function statusBox(view, ctx, env) {
-  const outcome = view.outcome ?? ctx.table?.outcome ?? null;
+  const outcome = outcomeOf(view, ctx);
   if (outcome) return resultBox(outcome, ctx);
   const mine = ctx.seat === 0 || ctx.seat === 1;
   const offer = view.draw_offer;
@@ -367,7 +383,7 @@ function statusBox(view, ctx, env) {
     tone = "mine";
     head = "Your turn";
     help = ui.selected
-      ? `${ui.selected} selected: ${plural((env.moves.get(ui.selected) ?? []).length, "cell")} it can reach. Click one, or Esc to cancel.`
+      ? `${ui.selected} selected: it can reach the ${plural((env.moves.get(ui.selected) ?? []).length, "marked cell")}. Pick one; click elsewhere or press Esc to cancel.`
       : "Move a stone one cell, or your VERSUS any distance in a straight line (it pulls the opposing stones it sees).";
   } else {
     head = mine ? `Waiting for ${who(ctx.names, view.to_move)}` : `${who(ctx.names, view.to_move)} to move`;
@@ -385,20 +401,23 @@ function statusBox(view, ctx, env) {
 
 function actions(view, ctx) {
   const legal = new Set(ctx.legal ?? []);
-  const play = ctx.play;
   const seated = ctx.seat === 0 || ctx.seat === 1;
-  if (!play || !seated) return null;
+  if (!ctx.play || !seated || outcomeOf(view, ctx)) return null;
+  const wait = ui.pending;
   const buttons = [];
-  if (legal.has("accept-draw")) buttons.push(el("button", { onclick: () => send(ctx, "accept-draw") }, "Accept draw"));
-  if (legal.has("decline-draw")) buttons.push(el("button", { class: "secondary", onclick: () => send(ctx, "decline-draw") }, "Decline"));
-  if (legal.has("offer-draw")) buttons.push(el("button", { class: "secondary", onclick: () => send(ctx, "offer-draw") }, "Offer draw"));
+  if (legal.has("accept-draw")) buttons.push(el("button", { disabled: wait, onclick: () => send(ctx, "accept-draw") }, "Accept draw"));
+  if (legal.has("decline-draw")) buttons.push(el("button", { class: "secondary", disabled: wait, onclick: () => send(ctx, "decline-draw") }, "Decline"));
+  if (legal.has("offer-draw")) {
+    buttons.push(el("button", { class: "secondary", disabled: wait, onclick: () => send(ctx, "offer-draw"),
+      title: "Instead of moving now: your opponent accepts (the game ends drawn) or declines (you move on)" }, "Offer draw"));
+  }
   const canResign = typeof ctx.resign === "function" || legal.has("resign");
   if (canResign && ui.confirmResign) {
     buttons.push(el("span", { class: "vs-confirm" }, "Resign this game?"),
-      el("button", { class: "danger", onclick: () => { ui.confirmResign = false; send(ctx, "resign"); } }, "Yes, resign"),
+      el("button", { class: "danger", disabled: wait, onclick: () => { ui.confirmResign = false; send(ctx, "resign"); } }, "Yes, resign"),
       el("button", { class: "secondary", onclick: () => { ui.confirmResign = false; redraw(); } }, "Cancel"));
   } else if (canResign) {
-    buttons.push(el("button", { class: "secondary danger-text", onclick: () => {
+    buttons.push(el("button", { class: "secondary danger-text", disabled: wait, onclick: () => {
       if (typeof ctx.resign === "function") ctx.resign();
       else { ui.confirmResign = true; redraw(); }
     } }, "Resign"));
@@ -411,6 +430,11 @@ function send(ctx, action) {
   ui.selected = null;
   ctx.play(action);
   redraw();
+  // A refused action brings no new view: give the board back after a while.
+  const at = ui.at;
+  setTimeout(() => {
+    if (ui.pending && ui.at === at) { ui.pending = false; redraw(); }
+  }, 4000);
 }
 
 function resultBox(outcome, ctx) {
@@ -473,7 +497,7 @@ function lastPly(view) {
 
 function draw(root, view, ctx, fresh) {
   ui.last = { root, view, ctx };
-  const outcome = view.outcome ?? ctx.table?.outcome ?? null;
+  const outcome = outcomeOf(view, ctx);
   const interactive = Boolean(ctx.play) && !outcome && !ui.pending && (ctx.legal ?? []).some((a) => a.includes(">"));
   const moves = interactive ? reachable(ctx.legal) : new Map();
   if (ui.selected && !moves.has(ui.selected)) ui.selected = null;
@@ -501,7 +525,7 @@ function draw(root, view, ctx, fresh) {
   const boardNode = board(view, ctx, env);
   const caption = el("div", { class: "vs-caption", "data-testid": "vs-last" },
     view.last ? el("span", { class: "vs-label" }, "Last move") : null, summary(view, ctx.names));
-  root.dataset.legal = JSON.stringify(interactive || ctx.play ? ctx.legal ?? [] : []);
+  root.dataset.legal = JSON.stringify(outcome ? [] : ctx.legal ?? []);
   root.dataset.ply = view.ply;
   root.dataset.game = "versus";
   root.replaceChildren(el("div", { class: "vs-wrap" },
@@ -512,6 +536,7 @@ function draw(root, view, ctx, fresh) {
       el("div", { class: "vs-side" }, statusBox(view, ctx, env)),
       el("div", { class: "vs-below" }, caption, hintLine, legend()))));
   if (ui.focus) root.querySelector(ui.focus === "choice" ? ".vs-hit.choice" : `[data-cell="${ui.focus}"]`)?.focus();
+  ui.focus = null; // once: a later view must not pull the focus away from, say, the chat
   if (fresh) animate(root, view, ctx);
 }
 
