@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from otherside.bots import make_bot
-from otherside.games.versus import VersusState, new_game, replay, view
+from otherside.core.game import Outcome
+from otherside.games.versus import new_game, replay, view
 from tests.server import test_browser
 
 # The real server process and Chromium of the Verso browser test, shared as fixtures.
@@ -64,6 +65,16 @@ def _open(page: Any, server: str, table: str) -> None:
     page.wait_for_selector("#board[data-game=versus] .vs-svg", timeout=WAIT)
 
 
+def _pair(browser: Any, server: str, phone: bool = False) -> tuple[Any, Any, str]:
+    """Two guests at a started table, Blue on a desktop, Brown on a desktop or a phone."""
+    blue = _guest(browser, server, DESKTOP)
+    brown = _guest(browser, server, PHONE if phone else DESKTOP, phone=phone)
+    table = _table(server, blue, guest=brown)
+    for page in (blue, brown):
+        _open(page, server, table)
+    return blue, brown, table
+
+
 def _board(page: Any, ply: int) -> list[str]:
     """Wait until the page shows the view after ``ply`` actions; its legal actions."""
     page.wait_for_function(
@@ -103,22 +114,20 @@ def _plies(legal: list[str]) -> list[str]:
     return [a for a in legal if ">" in a]
 
 
-def _check_record(page: Any, server: str, table: str, final: VersusState) -> None:
+def _record(page: Any, server: str, table: str) -> tuple[dict[str, Any], Outcome]:
+    """The finished table's record and the outcome it replays to."""
     record = page.request.get(f"{server}/api/tables/{table}/record").json()
     assert record["game"] == "versus"
-    replayed = replay(record)
-    assert final.outcome is not None and replayed.outcome == final.outcome
+    outcome = replay(record).outcome
+    assert outcome is not None
+    return record, outcome
 
 
 def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
     server: str, browser: Any
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    blue = _guest(browser, server, DESKTOP)
-    brown = _guest(browser, server, PHONE, phone=True)
-    table = _table(server, blue, guest=brown)
-    for page in (blue, brown):
-        _open(page, server, table)
+    blue, brown, table = _pair(browser, server, phone=True)
     watcher = _guest(browser, server, DESKTOP)
     _open(watcher, server, table)
     pages = (blue, brown)
@@ -175,7 +184,7 @@ def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
         assert "You lost" in pages[1 - winner].inner_text("[data-testid=vs-final]")
     _shoot(blue, "versus-final.png")
     _shoot(brown, "versus-phone-final.png")
-    _check_record(blue, server, table, state)
+    assert _record(blue, server, table)[1] == state.outcome
     for page in (*pages, watcher):
         assert not page.errors, page.errors
         page.context.close()
@@ -197,19 +206,14 @@ def test_a_guest_plays_the_greedy_bot_to_the_end(server: str, browser: Any) -> N
         )
     else:
         raise AssertionError("the game did not end")
-    record = page.request.get(f"{server}/api/tables/{table}/record").json()
-    outcome = replay(record).outcome
-    assert outcome is not None
+    _, outcome = _record(page, server, table)
     assert f"Blue {outcome.scores[0]}" in page.inner_text("[data-testid=vs-final]")
     assert not page.errors, page.errors
     page.context.close()
 
 
 def test_resigning_after_confirming_ends_the_game_for_both(server: str, browser: Any) -> None:
-    blue, brown = _guest(browser, server, DESKTOP), _guest(browser, server, DESKTOP)
-    table = _table(server, blue, guest=brown)
-    _open(blue, server, table)
-    _open(brown, server, table)
+    blue, brown, table = _pair(browser, server)
     # Blue plays by keyboard: Enter on a piece selects it and focuses a cell it can reach.
     first = _plies(_my_turn(blue, 0))[0].split(">")[0]
     blue.focus(f'[data-cell="{first}"]')
@@ -228,18 +232,14 @@ def test_resigning_after_confirming_ends_the_game_for_both(server: str, browser:
     assert "You won!" in blue.inner_text("[data-testid=vs-final]")
     assert "resigned" in blue.inner_text("[data-testid=vs-final]")
     assert "You lost" in brown.inner_text("[data-testid=vs-final]")
-    record = blue.request.get(f"{server}/api/tables/{table}/record").json()
-    outcome = replay(record).outcome
-    assert record["plies"][-1] == "resign" and outcome is not None and outcome.winners == (0,)
+    record, outcome = _record(blue, server, table)
+    assert record["plies"][-1] == "resign" and outcome.winners == (0,)
     for page in (blue, brown):
         page.context.close()
 
 
 def test_a_draw_offered_and_accepted_ends_the_game_drawn(server: str, browser: Any) -> None:
-    blue, brown = _guest(browser, server, DESKTOP), _guest(browser, server, DESKTOP)
-    table = _table(server, blue, guest=brown)
-    _open(blue, server, table)
-    _open(brown, server, table)
+    blue, brown, table = _pair(browser, server)
     _my_turn(blue, 0)
     _button(blue, "Offer draw")
     assert _my_turn(brown, 1) == ["accept-draw", "decline-draw"]
@@ -248,9 +248,7 @@ def test_a_draw_offered_and_accepted_ends_the_game_drawn(server: str, browser: A
     for page in (blue, brown):
         page.wait_for_selector("[data-testid=vs-final]", timeout=WAIT)
         assert page.inner_text("[data-testid=vs-final] .vs-head") == "Draw"
-    record = blue.request.get(f"{server}/api/tables/{table}/record").json()
-    assert record["plies"] == ["offer-draw", "accept-draw"]
-    outcome = replay(record).outcome
-    assert outcome is not None and outcome.winners == ()
+    record, outcome = _record(blue, server, table)
+    assert record["plies"] == ["offer-draw", "accept-draw"] and outcome.winners == ()
     for page in (blue, brown):
         page.context.close()
