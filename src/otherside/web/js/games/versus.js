@@ -22,7 +22,7 @@ if (![...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href.e
 
 // What the player is doing between two views: kept across renders, reset when the ply changes.
 // ``shown`` is the last board ply, still drawn while a draw offer is made and answered.
-const ui = { selected: null, at: -1, pending: false, confirmResign: false, focus: null, last: null, shown: null, seen: -1 };
+const ui = { selected: null, at: -1, pending: false, confirmResign: false, focus: null, last: null, shown: null, seen: -1, legendOpen: false };
 
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || !ui.last || (!ui.selected && !ui.confirmResign)) return;
@@ -379,6 +379,8 @@ function statusBox(view, ctx, env) {
       head = `${who(ctx.names, offer)} offered a draw`;
       help = `${who(ctx.names, 1 - offer)} is answering.`;
     }
+  } else if (ui.pending) {
+    head = "Sending your move…";
   } else if (view.to_move === ctx.seat && env.interactive) {
     tone = "mine";
     head = "Your turn";
@@ -454,7 +456,7 @@ function legend() {
   const target = svg("svg", { class: "vs-sample", viewBox: `${-S} ${-S} ${2 * S} ${2 * S}`, "aria-hidden": "true" },
     svg("polygon", { class: "vs-cell target", points: hexPoints(0, 0, S * 0.97) }),
     svg("g", { class: "vs-target-mark" }, svg("circle", { r: 0.6 * S }), svg("circle", { r: 0.32 * S }), svg("circle", { r: 0.08 * S, class: "dot" })));
-  return el("details", { class: "vs-legend" },
+  return el("details", { class: "vs-legend", open: ui.legendOpen, ontoggle: (e) => { ui.legendOpen = e.target.open; } },
     el("summary", {}, "How to read the board"),
     el("ul", {},
       el("li", {}, sample({ b: 3, owner: 0, locked: false, streak: 0 }),
