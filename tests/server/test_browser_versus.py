@@ -77,17 +77,14 @@ def _pair(browser: Any, server: str, phone: bool = False) -> tuple[Any, Any, str
 
 def _board(page: Any, ply: int) -> list[str]:
     """Wait until the page shows the view after ``ply`` actions; its legal actions."""
-    page.wait_for_function(
-        f"document.querySelector('#board')?.dataset.ply === '{ply}'", timeout=WAIT
-    )
+    # Selectors, not script: the pages' content policy allows no eval.
+    page.wait_for_selector(f"#board[data-ply='{ply}']", state="attached", timeout=WAIT)
     return list(json.loads(page.get_attribute("#board", "data-legal")))
 
 
 def _my_turn(page: Any, ply: int) -> list[str]:
-    page.wait_for_function(
-        f"""(() => {{ const b = document.querySelector('#board');
-        return b && b.dataset.ply === '{ply}' && JSON.parse(b.dataset.legal).length > 0; }})()""",
-        timeout=WAIT,
+    page.wait_for_selector(
+        f"#board[data-ply='{ply}']:not([data-legal='[]'])", state="attached", timeout=WAIT
     )
     return _board(page, ply)
 
@@ -201,9 +198,7 @@ def test_a_guest_plays_the_greedy_bot_to_the_end(server: str, browser: Any) -> N
             break
         ply = int(page.get_attribute("#board", "data-ply"))
         _click_ply(page, rng.choice(_plies(_my_turn(page, ply))))
-        page.wait_for_function(
-            f"document.querySelector('#board').dataset.ply !== '{ply}'", timeout=WAIT
-        )
+        page.wait_for_selector(f"#board:not([data-ply='{ply}'])", state="attached", timeout=WAIT)
     else:
         raise AssertionError("the game did not end")
     _, outcome = _record(page, server, table)
@@ -224,8 +219,9 @@ def test_resigning_after_confirming_ends_the_game_for_both(server: str, browser:
     _my_turn(brown, 1)
     assert blue.get_attribute(f'[data-piece="{target}"]', "data-owner") == "0"
     _button(brown, "Resign")
-    confirm = brown.get_by_role("button", name="Yes, resign", exact=True)
+    confirm = brown.locator("#confirm-yes")  # the table's confirmation dialog
     assert _board(brown, 1) and confirm.is_visible()  # nothing sent before confirming
+    assert "loss for you" in brown.inner_text("#confirm-text")
     confirm.click()
     for page in (blue, brown):
         page.wait_for_selector("[data-testid=vs-final]", timeout=WAIT)

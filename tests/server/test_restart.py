@@ -70,6 +70,11 @@ def _serve(database_url: str, port: int, bot_delay: float = 0.0) -> subprocess.P
             database_url,
             "--bot-delay",
             str(bot_delay),
+            # Browser tests make many guests from one address.
+            "--limit",
+            "guests_per_address=1000",
+            "--limit",
+            "tables_per_address=1000",
         ],
         env=env,
         stdout=subprocess.DEVNULL,

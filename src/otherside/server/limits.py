@@ -8,10 +8,12 @@ Counts are kept in the memory of one server process (a restart forgets them).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from fastapi import HTTPException
 
@@ -49,6 +51,35 @@ class Limits:
     tables_window: float = 600.0
     waiting_tables_per_user: int = 5
     chat_lines_per_minute: int = 12
+
+
+def parse_limits(items: list[str]) -> Limits:
+    """Limits from ``NAME=VALUE`` settings (``otherside serve --limit guests_per_address=50``).
+
+    >>> parse_limits(["guests_per_address=50"]).guests_per_address
+    50
+    >>> parse_limits(["guests=5"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown limit 'guests'; limits: signin_failures_per_name, ...
+    """
+    fields = {f.name: f.type for f in dataclasses.fields(Limits)}
+    values: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep:
+            raise ValueError(f"a limit is NAME=VALUE, not {item!r}")
+        if name not in fields:
+            raise ValueError(f"unknown limit {name!r}; limits: {', '.join(fields)}")
+        try:
+            value = int(text) if fields[name] in (int, "int") else float(text)
+        except ValueError as exc:
+            raise ValueError(f"limit {name}: {text!r} is not a number") from exc
+        if value < 0:
+            raise ValueError(f"limit {name}: {value} is negative")
+        values[name] = value
+    return dataclasses.replace(Limits(), **values)
 
 
 class Window:

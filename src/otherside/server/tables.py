@@ -284,7 +284,8 @@ class TableHub:
         state = live.state
         if state is None:
             return None
-        legal = [str(a) for a in legal_actions_of(state, seat)] if seat is not None else []
+        playing = seat is not None and live.info.status == "playing"
+        legal = [str(a) for a in legal_actions_of(state, seat)] if playing else []
         view = live.adapter.game.view(state, seat)
         return ViewMessage(
             table=live.id, version=live.info.version, seat=seat, view=view, legal=legal, clock=clock

@@ -47,6 +47,14 @@ def serve(
         str | None,
         typer.Option(help="The address players reach the server at, for links in mail."),
     ] = None,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Change one of the server's limits, NAME=VALUE (repeatable), e.g. "
+            "--limit guests_per_address=50; the names and defaults are in "
+            "otherside.server.limits.Limits."
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Start the table server: play in the browser with friends and bots."""
@@ -54,6 +62,7 @@ def serve(
 
     from otherside.server.app import create_app
     from otherside.server.db import sqlite_url
+    from otherside.server.limits import parse_limits
     from otherside.server.mail import SmtpConfig
 
     url = database or sqlite_url(default_database())
@@ -63,8 +72,13 @@ def serve(
             SmtpConfig.from_url(smtp)
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--smtp") from exc
+    try:
+        limits = parse_limits(limit or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--limit") from exc
     app = create_app(
         url,
+        limits=limits,
         bot_delay=bot_delay,
         smtp_url=smtp,
         mail_from=mail_from,

@@ -102,7 +102,7 @@ function renderActions() {
   const playing = table.status === "playing";
   const seated = you !== null && you !== undefined;
   $("table-actions").replaceChildren(...[
-    playing && seated ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
+    playing && seated && !game?.ownsResign ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
     table.status === "over" ? el("a", { class: "button small", href: `/replay/${tableId}` }, "Replay") : null,
     table.status === "over" ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, "Download record") : null,
     table.status === "over" && seated ? el("button", { class: "small secondary", id: "rematch", onclick: rematch }, "Rematch") : null,

@@ -15,10 +15,8 @@ for (let r = -RADIUS; r <= RADIUS; r++) {
   for (let q = Math.max(-RADIUS, -RADIUS - r); q <= Math.min(RADIUS, RADIUS - r); q++) CELLS.push(`${q}:${r}`);
 }
 
-// The lead's gameModule() loads css/games/<page>.css; until then the module loads its own.
-if (![...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href.endsWith("/css/games/versus.css"))) {
-  document.head.append(el("link", { rel: "stylesheet", href: "/static/css/games/versus.css" }));
-}
+// The board has its own Resign button (beside the draw offers): the table's chrome shows none.
+export const ownsResign = true;
 
 // What the player is doing between two views: kept across renders, reset when the ply changes.
 // ``shown`` is the last board ply, still drawn while a draw offer is made and answered.
