@@ -163,3 +163,38 @@ async def test_out_of_time_a_bot_takes_the_seat_and_the_player_loses(database_ur
             r["name"]: r["rating"] for r in (await ada.http.get("/api/ratings?game=verso")).json()
         }
         assert board == {"Ada": 1516, "Bob": 1484}  # whatever the scores, Bob lost
+
+
+async def test_a_players_page_has_ratings_with_history_bests_and_recent_games(app: FastAPI) -> None:
+    ada, bob = await registered(app, "Ada", "Bob")
+    hub = hub_of(app)
+    for loser in (bob, bob, ada):
+        table_id = await table_with(app, [ada, bob], game="versus")
+        await hub.resign(await hub.live(table_id), loser.user)
+    solo = await table_with(app, [ada], game="verso")
+    live = await hub.live(solo)
+    while live.state is not None and not live.state.is_over:
+        await hub.play(live, ada.user, live.info.version, str(live.state.legal_actions()[0]))
+    page = (await bob.http.get("/api/players/ada")).json()
+    assert page["name"] == "Ada" and not page["guest"]
+    (versus,) = page["ratings"]
+    assert versus["game"] == "versus" and versus["games"] == 3
+    history = [h["rating"] for h in versus["history"]]
+    assert history[0] == 1516.0 and history[1] > history[0] > history[2]
+    assert round(history[-1]) == versus["rating"]
+    (best,) = page["bests"]
+    score = live.state.scores[0]
+    assert best == {
+        "game": "verso",
+        "title": "Solo Verso",
+        "unit": "VP",
+        "games": 1,
+        "best": score,
+        "average": float(score),
+        "scores": [score],
+    }
+    results = [g["result"] for g in page["recent"]]
+    assert results[0] == f"{score} VP" and results[1:4] == ["resigned", "won", "won"]
+    assert page["recent"][1]["change"] < 0 and page["recent"][1]["rated"]
+    assert (await bob.http.get("/api/players/nobody")).status_code == 404
+    assert (await bob.http.get("/player/Ada")).status_code == 200

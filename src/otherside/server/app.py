@@ -19,7 +19,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from otherside.server import accounts, lobby, sockets
+from otherside.server import accounts, lobby, players, sockets
 from otherside.server.accounts import Sessions
 from otherside.server.bots_runner import BotRunner
 from otherside.server.clock import Clock, SystemClock
@@ -101,6 +101,7 @@ def create_app(
     app.add_middleware(SecurityMiddleware)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
+    app.include_router(players.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")
@@ -121,6 +122,10 @@ def create_app(
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
+
+    @app.get("/player/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        return page("player.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -121,3 +121,33 @@ def leaderboard(session: Session, game: str, limit: int = 100) -> list[dict[str,
         .limit(limit)
     )
     return [{"name": name, "rating": round(rating), "games": games} for name, rating, games in rows]
+
+
+def rating_history(session: Session, user_id: int) -> dict[str, list[dict[str, Any]]]:
+    """Every rating change of ``user_id`` by game, oldest first: ``{"at", "rating", "table",
+    "change", "place", "players"}``."""
+    rows = session.scalars(
+        select(RatingChange).where(RatingChange.user_id == user_id).order_by(RatingChange.id)
+    )
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        at = row.at if row.at.tzinfo else row.at.replace(tzinfo=UTC)
+        found.setdefault(row.game, []).append(
+            {
+                "at": at.isoformat(),
+                "rating": round(row.after, 1),
+                "change": round(row.after - row.before, 1),
+                "table": row.table_id,
+                "place": row.place,
+                "players": row.players,
+            }
+        )
+    return found
+
+
+def current_ratings(session: Session, user_id: int) -> dict[str, tuple[float, int]]:
+    """``{game: (rating, games)}`` of ``user_id``."""
+    rows = session.execute(
+        select(Rating.game, Rating.rating, Rating.games).where(Rating.user_id == user_id)
+    )
+    return {game: (rating, games) for game, rating, games in rows}

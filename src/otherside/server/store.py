@@ -534,3 +534,29 @@ def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatLineOut
         ChatLineOut(name=r.name, seat=r.seat, text=r.text, at=_aware(r.at).isoformat())
         for r in reversed(rows)
     ]
+
+
+def finished_scores(session: Session, user_id: int, game: str, players: int) -> list[int]:
+    """``user_id``'s final scores in finished ``players``-seat games of ``game`` they did not
+    forfeit, oldest first (solo Verso's personal bests, Recto Verso's levels)."""
+    rows = session.execute(
+        select(GameTable.outcome, Seat.seat)
+        .join(Seat, Seat.table_id == GameTable.id)
+        .where(
+            GameTable.game == game,
+            GameTable.players == players,
+            GameTable.status == "over",
+            Seat.user_id == user_id,
+            Seat.forfeit.is_(None),
+        )
+        .order_by(GameTable.updated_at)
+    )
+    return [int(outcome["scores"][seat]) for outcome, seat in rows if outcome]
+
+
+def find_user(session: Session, name: str) -> tuple[int, str, bool, datetime] | None:
+    """The account called ``name`` (any case): id, name, guest, created."""
+    user = session.scalar(select(User).where(User.name_key == name.lower()))
+    if user is None:
+        return None
+    return user.id, user.name, user.is_guest, _aware(user.created_at)
