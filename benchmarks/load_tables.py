@@ -55,6 +55,13 @@ def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
             database,
             "--bot-delay",
             "0",
+            # One client process makes every account and table: lift the per-address limits.
+            "--limit",
+            "guests_per_address=1000000",
+            "--limit",
+            "tables_per_address=1000000",
+            "--limit",
+            "tables_per_user=1000000",
         ],
         env=env,
         stdout=subprocess.DEVNULL,

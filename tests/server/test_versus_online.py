@@ -296,3 +296,31 @@ async def test_accounts_may_add_and_remove_a_reminder_address(app: FastAPI) -> N
     assert (await ada.http.get("/api/me")).json()["user"]["email"] == "ada@example.org"
     await ada.http.post("/api/me/email", json={"email": None})
     assert (await ada.http.get("/api/me")).json()["user"]["email"] is None
+
+
+async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None:
+    (host,) = await people(app, 1)
+    made = await host.http.post("/api/tables", json={"game": "versus", "players": 2})
+    table_id = made.json()["id"]
+    games = (await host.http.get("/api/games")).json()
+    choices = next(g for g in games if g["name"] == "versus")["bot_choices"]
+    assert {"spec": "search:think=2", "label": "search · 2 s a move"} in choices
+    for bad, words in (
+        ("search:think=99", "from 0.1 to 10"),
+        ("greedy:think=1", "no option 'think'"),
+        ("search:depth=3", "no option 'depth'"),
+        ("search:think=fast", "name:key=number"),
+        ("alphazero", "unknown versus bot"),
+    ):
+        refused = await host.http.post(f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": bad})
+        assert refused.status_code == 422 and words in refused.json()["detail"], refused.text
+    seated = await host.http.post(
+        f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": "search:think=0.1"}
+    )
+    assert seated.json()["seats"][1]["name"] == "Search bot 2 (0.1 s a move)"
+    assert (await host.http.post(f"/api/tables/{table_id}/start")).status_code == 200
+    hub = hub_of(app)
+    live = await hub.live(table_id)
+    await hub.play(live, host.user, 0, "0:-4>0:-3")
+    await settle(hub, table_id)
+    assert live.info.version == 2 and live.info.to_move == (0,)

@@ -90,6 +90,48 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class BotOption:
+    """A number a host may set for a bot seat (``search``'s think budget): its allowed range,
+    its default and the values the page offers."""
+
+    name: str
+    low: float
+    high: float
+    choices: tuple[float, ...]
+    unit: str = "s"
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, float]]:
+    """A seat's bot ``name[:key=value…]`` as its name and numeric options.
+
+    >>> parse_bot("search:think=2")
+    ('search', {'think': 2.0})
+    >>> parse_bot("greedy")
+    ('greedy', {})
+    """
+    name, *pairs = spec.split(":")
+    options = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        try:
+            options[key] = float(value)
+        except ValueError as exc:
+            raise ValueError(f"bot {spec!r}: options are written name:key=number") from exc
+        if not eq or not key:
+            raise ValueError(f"bot {spec!r}: options are written name:key=number")
+    return name, options
+
+
+def format_bot(name: str, options: Mapping[str, float]) -> str:
+    """The spec of a bot with options (:func:`parse_bot` reads it back).
+
+    >>> format_bot("search", {"think": 2.0})
+    'search:think=2'
+    """
+    return ":".join([name, *(f"{k}={v:g}" for k, v in sorted(options.items()))])
+
+
+@dataclass(frozen=True)
 class GameAdapter:
     """The server's description of one game.
 
@@ -107,6 +149,7 @@ class GameAdapter:
             the registry has, else ``random``).
         ends_on_forfeit: a duel that ends when a player forfeits (resigns, runs out of time,
             leaves), rather than going on with a bot in their seat.
+        bot_options: the numbers a host may set per bot (``{"search": (BotOption("think", …),)}``).
     """
 
     name: str
@@ -119,6 +162,7 @@ class GameAdapter:
     rated_counts: tuple[int, ...] = ()
     replacement: tuple[str, ...] = ("greedy",)
     ends_on_forfeit: bool = False
+    bot_options: Mapping[str, tuple[BotOption, ...]] = field(default_factory=dict)
 
     @property
     def game(self) -> Game:
@@ -142,6 +186,44 @@ class GameAdapter:
     def bots(self) -> list[str]:
         """The bot names available for this game (see :func:`table_bot_names`)."""
         return table_bot_names(self.name)
+
+    def check_bot(self, spec: str) -> str:
+        """A seat's bot, ``name`` or ``name:key=value`` with this game's bot options, in its
+        normal form; ``ValueError`` naming what is wrong."""
+        name, options = parse_bot(spec)
+        known = self.bots()
+        if name not in known:
+            raise ValueError(f"unknown {self.name} bot {name!r}; known: {', '.join(known)}")
+        allowed = {o.name: o for o in self.bot_options.get(name, ())}
+        for key, value in options.items():
+            option = allowed.get(key)
+            if option is None:
+                takes = ", ".join(allowed) or "none"
+                raise ValueError(
+                    f"{self.name} bot {name!r} has no option {key!r}; options: {takes}"
+                )
+            if not option.low <= value <= option.high:
+                raise ValueError(
+                    f"{name}'s {key} must be from {option.low:g} to {option.high:g} {option.unit}"
+                )
+        return format_bot(name, options)
+
+    def bot_choices(self) -> list[dict[str, str]]:
+        """What the pages offer for a bot seat: every bot, and each option's usual values."""
+        choices = []
+        for name in self.bots():
+            options = self.bot_options.get(name, ())
+            if not options:
+                choices.append({"spec": name, "label": name})
+            for option in options:
+                for value in option.choices:
+                    choices.append(
+                        {
+                            "spec": format_bot(name, {option.name: value}),
+                            "label": f"{name} · {value:g} {option.unit} a move",
+                        }
+                    )
+        return choices
 
     def clean_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         """Validated options with defaults filled in; ``ValueError`` naming the bad option."""
@@ -173,6 +255,7 @@ class GameAdapter:
             "players": list(self.player_counts),
             "options": [spec.to_json() for spec in self.options],
             "bots": self.bots(),
+            "bot_choices": self.bot_choices(),
             "page": self.page,
             "pace": self.pace.to_json(),
             "rated_counts": list(self.rated_counts),
@@ -222,6 +305,7 @@ VERSUS = GameAdapter(
     rated_counts=(2,),
     # The sheet: after 7 days the player to move loses; resigning loses at once.
     ends_on_forfeit=True,
+    bot_options={"search": (BotOption("think", 0.1, 10.0, (0.5, 1.0, 2.0, 5.0)),)},
 )
 
 RECTOVERSO = GameAdapter(

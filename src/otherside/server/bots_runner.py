@@ -16,20 +16,22 @@ from typing import Any
 from otherside.bots import bot_names, make_bot
 from otherside.bots.base import RandomBot
 from otherside.core.game import Action
-from otherside.server.adapters import FALLBACK_BOT
+from otherside.server.adapters import FALLBACK_BOT, parse_bot
 
 
 def choose_action(
     game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
 ) -> Action:
-    """Make bot ``bot`` of ``game`` and let it choose among ``legal`` (blocking).
+    """Make bot ``bot`` of ``game`` (``name`` or ``name:key=value``, e.g. ``search:think=2``)
+    and let it choose among ``legal`` (blocking).
 
     A game without a bots module still gets the game-agnostic ``random`` bot.
     """
+    name, options = parse_bot(bot)
     try:
-        player = make_bot(game, bot)
+        player = make_bot(game, name, **options)
     except ValueError:
-        if bot != FALLBACK_BOT or FALLBACK_BOT in _registered(game):
+        if name != FALLBACK_BOT or FALLBACK_BOT in _registered(game):
             raise
         player = RandomBot()
     return player.choose(view, legal, random.Random(seed))

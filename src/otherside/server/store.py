@@ -67,10 +67,7 @@ class SeatInfo:
             )
         if self.bot is not None:
             return SeatOut(
-                seat=self.seat,
-                kind="bot",
-                name=f"{self.bot.capitalize()} bot {self.seat + 1}",
-                bot=self.bot,
+                seat=self.seat, kind="bot", name=bot_label(self.bot, self.seat), bot=self.bot
             )
         return SeatOut(seat=self.seat, kind="empty", name=None)
 
@@ -152,6 +149,17 @@ class TableInfo:
             updated_at=_iso(self.updated_at),
             rematch=self.rematch_id,
         )
+
+
+def bot_label(spec: str, seat: int) -> str:
+    """A bot seat's name for people.
+
+    >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
+    ('Greedy bot 2', 'Search bot 1 (2 s a move)')
+    """
+    name, *options = spec.split(":")
+    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
+    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
 
 
 def _iso(moment: datetime | None) -> str | None:

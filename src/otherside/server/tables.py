@@ -755,10 +755,11 @@ class TableHub:
         if info.owner_id != user.id:
             raise TableError(403, f"only the table's host ({info.owner_name}) may do this")
 
-    def _check_bot(self, info: TableInfo, bot: str) -> None:
-        known = get_adapter(info.game).bots()
-        if bot not in known:
-            raise TableError(422, f"unknown {info.game} bot {bot!r}; known: {', '.join(known)}")
+    def _check_bot(self, info: TableInfo, bot: str) -> str:
+        try:
+            return get_adapter(info.game).check_bot(bot)
+        except ValueError as exc:
+            raise TableError(422, str(exc)) from exc
 
     def _seats_bot(
         self, info: TableInfo, user: UserInfo, seat: int, bot: str | None
@@ -768,14 +769,12 @@ class TableHub:
             raise TableError(422, f"no seat {seat}; seats are 0 to {info.players - 1}")
         if info.seats[seat].user_id is not None:
             raise TableError(409, f"seat {seat + 1} is taken by {info.seats[seat].user_name}")
-        if bot is not None:
-            self._check_bot(info, bot)
-        return [SeatInfo(seat, bot=bot)]
+        return [SeatInfo(seat, bot=self._check_bot(info, bot) if bot is not None else None)]
 
     def _seats_fill(self, info: TableInfo, user: UserInfo, bot: str) -> list[SeatInfo]:
         self._check_owner(info, user)
-        self._check_bot(info, bot)
-        return [SeatInfo(s.seat, bot=bot) for s in info.seats if s.empty]
+        spec = self._check_bot(info, bot)
+        return [SeatInfo(s.seat, bot=spec) for s in info.seats if s.empty]
 
     async def rematch(self, table_id: str, user: UserInfo) -> TableInfo:
         """A new waiting table for the same game with the same seats (the next player first),

@@ -62,8 +62,11 @@ function refreshForm() {
   const keep = $("bots").value;
   const info = game.bot_info ?? {};
   $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
-    ...game.bots.map((b) => el("option", { value: b, selected: b === keep },
-      info[b] ? `${b} bots — ${info[b].description}` : `${b} bots`)));
+    ...game.bot_choices.map((c) => {
+      const about = info[c.spec.split(":")[0]];
+      return el("option", { value: c.spec, selected: c.spec === keep },
+        about ? `${c.label} bots — ${about.description}` : `${c.label} bots`);
+    }));
 }
 
 function readPace() {

@@ -124,8 +124,9 @@ function renderWaiting() {
   $("invite").textContent = link;
   $("invite").href = link;
   const isHost = user && user.id === table.owner_id;
-  const bots = gameInfo?.bots ?? [];
+  const choices = gameInfo?.bot_choices ?? [];
   const info = gameInfo?.bot_info ?? {};
+  const described = (c) => { const d = info[c.spec.split(":")[0]]; return d ? `${c.label} — ${d.description}` : c.label; };
   $("seats").replaceChildren(...table.seats.map((s) => el("div", { class: `seat ${s.kind === "empty" ? "" : "taken"}` },
     el("span", { class: "badge" }, `seat ${s.seat + 1}`),
     el("span", { class: "name" }, s.kind === "empty" ? "empty" : s.name,
@@ -133,7 +134,7 @@ function renderWaiting() {
       s.guest ? el("span", { class: "muted" }, " (guest)") : null),
     s.kind === "empty" && you === null ? el("button", { class: "small", onclick: () => tableCall("join", { seat: s.seat }) }, "Sit here") : null,
     s.kind === "empty" && isHost ? el("select", { class: "small", "aria-label": `bot for seat ${s.seat + 1}`, onchange: (e) => e.target.value && tableCall("bots", { seat: s.seat, bot: e.target.value }) },
-      el("option", { value: "" }, "add a bot…"), bots.map((b) => el("option", { value: b, title: info[b]?.description ?? "" }, info[b] ? `${b} — ${info[b].description}` : b))) : null,
+      el("option", { value: "" }, "add a bot…"), choices.map((c) => el("option", { value: c.spec }, described(c)))) : null,
     s.kind === "bot" && isHost ? el("button", { class: "small secondary", onclick: () => tableCall("bots", { seat: s.seat, bot: null }) }, "Remove") : null,
     s.seat === you ? el("button", { class: "small secondary", onclick: () => tableCall("leave") }, "Leave") : null)));
   const empty = table.seats.filter((s) => s.kind === "empty").length;
@@ -143,7 +144,7 @@ function renderWaiting() {
     ? (guests || bot ? "Not rated: every seat must be a registered player." : "Rated if every seat stays a registered player.")
     : null;
   $("host-actions").replaceChildren(...[
-    isHost && empty && bots.length ? el("button", { class: "secondary", onclick: () => tableCall("bots", { bot: bots[0] }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${bots[0]} bots`) : null,
+    isHost && empty && choices.length ? el("button", { class: "secondary", onclick: () => tableCall("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${choices[0].label} bots`) : null,
     isHost ? el("button", { id: "start", disabled: empty > 0, onclick: () => tableCall("start") }, "Start the game")
       : el("span", { class: "muted" }, "The host starts the game when every seat is taken."),
     ratedNote ? el("span", { class: "muted" }, ratedNote) : null,
