@@ -84,6 +84,7 @@ async def test_two_players_play_to_the_end_and_the_record_replays(database_url: 
                 {"type": "action", "version": view["version"], "action": choice},
             )
         record = (await players[0].http.get(f"/api/tables/{live.id}/record")).json()
+        assert record["names"] == [p.user.name for p in players]
         replayed = versus.replay(record)
         assert replayed.is_over and replayed.outcome.to_json() == {
             k: v for k, v in live.info.outcome.items() if k in ("scores", "winners", "reason")

@@ -232,11 +232,13 @@ async def _finished(request: Request, table_id: str) -> TableInfo:
 
 @router.get("/tables/{table_id}/record")
 async def record(table_id: str, request: Request) -> Response:
-    """The finished game's record, as a file download."""
+    """The finished game's record, as a file download; ``"names"`` are the seats' players, as
+    the command line's records carry them (``otherside versus replay`` shows them)."""
     info = await _finished(request, table_id)
     assert info.record is not None  # _finished checked
+    names = [s.to_out().name or f"seat {s.seat + 1}" for s in info.seats]
     return Response(
-        dump_record(info.record),
+        dump_record({**info.record, "names": names}),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="{info.game}-{info.id}.json"'},
     )
