@@ -47,7 +47,7 @@ function showPace() {
   $("pace-live").classList.toggle("hidden", !live);
   $("pace-turn").classList.toggle("hidden", live);
   $("pace-help").textContent = live
-    ? "Each player has this time for the whole game, plus the seconds for every move. Out of time, you lose the game (with three or more players a bot plays your seat on)."
+    ? "Each player has this time for the whole game, plus the seconds for every move. Out of time, you lose: a bot plays your seat on so the others can finish (a VERSUS game simply ends)."
     : "Play at your own pace over days. After the reminder the player to move gets a note (and an e-mail if they gave an address); after the last day they lose.";
 }
 
