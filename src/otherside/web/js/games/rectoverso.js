@@ -26,7 +26,7 @@ import { BY_LETTER, BY_NAME, orientations, shapeKey } from "./rectoverso/pieces.
 import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./rectoverso/model.js";
 import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./rectoverso/draw.js";
 import {
-  LEVEL_LIMITS, clockText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
+  LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
 } from "./rectoverso/rounds.js";
 
 const STYLESHEET = "/static/css/games/rectoverso.css";
@@ -35,7 +35,7 @@ const SIDE_WORDS = { front: "recto", back: "verso" };
 // UI state kept across renders (views arrive whenever the partner acts).
 const ui = {
   round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
-  drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null,
+  drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
 };
 let live = null;
 let painted = "";
@@ -51,7 +51,7 @@ export function describe() {
 /** The server refused an action (an `error` message): show its reason on the board. */
 export function error(message) {
   const reason = String(message).replace(/^'[^']*' is illegal: /, "").replace(/; legal: .*$/s, "");
-  ui.message = { text: reason.charAt(0).toUpperCase() + reason.slice(1), kind: "refused" };
+  ui.message = { text: reason.charAt(0).toUpperCase() + reason.slice(1), kind: "refused", at: performance.now() };
   if (live) paint();
 }
 
@@ -136,7 +136,7 @@ function placeAt(cell) {
     ui.hover = null;
   } else {
     ui.hover = cell;
-    ui.message = { text: target.reason, kind: "refused" };
+    ui.message = { text: target.reason, kind: "refused", at: performance.now() };
   }
   paint();
 }
@@ -146,7 +146,7 @@ function pickUp(letterOrName) {
   if (!piece || !live.canBuild) return;
   const problem = pickUpProblem(piece.name, live.legal);
   if (problem) {
-    ui.message = { text: problem, kind: "refused" };
+    ui.message = { text: problem, kind: "refused", at: performance.now() };
   } else {
     live.ctx.play(`remove ${piece.name}`);
     ui.selected = piece.name;
@@ -256,7 +256,8 @@ function onClick(event) {
   else if (act === "turn") turn(Number(button.dataset.step));
   else if (act === "drop") { ui.selected = null; ui.hover = null; paint(); }
   else if (act === "pickup") pickUp(button.dataset.name);
-  else if (act === "dismiss") { ui.message = null; paint(); }
+  else if (act === "dismiss" && performance.now() - (ui.message?.at ?? 0) > 600) { ui.message = null; paint(); }
+  else if (act === "walk") { ui.watchFrom = ui.watchFrom === "front" ? "back" : "front"; paint(); }
 }
 
 function onKey(event) {
@@ -271,7 +272,7 @@ function onKey(event) {
     ui.hover = [Math.min(3, Math.max(0, x + move[0])), Math.min(3, Math.max(0, y + move[1]))];
     event.preventDefault();
     paint();
-  } else if (ui.selected && ui.hover && key === "Enter" && !event.target.closest?.("button")) {
+  } else if (ui.selected && ui.hover && key === "Enter" && !event.target.closest?.("button, [data-piece]")) {
     event.preventDefault();
     placeAt(ui.hover);
   }
@@ -378,7 +379,7 @@ function builderPage(view) {
   const site = el("section", { class: "rv-panel rv-site-panel", "aria-label": "build site" },
     el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"), el("span", { class: "muted" }, `seen from your side · ${view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? "" : "s"} to place` : "every piece placed"}`)),
     siteDrawing(model, { ghost, lift, levels, near: "▼ your side" }),
-    live.canBuild ? (ui.selected ? orientationBar(ui.selected) : howTo()) : null,
+    live.canBuild ? (ui.selected ? orientationBar(ui.selected) : view.unplaced.length ? howTo() : readyBox(count, partnerDone)) : null,
     hintLine(view, target, lift));
 
   const compare = el("section", { class: "rv-panel rv-compare", "aria-label": "your side of the card and of the building" },
@@ -420,7 +421,8 @@ function doneBox(view, meDone, partnerDone, names, partner) {
 
 function hintLine(view, target, lift) {
   if (ui.message) {
-    return el("p", { class: `rv-hint ${ui.message.kind}`, role: "alert", "data-testid": "refusal", "data-act": "dismiss", title: "click to close" }, ui.message.text);
+    return el("p", { class: `rv-hint ${ui.message.kind}`, role: "alert", "data-testid": "refusal" }, ui.message.text,
+      el("button", { class: "rv-dismiss", "data-act": "dismiss", "aria-label": "close", title: "close" }, "×"));
   }
   let text;
   if (!live.canBuild) text = "";
@@ -430,7 +432,6 @@ function hintLine(view, target, lift) {
   else if (lift) text = `Click to pick up the ${nameOf(lift)} piece.`;
   else if (ui.hoverLetter) text = pickUpProblem(nameOf(ui.hoverLetter), live.legal) ?? "";
   else if (ui.note) text = ui.note;
-  else if (!view.unplaced.length) text = "Every piece is on the site. Check your side against the card, then say done.";
   else text = "";
   return el("p", { class: "rv-hint" }, text);
 }
@@ -478,19 +479,29 @@ function tray(view, held) {
       })) : null);
 }
 
+// Every piece is placed: is this side right?
+function readyBox({ differ }, partnerDone) {
+  const good = differ === 0;
+  const word = partnerDone ? "Verso" : "Recto";
+  return el("div", { class: `rv-hand rv-ready ${good ? "good" : ""}` }, good
+    ? `✓ Every piece is placed and your side matches the card. Sure? Say “${word}”.`
+    : `Every piece is placed, but ${differ} cell${differ === 1 ? "" : "s"} of your side ${differ === 1 ? "differs" : "differ"} from the card: pick a piece up and move it — and tell your partner.`);
+}
+
 // Shown where the held piece's orientations go, so that holding one shifts nothing.
 function howTo() {
   return el("ol", { class: "rv-hand rv-howto" },
     el("li", {}, el("strong", {}, "Pick"), " a piece: tap it, or drag it onto the site."),
     el("li", {}, el("strong", {}, "Turn"), " it: choose a way, or press R."),
     el("li", {}, el("strong", {}, "Point"), " at the site or the top view; click to place."),
-    el("li", {}, el("strong", {}, "Click a placed cube"), " to pick its piece up."));
+    el("li", {}, el("strong", {}, "Click a placed cube"), " to pick its piece up."),
+    el("li", { class: "keys muted" }, "Keys: R turns, arrows and Enter place, Esc puts back."));
 }
 
 function orientationBar(name) {
   const list = orientationsOf(name);
   const index = (ui.orient[name] ?? 0) % list.length;
-  return el("div", { class: "rv-hand rv-orient", "data-testid": "orientation", "data-key": shapeKey(list[index]), "data-piece": null },
+  return el("div", { class: "rv-hand rv-orient", "data-testid": "orientation", "data-key": shapeKey(list[index]) },
     el("div", { class: "rv-orient-head" },
       el("strong", {}, `${cap(name)}: `), list.length > 1 ? `orientation ${index + 1} of ${list.length}` : "a cube looks the same every way",
       list.length > 1 ? el("button", { class: "small", "data-act": "turn", "data-step": "1", title: "next orientation (R; Shift+R goes back)" }, "↻ Turn (R)") : null,
@@ -502,7 +513,8 @@ function orientationBar(name) {
 
 function watcherPage(view) {
   const names = live.ctx.names ?? [];
-  const model = live.model;
+  const from = ui.watchFrom;
+  const model = from === "front" ? live.model : siteModel(view, from);
   const card = view.card ?? {};
   const built = view.construction ?? {};
   const levels = levelsOf(card.front, built.front);
@@ -529,8 +541,11 @@ function watcherPage(view) {
     el("div", { class: "rv-main" },
       el("div", { class: "rv-col rv-col-site" },
         el("section", { class: "rv-panel rv-site-panel" },
-          el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"), el("span", { class: "muted" }, "from the front (recto)")),
-          siteDrawing(model, { levels, near: `▼ front: ${who(names, view.recto)}` })),
+          el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"),
+            el("span", { class: "muted" }, from === "front" ? "from the front (recto)" : "from the back (verso)"),
+            el("button", { class: "small secondary rv-walk", "data-act": "walk", title: "see the building from the other side" },
+              from === "front" ? "⟲ Go round to the back" : "⟲ Go round to the front")),
+          siteDrawing(model, { levels, near: `▼ ${from === "front" ? `front: ${who(names, view.recto)}` : `back: ${who(names, view.verso)}`}` })),
         el("section", { class: "rv-panel rv-tray" },
           el("div", { class: "rv-panel-head" }, el("h3", {}, "Pieces not placed yet")),
           el("div", { class: "rv-pieces" }, unplaced.length ? unplaced.map((p) => el("div", { class: "rv-piece idle", "data-name": p.name },
@@ -539,8 +554,9 @@ function watcherPage(view) {
             : el("p", { class: "muted" }, "Every piece is on the site.")))),
       el("div", { class: "rv-col rv-col-side" }, sides,
         el("section", { class: "rv-panel rv-top-panel" },
-          el("div", { class: "rv-panel-head" }, el("h3", {}, "Top view"), el("span", { class: "muted" }, "front at the bottom")),
-          el("div", { class: "rv-top-wrap" }, el("div", { class: "rv-edge far" }, "back"), topGrid(model), el("div", { class: "rv-edge" }, "▼ front"))))));
+          el("div", { class: "rv-panel-head" }, el("h3", {}, "Top view"), el("span", { class: "muted" }, `${from} at the bottom`)),
+          el("div", { class: "rv-top-wrap" }, el("div", { class: "rv-edge far" }, from === "front" ? "back" : "front"), topGrid(model),
+            el("div", { class: "rv-edge" }, `▼ ${from}`))))));
 }
 
 function betweenPage(view) {
@@ -570,7 +586,7 @@ function betweenPage(view) {
   const fresh = ui.shownResult !== rounds.length;
   ui.shownResult = rounds.length;
   return el("div", { class: "rv-between" },
-    view.phase === "over" ? el("h2", { class: "rv-over" }, "Game over") : null,
+    view.phase === "over" ? el("h2", { class: "rv-over", "data-testid": "game-over" }, endText(view, names)) : null,
     resultBanner(view, names, fresh) ?? el("div", { class: "rv-intro" },
       el("h2", {}, "Recto Verso"),
       el("p", {}, view.players === 2

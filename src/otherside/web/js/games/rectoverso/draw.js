@@ -203,19 +203,21 @@ function cellTitle(built, wanted, previewing) {
   return `${prefix}${name(built)} here, the card shows ${wanted === "." ? "nothing" : name(wanted)}`;
 }
 
-/** Counts for a side view against the card: {right, needed, wrong}. */
+/** Counts for a side view against the card: {right, needed, wrong, differ}: cubes as on the
+ * card, cubes on the card, cubes not as on the card, cells not as on the card. */
 export function matchCount(rows, card, levels) {
   const at = (view, z) => (view && view.length - 1 - z >= 0 && view[view.length - 1 - z]) || "....";
-  let right = 0, needed = 0, wrong = 0;
+  let right = 0, needed = 0, wrong = 0, differ = 0;
   for (let z = 0; z < levels; z += 1) {
     for (let sx = 0; sx < SITE; sx += 1) {
       const b = at(rows, z)[sx], c = at(card, z)[sx];
       if (c !== ".") needed += 1;
+      if (b !== c) differ += 1;
       if (b !== "." && b === c) right += 1;
       else if (b !== ".") wrong += 1;
     }
   }
-  return { right, needed, wrong };
+  return { right, needed, wrong, differ };
 }
 
 /** The top view (R9) from the player's side: the far row on top. Cells carry data-sx/sy. */

@@ -33,7 +33,7 @@ export function resultText(round, view, names) {
   }
   if (round.matched) return `${pair} matched card ${round.card} in ${seconds(round.seconds)}: +${round.points} point${round.points === 1 ? "" : "s"} each.`;
   if (round.reason === "time is up") return `Time is up for ${pair} on card ${round.card}: no points.`;
-  return `${pair} built something else than card ${round.card}: no points.`;
+  return `The building of ${pair} did not match card ${round.card}: no points.`;
 }
 
 /** The log's sentence for a view (the same for views of the same moment). */
@@ -52,7 +52,7 @@ export function summary(view, names) {
 
 export function endText(view, names) {
   if (view.players === 2) {
-    return view.level >= LEVEL_LIMITS.length ? "All seven levels cleared: builder king!"
+    return view.level >= LEVEL_LIMITS.length ? "👑 All seven levels cleared: builder king!"
       : `The game is over at level ${view.level + 1}: ${view.level} level${view.level === 1 ? "" : "s"} cleared.`;
   }
   const best = Math.max(...view.scores);
@@ -73,12 +73,12 @@ export function resultBanner(view, names, fresh = false) {
     ? `Card ${last.card} built in ${seconds(last.seconds)}${view.players === 2 ? ` (limit ${clockText(last.limit)})` : ""}.`
     : last.reason === "time is up" ? `Card ${last.card} was not finished in ${clockText(last.limit)}.`
       : `Both said done after ${seconds(last.seconds)}, but the building does not show card ${last.card} on both sides.`;
-  const next = view.phase === "over" ? endText(view, names)
+  const next = view.phase === "over" ? ""
     : view.players === 2 ? (good ? `Next: level ${view.level + 1}, ${clockText(LEVEL_LIMITS[Math.min(view.level, 6)])} to build it.` : `Try level ${view.level + 1} again with a new card.`)
       : good ? `${who(names, last.recto)} and ${who(names, last.verso)} score ${last.points} point${last.points === 1 ? "" : "s"} each.` : "No points this round.";
   return el("div", { class: `rv-result ${good ? "good" : "bad"} ${fresh ? "fresh" : ""}`, "data-testid": "round-result", role: "status" },
     el("div", { class: "rv-result-mark", "aria-hidden": "true" }, good ? "✓" : "✗"),
-    el("div", {}, el("div", { class: "rv-result-head" }, headline), el("div", {}, detail), el("div", { class: "muted" }, next)));
+    el("div", {}, el("div", { class: "rv-result-head" }, headline), el("div", {}, detail), next ? el("div", { class: "muted" }, next) : null));
 }
 
 /** 2 players: the seven levels with their limits, cleared ones ticked, the current one marked. */
