@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from otherside.games.rectoverso import Construction, Placement, solve, standard_card
+from otherside.games.rectoverso import Card, Construction, Placement, solve, standard_card
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, SCORE_TABLE
 from otherside.games.rectoverso.pieces import BY_NAME, Cell, shape_orientations
 from tests.server.test_browser import SHOTS, browser, server  # noqa: F401  (fixtures)
@@ -184,6 +184,25 @@ def _place(page: Any, placement: Placement, side: str, how: str) -> None:
         start, end = _centre(piece.bounding_box()), _centre(target.bounding_box())
         assert start[1] > 140, "the piece is under the sticky bar"
         _touch_drag(page, start, end)
+    try:
+        page.wait_for_selector(f"[data-placed='{name}']", timeout=10000)
+    except Exception:
+        _shot(page, f"failed-{name}")
+        hint = page.locator(".rv-hint").all_inner_texts()
+        pytest.fail(f"{how}: {name} was not placed at {cell} turned {key}; the page says {hint}")
+
+
+def _pick_up_and_put_back(page: Any, placement: Placement, side: str) -> None:
+    """Click a cube of a placed piece in the top view (nothing held): the piece comes off the
+    site and is held again; then it goes back where it was."""
+    name = placement.piece.name
+    top = max(placement.cells, key=lambda c: c[2])
+    sx, sy, _ = _to_player(top, side)
+    _cell(page, (sx, sy)).click()
+    page.wait_for_selector(f".rv-piece.selected[data-name='{name}']")
+    key, cell = _aim(placement, side)
+    _turn_to(page, key, with_keys=False)
+    _cell(page, cell).click()
     page.wait_for_selector(f"[data-placed='{name}']")
 
 
@@ -201,13 +220,17 @@ def _shot(page: Any, name: str) -> None:
 
 
 def _show_the_build_in_progress(
-    pages: dict[str, Any], phones: dict[str, Any], left: list[Placement], by: list[str]
+    pages: dict[str, Any], phones: dict[str, Any], left: list[Placement], by: list[str], card: Card
 ) -> None:
-    """Screenshots: each builder holding their next piece over its spot; the spectator; phones."""
+    """Screenshots: each builder holding their next piece over its spot; the spectator; phones.
+    Each builder's page shows their own side of the card, and nothing of the other side."""
     for who, side in SIDES.items():
         other = "back" if side == "front" else "front"
         assert pages[who].locator(f".rv [data-side={side}]").count() == 2
         assert pages[who].locator(f".rv [data-side={other}]").count() == 0
+        shown = "".join(pages[who].locator("[data-testid=card-side] .rv-cell").all_inner_texts())
+        own = card.front if side == "front" else card.back
+        assert shown == "".join(own).replace(".", "").upper()
         nxt = next((p for p, w in zip(left, by, strict=True) if w == who), None)
         if nxt is None:
             continue
@@ -300,8 +323,10 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
         if v["view"]["phase"] == "build"
     )
     card = standard_card(number)
-    placements = sorted(solve(card).placements, key=lambda p: (min(c[2] for c in p.cells), p.piece))
-    sides = SIDES
+    solution = solve(card)
+    assert solution is not None
+    # Lowest pieces first, so that each one has its support; the partners take turns.
+    placements = sorted(solution.placements, key=lambda p: (min(c[2] for c in p.cells), p.piece))
     builders = [("recto", "verso")[i % 2] for i in range(len(placements))]
     built = Construction()
     half = len(placements) // 2
@@ -310,15 +335,17 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
         _settle([page], built)
         if index == half:
             _settle([*pages.values(), *phones.values()], built)
-            _show_the_build_in_progress(pages, phones, placements[index:], builders[index:])
+            _show_the_build_in_progress(pages, phones, placements[index:], builders[index:], card)
             _refuse_an_unsupported_placement([recto, phones["recto"]], built, placements[index:])
-            _place(phones[who], placement, sides[who], "touch")
+            _place(phones[who], placement, SIDES[who], "touch")
             for small_page in phones.values():
                 small_page.context.close()
         else:
-            _place(page, placement, sides[who], "drag" if index % 4 < 2 else "click")
+            _place(page, placement, SIDES[who], "drag" if index % 4 < 2 else "click")
         built = built.place(placement)
 
+    _settle([recto], built)
+    _pick_up_and_put_back(recto, placements[-1], "front")
     for page in (recto, verso):
         page.wait_for_selector(".rv[data-unplaced='']")
         assert page.locator("[data-testid=match]").inner_text().startswith("✓ Your side matches")
@@ -345,7 +372,7 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     _shot(small, "phone-result-recto")
 
     # R17: a builder never receives, nor shows, the other side.
-    for who, side in sides.items():
+    for who, side in SIDES.items():
         other = "back" if side == "front" else "front"
         building = [v["view"] for v in _views(frames[who]) if v["view"]["phase"] == "build"]
         assert building, who

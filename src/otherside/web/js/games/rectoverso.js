@@ -359,7 +359,8 @@ function builderPage(view) {
   const target = currentAim();
   const held = heldCells();
   const ghost = target ? { cells: target.cells, letter: BY_NAME[ui.selected].letter, ok: Boolean(target.action), floating: target.floating } : null;
-  const levels = levelsOf(card, built, ghost ? [...Array(Math.max(...ghost.cells.map((c) => c[2] + 1)))] : null);
+  // Sizes do not follow the ghost: nothing may move under the pointer while it aims.
+  const levels = levelsOf(card, built);
   const preview = ghost?.ok ? sideView(model, ghost.cells.map((c) => [...c, ghost.letter]), levels) : null;
   const count = matchCount(built, card, levels);
   const lift = !ui.selected && ui.hoverLetter && legal.has(`remove ${nameOf(ui.hoverLetter)}`) ? ui.hoverLetter : null;

@@ -75,11 +75,14 @@ function lookOf(letter, extra = {}) {
 
 /** The site in 3D. `ghost`: {cells, letter, ok, floating}; `lift`: a letter whose cubes are
  * outlined (a piece that can be picked up under the pointer); `levels`: the height to make
- * room for, marked on a gauge at the back edge; `near`: the label of the player's edge.
+ * room for (the card's), marked on a gauge at the back edge; `near`: the label of the
+ * player's edge.
  * Floor tiles and cube faces carry data-sx / data-sy (and data-letter for a known cube). */
 export function siteDrawing(model, { ghost = null, lift = null, levels = 4, near = "" } = {}) {
   const unit = 56;
-  const top = Math.max(levels, model.maxHeight, ghost ? Math.max(...ghost.cells.map((c) => c[2] + 1)) : 0);
+  // One level of room above the building; a ghost higher still overflows upwards, so that the
+  // drawing never rescales (and moves its cells) under the pointer.
+  const top = Math.max(levels, model.maxHeight + 1);
   const probe = projector(unit, 0, 0);
   const width = SITE * probe.w + SITE * probe.dx;
   const height = top * probe.h + SITE * probe.dy;

@@ -105,7 +105,7 @@ export function aim(model, name, cells, target, legal) {
   const piece = BY_NAME[name];
   if (outside) {
     return { cells: flat, action: null, floating: [], outside: true,
-      reason: `Not there: the ${piece.name} piece would stick out of the 4 × 4 site (R4).` };
+      reason: `Not there (R4): the ${piece.name} piece would stick out of the 4 × 4 site.` };
   }
   const h = (x, y) => model.heights[x][y];
   const rest = Math.max(0, ...flat.map(([x, y, z]) => h(x, y) - z));
@@ -123,8 +123,8 @@ export function aim(model, name, cells, target, legal) {
   let reason;
   if (floating.length) {
     const [x, y] = placed[floating[0]];
-    reason = `Not supported: a cube of the ${piece.name} piece would stand above an empty cell ` +
-      `over ${columnWords(x, y)} (R5). Fill the gap first, or turn the piece.`;
+    reason = `Not supported (R5): a cube of the ${piece.name} piece would stand above an empty ` +
+      `cell, over ${columnWords(x, y)}.`;
   } else if (!legal.size) {
     reason = "You cannot place pieces now.";
   } else {
