@@ -338,12 +338,23 @@ function paint() {
   // On a phone the bar (clock, done) sticks below the page's own sticky header, if any.
   const header = document.querySelector("body > header");
   const stick = header && ["sticky", "fixed"].includes(getComputedStyle(header).position) ? header.offsetHeight : 0;
+  const focus = focusKey(root);
   root.replaceChildren(el("div", {
     class: `rv ${ui.drag ? "dragging" : ""} ${ui.selected ? "holding" : ""}`, style: `--rv-stick:${stick}px`,
     "data-phase": view.phase, "data-role": live.role ?? "watch",
     "data-unplaced": view.unplaced.join(" "),
   }, body));
+  if (focus) root.querySelector(focus)?.focus({ preventScroll: true });
   tick();
+}
+
+// Keyboard players keep their place: the control focused before a repaint is focused after.
+function focusKey(root) {
+  const node = document.activeElement;
+  if (!node || node === document.body || !root.contains(node)) return null;
+  const parts = ["piece", "act", "index", "name", "step"].filter((k) => node.dataset[k] !== undefined)
+    .map((k) => `[data-${k}="${CSS.escape(node.dataset[k])}"]`);
+  return parts.length ? parts.join("") : null;
 }
 
 function levelsOf(...views) {
@@ -509,7 +520,7 @@ function orientationBar(name) {
       el("button", { class: "small secondary", "data-act": "drop", title: "put it back in the tray (Esc)" }, "Put back")),
     list.length > 1 ? el("div", { class: "rv-orient-list" }, list.map((cells, i) =>
       el("button", { class: `rv-orient-option ${i === index ? "chosen" : ""}`, "data-act": "orient", "data-index": String(i), "data-key": shapeKey(cells), "aria-label": `orientation ${i + 1}`, "aria-pressed": String(i === index) },
-        pieceDrawing(name, cells, 11, { anchor: false })))) : null);
+        pieceDrawing(name, cells, 11)))) : null);
 }
 
 function watcherPage(view) {

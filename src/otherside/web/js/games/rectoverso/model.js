@@ -91,7 +91,7 @@ export function sideView(model, extra, levels) {
 }
 
 const ORDINAL = ["1st", "2nd", "3rd", "4th"];
-export const columnWords = (sx, sy) => `the ${ORDINAL[sx]} column from your left, ${sy === 0 ? "front row" : `${ORDINAL[sy]} row back`}`;
+const columnWords = (sx, sy) => `${ORDINAL[sx]} column from your left, ${ORDINAL[sy]} row from you`;
 
 /** Where `name`, turned to `cells` (player frame) and held by its anchor cube at the site cell
  * `target` = [sx, sy], would go: the lowest placement there that the server lists as legal.
@@ -123,8 +123,8 @@ export function aim(model, name, cells, target, legal) {
   let reason;
   if (floating.length) {
     const [x, y] = placed[floating[0]];
-    reason = `Not supported (R5): a cube of the ${piece.name} piece would stand above an empty ` +
-      `cell, over ${columnWords(x, y)}.`;
+    reason = `Not supported (R5): the ${piece.name} cube marked ! would stand above an empty cell ` +
+      `(${columnWords(x, y)}).`;
   } else if (!legal.size) {
     reason = "You cannot place pieces now.";
   } else {
