@@ -65,7 +65,7 @@ export function render(root, view, ctx) {
   const legal = new Set(ctx.legal ?? []);
   live = {
     root, view, ctx, legal, role,
-    receivedAt: fresh || !live ? performance.now() : live.receivedAt,
+    receivedAt: fresh ? performance.now() : live.receivedAt,
     model: siteModel(view, role ?? "front"),
     canBuild: Boolean(role && ctx.play && legal.has("done")),
     ticking: !location.pathname.startsWith("/replay"),
@@ -86,7 +86,7 @@ function reconcile(view) {
   if (view.phase === "build") ui.lastBuild = { view, role: live.role, rounds: view.rounds.length };
   if (ui.pickedUp && view.unplaced.includes(ui.pickedUp)) ui.pickedUp = null;
   if (ui.selected && !view.unplaced.includes(ui.selected) && ui.pickedUp !== ui.selected) {
-    ui.note = `The ${ui.selected} piece is now on the site.`;
+    ui.note = `Your partner has placed the ${ui.selected} piece you were holding.`;
     ui.selected = null;
     endDrag();
   }
@@ -283,7 +283,6 @@ function startDrag(name, touch) {
   const floater = el("div", { class: `rv-floater ${touch ? "touch" : ""}`, "aria-hidden": "true" }, pieceDrawing(name, heldCells(), 30));
   document.body.append(floater);
   ui.drag = { name, floater };
-  live.root.querySelector(".rv")?.classList.add("dragging");
   paint();
 }
 
@@ -345,6 +344,11 @@ function paint() {
     "data-unplaced": view.unplaced.join(" "),
   }, body));
   if (focus) root.querySelector(focus)?.focus({ preventScroll: true });
+  const chosen = root.querySelector(".rv-orient-option.chosen");
+  if (chosen) {
+    const list = chosen.parentElement;
+    list.scrollLeft = chosen.offsetLeft - (list.clientWidth - chosen.offsetWidth) / 2;
+  }
   tick();
 }
 
