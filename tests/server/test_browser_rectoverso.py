@@ -1,0 +1,392 @@
+"""The Recto Verso build page in Chromium: two guests build a card together, a third watches.
+
+Each builder's page and websocket frames hold only their own side (R17). The card is read from
+the spectator's view, solved in Python, and the two partners place their pieces with real
+pointer actions (pick a piece, turn it, drag it onto the site or click a cell), both say done,
+and the round's result shows. Screenshots (desktop and phone) go to ``SHOTS``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from otherside.games.rectoverso import Card, Construction, Placement, solve, standard_card
+from otherside.games.rectoverso.flow import LEVEL_LIMITS, SCORE_TABLE
+from otherside.games.rectoverso.pieces import BY_NAME, Cell, shape_orientations
+from tests.server.test_browser import SHOTS, browser, server  # noqa: F401  (fixtures)
+
+ROUNDS_JS = Path(__file__).resolve().parents[2] / "src/otherside/web/js/games/rectoverso/rounds.js"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+SIDES = {"recto": "front", "verso": "back"}
+
+
+def test_the_page_shows_the_engines_time_limits_and_score_table() -> None:
+    text = ROUNDS_JS.read_text()
+    limits = re.search(r"LEVEL_LIMITS = \[([^\]]*)\]", text)
+    table = re.search(r"SCORE_TABLE = \[(.*)\];", text)
+    assert limits and table
+    assert [float(n) for n in limits.group(1).split(",")] == list(LEVEL_LIMITS)
+    pairs = re.findall(r"\[(\d+), (\d+)\]", table.group(1))
+    assert [(float(s), int(p)) for s, p in pairs] == list(SCORE_TABLE)
+
+
+# -- geometry, as the page does it: the player frame and the anchor cube -------------------
+
+
+def _to_player(cell: Cell, side: str) -> Cell:
+    x, y, z = cell
+    return (3 - x, 3 - y, z) if side == "back" else (x, y, z)
+
+
+def _normalise(cells: list[Cell]) -> list[Cell]:
+    low = [min(c[i] for c in cells) for i in range(3)]
+    return sorted((c[0] - low[0], c[1] - low[1], c[2] - low[2]) for c in cells)
+
+
+def _key(cells: list[Cell]) -> str:
+    return " ".join(",".join(str(v) for v in c) for c in cells)
+
+
+def _anchor(cells: list[Cell]) -> Cell:
+    return min(cells, key=lambda c: (c[2], c[1], c[0]))
+
+
+def _aim(placement: Placement, side: str) -> tuple[str, tuple[int, int]]:
+    """The orientation key (player frame) and the site cell to point at for ``placement``."""
+    cells = [_to_player(c, side) for c in placement.cells]
+    anchor = _anchor(cells)
+    return _key(_normalise(cells)), (anchor[0], anchor[1])
+
+
+def _refusable(
+    construction: Construction, names: list[str], side: str
+) -> tuple[str, str, tuple[int, int]] | None:
+    """A piece, orientation and cell where the page must refuse for lack of support (R5)."""
+    heights = {(x, y): 0 for x in range(4) for y in range(4)}
+    for x, y, z in construction.cells:
+        heights[(x, y)] = max(heights[(x, y)], z + 1)
+    for name in names:
+        for shape in shape_orientations(BY_NAME[name].shape):
+            anchor = _anchor(list(shape))
+            for sx in range(4):
+                for sy in range(4):
+                    flat = [(sx - anchor[0] + c[0], sy - anchor[1] + c[1], c[2]) for c in shape]
+                    if any(not (0 <= c[0] < 4 and 0 <= c[1] < 4) for c in flat):
+                        continue
+                    site = [_to_player(c, side) for c in flat]
+                    rest = max(0, *(heights[(x, y)] - z for x, y, z in site))
+                    cells = tuple((x, y, z + rest) for x, y, z in site)
+                    reason = construction.check_place(Placement.make(BY_NAME[name], cells))
+                    if reason and "R5" in reason:
+                        return name, _key(list(shape)), (sx, sy)
+    return None
+
+
+# -- the page, driven as a person would ---------------------------------------------------
+
+
+def _guest(browser: Any, server: str, viewport: dict[str, int]) -> Any:  # noqa: F811
+    context = browser.new_context(viewport=viewport)
+    context.request.post(server + "/api/guest")
+    return context
+
+
+def _record(page: Any, frames: list[str]) -> None:
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda data: frames.append(data if isinstance(data, str) else data.decode()),
+        ),
+    )
+
+
+def _views(frames: list[str]) -> list[dict[str, Any]]:
+    return [m for m in map(json.loads, frames) if m.get("type") == "view"]
+
+
+def _turn_to(page: Any, key: str, with_keys: bool) -> None:
+    bar = page.locator("[data-testid=orientation]")
+    for _ in range(3 if with_keys else 0):  # a few presses of R, then the thumbnail
+        if bar.get_attribute("data-key") == key:
+            return
+        page.keyboard.press("r")
+    if bar.get_attribute("data-key") != key:
+        page.locator(f".rv-orient-option[data-key='{key}']").click()
+    assert bar.get_attribute("data-key") == key
+
+
+def _cell(page: Any, cell: tuple[int, int]) -> Any:
+    return page.locator(f".rv-top [data-sx='{cell[0]}'][data-sy='{cell[1]}']")
+
+
+def _centre(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger on ``start`` slid to ``end`` and lifted (Chromium's touch input, via CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    steps = [start, (start[0] + 4, start[1] - 8)]
+    steps += [
+        (start[0] + (end[0] - start[0]) * i / 6, start[1] + (end[1] - start[1]) * i / 6)
+        for i in range(1, 7)
+    ]
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]},
+    )
+    for x, y in steps[1:]:
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def _place(page: Any, placement: Placement, side: str, how: str) -> None:
+    """Place as a person would: ``click`` (hold, turn by thumbnail, point, click), ``drag``
+    (hold, turn with R, drag from the tray with the mouse) or ``touch`` (tap, turn, slide a
+    finger from the tray onto the cell)."""
+    name = placement.piece.name
+    key, cell = _aim(placement, side)
+    piece = page.locator(f".rv-piece[data-piece='{name}']")
+    target = _cell(page, cell)
+    if how == "click":
+        piece.click()
+        _turn_to(page, key, with_keys=False)
+        target.hover()
+        page.wait_for_selector(".rv-iso .ghost-face.ok")
+        target.click()
+    elif how == "drag":
+        piece.click()
+        _turn_to(page, key, with_keys=True)
+        (x, y), end = _centre(piece.bounding_box()), _centre(target.bounding_box())
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 12, y + 10, steps=2)
+        page.mouse.move(*end, steps=6)
+        page.mouse.up()
+    else:
+        piece.tap()
+        if page.locator("[data-testid=orientation]").get_attribute("data-key") != key:
+            page.locator(f".rv-orient-option[data-key='{key}']").tap()
+        # The top view below the tray: scroll so that both are under the thumb.
+        box = target.bounding_box()
+        page.evaluate(f"window.scrollBy(0, {box['y'] + box['height'] - PHONE['height'] + 24})")
+        start, end = _centre(piece.bounding_box()), _centre(target.bounding_box())
+        assert start[1] > 140, "the piece is under the sticky bar"
+        _touch_drag(page, start, end)
+    try:
+        page.wait_for_selector(f"[data-placed='{name}']", timeout=10000)
+    except Exception:
+        _shot(page, f"failed-{name}")
+        hint = page.locator(".rv-hint").all_inner_texts()
+        pytest.fail(f"{how}: {name} was not placed at {cell} turned {key}; the page says {hint}")
+
+
+def _pick_up_and_put_back(page: Any, placement: Placement, side: str) -> None:
+    """Click a cube of a placed piece in the top view (nothing held): the piece comes off the
+    site and is held again; then it goes back where it was."""
+    name = placement.piece.name
+    top = max(placement.cells, key=lambda c: c[2])
+    sx, sy, _ = _to_player(top, side)
+    _cell(page, (sx, sy)).click()
+    page.wait_for_selector(f".rv-piece.selected[data-name='{name}']")
+    key, cell = _aim(placement, side)
+    _turn_to(page, key, with_keys=False)
+    _cell(page, cell).click()
+    page.wait_for_selector(f"[data-placed='{name}']")
+
+
+def _settle(pages: list[Any], construction: Construction) -> None:
+    """Wait until every page shows the pieces of ``construction`` as placed."""
+    placed = {p.name for p in construction.pieces}
+    left = " ".join(p.name for p in BY_NAME.values() if p.name != "red" and p.name not in placed)
+    for page in pages:
+        page.wait_for_selector(f".rv[data-unplaced='{left}']")
+
+
+def _shot(page: Any, name: str) -> None:
+    # What the player sees (a full-page shot pastes the chrome's sticky header mid-page).
+    page.screenshot(path=str(SHOTS / f"rv-{name}.png"))
+
+
+def _show_the_build_in_progress(
+    pages: dict[str, Any], phones: dict[str, Any], left: list[Placement], by: list[str], card: Card
+) -> None:
+    """Screenshots: each builder holding their next piece over its spot; the spectator; phones.
+    Each builder's page shows their own side of the card, and nothing of the other side."""
+    for who, side in SIDES.items():
+        other = "back" if side == "front" else "front"
+        assert pages[who].locator(f".rv [data-side={side}]").count() == 2
+        assert pages[who].locator(f".rv [data-side={other}]").count() == 0
+        shown = "".join(pages[who].locator("[data-testid=card-side] .rv-cell").all_inner_texts())
+        own = card.front if side == "front" else card.back
+        assert shown == "".join(own).replace(".", "").upper()
+        nxt = next((p for p, w in zip(left, by, strict=True) if w == who), None)
+        if nxt is None:
+            continue
+        key, cell = _aim(nxt, side)
+        pages[who].click(f".rv-piece[data-piece='{nxt.piece.name}']")
+        _turn_to(pages[who], key, with_keys=False)
+        _cell(pages[who], cell).hover()
+        pages[who].wait_for_selector(".rv-iso .ghost-face.ok")
+        _shot(pages[who], f"building-{who}")
+        pages[who].keyboard.press("Escape")
+    _shot(pages["watch"], "building-watch")
+    for who, page in phones.items():
+        _shot(page, f"phone-building-{who}")
+
+
+def _refuse_an_unsupported_placement(
+    pages: list[Any], built: Construction, left: list[Placement]
+) -> None:
+    """Recto tries a spot where a cube would hang over an empty cell: refused, with R5 said."""
+    problem = _refusable(built, [p.piece.name for p in left], "front")
+    assert problem, "no unsupported spot for any piece left"
+    name, key, cell = problem
+    for page, touch in zip(pages, (False, True), strict=True):
+        act = (lambda node: node.tap()) if touch else (lambda node: node.click())
+        act(page.locator(f".rv-piece[data-piece='{name}']"))
+        if page.locator("[data-testid=orientation]").get_attribute("data-key") != key:
+            act(page.locator(f".rv-orient-option[data-key='{key}']"))
+        act(_cell(page, cell))
+        refusal = page.locator("[data-testid=refusal]")
+        refusal.wait_for()
+        assert "R5" in refusal.inner_text() and "empty cell" in refusal.inner_text()
+        refusal.scroll_into_view_if_needed()
+        _shot(page, "phone-refused" if touch else "refused")
+        page.keyboard.press("Escape")
+
+
+@pytest.mark.browser
+def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    frames: dict[str, list[str]] = {"recto": [], "verso": [], "watch": []}
+    errors: list[str] = []
+    contexts = {who: _guest(browser, server, DESKTOP) for who in frames}
+    recto_api, verso_api = contexts["recto"].request, contexts["verso"].request
+    table = recto_api.post(
+        server + "/api/tables",
+        data={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
+    ).json()
+    assert verso_api.post(server + f"/api/tables/{table['id']}/join", data={"seat": 1}).ok
+    assert recto_api.post(server + f"/api/tables/{table['id']}/start").ok
+    url = f"{server}/table/{table['id']}"
+    pages: dict[str, Any] = {}
+    for who, context in contexts.items():
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        _record(page, frames[who])
+        page.goto(url)
+        pages[who] = page
+
+    def open_phone(who: str) -> Any:
+        # Opened only for their screenshots: fewer pages to keep up to date while building.
+        context = browser.new_context(
+            viewport=PHONE,
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            storage_state=contexts[who].storage_state(),
+        )
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+        return page
+
+    recto, verso, watch = pages["recto"], pages["verso"], pages["watch"]
+    recto.wait_for_selector(".rv[data-phase=start] [data-testid=next-round]")
+    verso.wait_for_selector(".rv[data-phase=start]")
+    _shot(recto, "start")
+
+    # The phones load before the clock starts; they serve the screenshots half way.
+    phones = {who: open_phone(who) for who in pages}
+    recto.click("[data-testid=next-round]")
+    started = time.monotonic()
+    for page in pages.values():
+        page.wait_for_selector(".rv[data-phase=build]")
+    number = next(
+        v["view"]["card"]["number"]
+        for v in reversed(_views(frames["watch"]))
+        if v["view"]["phase"] == "build"
+    )
+    card = standard_card(number)
+    solution = solve(card)
+    assert solution is not None
+    # Lowest pieces first, so that each one has its support; the partners take turns.
+    placements = sorted(solution.placements, key=lambda p: (min(c[2] for c in p.cells), p.piece))
+    builders = [("recto", "verso")[i % 2] for i in range(len(placements))]
+    built = Construction()
+    half = len(placements) // 2
+    for index, (placement, who) in enumerate(zip(placements, builders, strict=True)):
+        page = pages[who]
+        _settle([page], built)
+        if index == half:
+            _settle([*pages.values(), *phones.values()], built)
+            _show_the_build_in_progress(pages, phones, placements[index:], builders[index:], card)
+            _refuse_an_unsupported_placement([recto, phones["recto"]], built, placements[index:])
+            _place(phones[who], placement, SIDES[who], "touch")
+            for small_page in phones.values():
+                small_page.context.close()
+        else:
+            _place(page, placement, SIDES[who], "drag" if index % 4 < 2 else "click")
+        built = built.place(placement)
+
+    _settle([recto], built)
+    _pick_up_and_put_back(recto, placements[-1], "front")
+    for page in (recto, verso):
+        page.wait_for_selector(".rv[data-unplaced='']")
+        assert page.locator("[data-testid=match]").inner_text().startswith("✓ Your side matches")
+    _shot(recto, "all-placed-recto")
+    recto.click("[data-testid=done]")
+    verso.wait_for_selector("[data-testid=done]:has-text('Verso')")
+    recto.wait_for_selector("[data-testid=done-box]:has-text('You said')")
+    verso.click("[data-testid=done]")
+    for page in pages.values():
+        page.wait_for_selector("[data-testid=round-result]")
+    took = time.monotonic() - started
+    result = recto.locator("[data-testid=round-result]").inner_text()
+    assert "Level 1 cleared" in result and f"Card {number}" in result
+    assert recto.locator("[data-testid=ladder] li.cleared").count() == 1
+    assert verso.locator("[data-testid=next-round]").count() == 0
+    assert recto.locator("[data-testid=next-round]").inner_text() == "Reveal the next card"
+    recto.wait_for_timeout(600)  # the result's entrance
+    _shot(recto, "result-recto")
+    _shot(watch, "result-watch")
+    assert took < 90
+    small = open_phone("recto")
+    small.wait_for_selector("[data-testid=round-result]")
+    small.wait_for_timeout(600)
+    _shot(small, "phone-result-recto")
+
+    # R17: a builder never receives, nor shows, the other side.
+    for who, side in SIDES.items():
+        other = "back" if side == "front" else "front"
+        building = [v["view"] for v in _views(frames[who]) if v["view"]["phase"] == "build"]
+        assert building, who
+        for view in building:
+            assert set(view["card"]) == {side} and set(view["construction"]) == {side}
+            assert "number" not in view["card"]
+        hidden = json.dumps(
+            list(card.back if other == "back" else card.front), separators=(",", ":")
+        )
+        assert all(hidden not in frame for frame in frames[who])
+        assert any(hidden in frame for frame in frames["watch"])
+        assert pages[who].locator(f".rv [data-side={other}]").count() == 0
+    watched = [v["view"] for v in _views(frames["watch"]) if v["view"]["phase"] == "build"]
+    assert all(set(v["card"]) >= {"front", "back"} for v in watched)
+    assert not errors, errors
+    for context in [*contexts.values(), small.context]:
+        context.close()
