@@ -153,11 +153,16 @@ function renderWaiting() {
 
 // -- the log ----------------------------------------------------------------------------------
 
+let lastLine = null;
+
 function linesOf(view) {
   if (!game) return [];
   if (game.summary) {
+    // Views of a game played at once come often and may tell the same moment again.
     const line = game.summary(view, names());
-    return line ? [line] : [];
+    if (!line || line === lastLine) return [];
+    lastLine = line;
+    return [line];
   }
   return (view.events ?? []).map((e) => game.describe(e, names())).filter(Boolean);
 }
@@ -172,6 +177,7 @@ async function fillLog() {
   const history = await api("GET", `/api/tables/${tableId}/history`).catch(() => null);
   if (!history) return;
   $("log").replaceChildren();
+  lastLine = null;
   for (const view of history.views) addLog(view);
 }
 
@@ -220,7 +226,9 @@ function onMessage(message) {
   } else if (message.type === "chat") {
     addChat(message.lines);
   } else if (message.type === "error") {
-    toast(message.message, 6000);
+    // A game that explains refusals on its own board (Recto Verso's R4/R5) says it there.
+    if (game?.error && lastView) game.error(message.message);
+    else toast(message.message, 6000);
   }
 }
 

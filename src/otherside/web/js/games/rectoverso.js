@@ -29,7 +29,6 @@ import {
   LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
 } from "./rectoverso/rounds.js";
 
-const STYLESHEET = "/static/css/games/rectoverso.css";
 const SIDE_WORDS = { front: "recto", back: "verso" };
 
 // UI state kept across renders (views arrive whenever the partner acts).
@@ -56,9 +55,6 @@ export function error(message) {
 }
 
 export function render(root, view, ctx) {
-  if (!document.querySelector(`link[href="${STYLESHEET}"]`)) {
-    document.head.append(el("link", { rel: "stylesheet", href: STYLESHEET }));
-  }
   bind(root);
   const fresh = !live || live.view !== view;
   const role = roleOf(view, ctx.seat);
