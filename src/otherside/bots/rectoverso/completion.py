@@ -21,7 +21,7 @@ the pieces in the way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -37,6 +37,7 @@ from otherside.games.rectoverso.construction import (
     cell_bit,
 )
 from otherside.games.rectoverso.pieces import BY_LETTER, Piece
+from otherside.games.rectoverso.solver import Candidate, search
 
 Row = tuple[int, int]  # (x, z)
 NODE_BUDGET = 4000  # search nodes per completion question (a few milliseconds)
@@ -48,16 +49,6 @@ class Verdict(Enum):
     YES = "yes"
     NO = "no"
     UNKNOWN = "unknown"  # the node budget ran out first
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A placement of an unplaced piece that agrees with the side on its own."""
-
-    placement: Placement
-    mask: int
-    below: int
-    must_empty: int
 
 
 @dataclass(frozen=True)
@@ -125,7 +116,7 @@ class Completion:
         side: str,
         unplaced: Sequence[Piece],
         allowed: int = -1,
-        cost: Callable[[Option], float] | None = None,
+        cost: Callable[[Candidate], float] | None = None,
         budget: int = NODE_BUDGET,
     ) -> None:
         self.construction = construction
@@ -135,12 +126,12 @@ class Completion:
         self.budget = budget
         self.nodes = 0
         self.possible = not culprits(construction, target, side)
-        self.options: dict[Piece, list[Option]] = {}
+        self.options: dict[Piece, list[Candidate]] = {}
         if self.possible:
             self._prepare(unplaced, allowed, cost)
 
     def _prepare(
-        self, unplaced: Sequence[Piece], allowed: int, cost: Callable[[Option], float] | None
+        self, unplaced: Sequence[Piece], allowed: int, cost: Callable[[Candidate], float] | None
     ) -> None:
         occupied = self.construction.occupied
         fronts: dict[Row, int] = {}  # row -> depth of its nearest cube
@@ -172,7 +163,7 @@ class Completion:
             if not options:
                 self.possible = False
 
-    def answer(self, first: Option | None = None) -> Answer:
+    def answer(self, first: Candidate | None = None) -> Answer:
         """Whether the unplaced pieces can complete the side, with one completion if so.
 
         Args:
@@ -193,60 +184,17 @@ class Completion:
         cubes = sum(p.size for p, _ in remaining)
         self.nodes = 0
         try:
-            found = next(self._search(remaining, occupied, forbidden, chosen, cubes), None)
+            found = next(search(remaining, occupied, forbidden, chosen, cubes, self._visit), None)
         except _OutOfBudget:
             return Answer(Verdict.UNKNOWN)
         if found is None:
             return Answer(Verdict.NO)
         return Answer(Verdict.YES, tuple(found))
 
-    def _search(
-        self,
-        remaining: list[tuple[Piece, list[Option]]],
-        occupied: int,
-        forbidden: int,
-        chosen: list[Placement],
-        cubes: int,
-    ) -> Iterator[list[Placement]]:
+    def _visit(self) -> None:
         self.nodes += 1
         if self.nodes > self.budget:
             raise _OutOfBudget
-        need = (occupied >> LEVEL) & ~occupied  # empty cells under cubes (R5)
-        if not remaining:
-            if not need:
-                yield list(chosen)
-            return
-        if need.bit_count() > cubes:
-            return
-        blocked = occupied | forbidden
-        above = occupied >> LEVEL
-        filtered: list[tuple[Piece, list[Option]]] = []
-        reach = 0
-        best = -1
-        for piece, options in remaining:
-            ok = [
-                o
-                for o in options
-                if not (o.mask & blocked or o.must_empty & occupied or o.below & forbidden)
-                and not o.must_empty & above
-            ]
-            if not ok:
-                return
-            for o in ok:
-                reach |= o.mask
-            if best < 0 or len(ok) < len(filtered[best][1]):
-                best = len(filtered)
-            filtered.append((piece, ok))
-        if need & ~reach:
-            return
-        piece, options = filtered.pop(best)
-        left = cubes - piece.size
-        for o in options:
-            chosen.append(o.placement)
-            yield from self._search(
-                filtered, occupied | o.mask, forbidden | o.must_empty, chosen, left
-            )
-            chosen.pop()
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +202,7 @@ class _Shape:
     """An option as far as the side alone decides it; ``shows``: (row, depth) of the cube
     nearest the side in each row where the side shows the piece (it must be in front)."""
 
-    option: Option
+    option: Candidate
     shows: tuple[tuple[Row, int], ...]
 
 
@@ -287,7 +235,7 @@ def _shapes(piece: Piece, target: View, side: str) -> tuple[_Shape, ...]:
                 must_empty |= _mask(row_cells(x, z, side)[:d])
                 shows.append(((x, z), d))
         else:
-            option = Option(placement, mask, mask >> LEVEL, must_empty)
+            option = Candidate(placement, mask, mask >> LEVEL, must_empty)
             result.append(_Shape(option, tuple(shows)))
     return tuple(result)
 

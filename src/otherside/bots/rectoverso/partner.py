@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from otherside.bots.rectoverso.completion import Completion, Option, Verdict, culprits
+from otherside.bots.rectoverso.completion import Completion, Verdict, culprits
 from otherside.bots.rectoverso.sight import (
     Sight,
     believe,
@@ -27,6 +27,7 @@ from otherside.core.game import Action
 from otherside.games.rectoverso.construction import Construction, Placement, View
 from otherside.games.rectoverso.notation import DONE, REVEAL, TIMEOUT, TURN, Place, Remove
 from otherside.games.rectoverso.pieces import Piece
+from otherside.games.rectoverso.solver import Candidate
 
 NOISE_START = 1.0  # random spread added to placement costs at the start of a round
 NOISE_PER_SECOND = 0.33  # and its growth per second, so that repeated conflicts shake loose
@@ -103,7 +104,7 @@ def _placement(
     partner = other_side(sight.side)
     occupied = sight.occupied
 
-    def cost(option: Option) -> float:
+    def cost(option: Candidate) -> float:
         placement = option.placement
         after = occupied | option.mask
         if placement.piece.letter not in shows:
