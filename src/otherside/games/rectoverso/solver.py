@@ -23,7 +23,7 @@ Each solution is found once, so the search also counts solutions up to a limit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from otherside.games.rectoverso.cards import Card, matches
@@ -190,57 +190,14 @@ class Solver:
         placed = {p.piece for p in chosen}
         remaining = [(p, self.candidates[p]) for p in self.pieces if p not in placed]
         cubes = sum(p.size for p, _ in remaining)
-        search = self._search(remaining, occupied, forbidden, chosen, cubes)
-        for count, solution in enumerate(search, start=1):
+        solutions = search(remaining, occupied, forbidden, chosen, cubes, self._visit)
+        for count, solution in enumerate(solutions, start=1):
             yield Construction(tuple(sorted(solution, key=lambda p: p.piece)))
             if limit is not None and count >= limit:
                 return
 
-    def _search(
-        self,
-        remaining: list[tuple[Piece, list[Candidate]]],
-        occupied: int,
-        forbidden: int,
-        chosen: list[Placement],
-        cubes: int,
-    ) -> Iterator[list[Placement]]:
+    def _visit(self) -> None:
         self.nodes += 1
-        need = (occupied >> LEVEL) & ~occupied  # empty cells under cubes (R5)
-        if not remaining:
-            if not need:
-                yield list(chosen)
-            return
-        if need.bit_count() > cubes:
-            return
-        blocked = occupied | forbidden
-        above = occupied >> LEVEL
-        filtered: list[tuple[Piece, list[Candidate]]] = []
-        reach = 0
-        best = -1
-        for piece, candidates in remaining:
-            ok = [
-                c
-                for c in candidates
-                if not (c.mask & blocked or c.must_empty & occupied or c.below & forbidden)
-                and not c.must_empty & above
-            ]
-            if not ok:
-                return
-            for c in ok:
-                reach |= c.mask
-            if best < 0 or len(ok) < len(filtered[best][1]):
-                best = len(filtered)
-            filtered.append((piece, ok))
-        if need & ~reach:
-            return
-        piece, options = filtered.pop(best)
-        left = cubes - piece.size
-        for c in options:
-            chosen.append(c.placement)
-            yield from self._search(
-                filtered, occupied | c.mask, forbidden | c.must_empty, chosen, left
-            )
-            chosen.pop()
 
     def solve(self, fixed: Iterable[Placement] = ()) -> Construction | None:
         """One matching construction (containing ``fixed``), or ``None`` when none exists."""
@@ -249,6 +206,61 @@ class Solver:
     def count(self, limit: int | None = None) -> int:
         """The number of matching constructions, counting at most ``limit``."""
         return sum(1 for _ in self.solutions(limit))
+
+
+def search(
+    remaining: list[tuple[Piece, list[Candidate]]],
+    occupied: int,
+    forbidden: int,
+    chosen: list[Placement],
+    cubes: int,
+    visit: Callable[[], None],
+) -> Iterator[list[Placement]]:
+    """Every way to add one candidate of each remaining piece to ``chosen``, each once.
+
+    Depth-first, the piece with the fewest candidates compatible with the cells taken
+    (``occupied``) and kept empty (``forbidden``) first; a branch stops when a piece has none
+    left, when the empty cells under cubes (R5) outnumber the ``cubes`` still to place or lie
+    out of every candidate's reach. ``visit`` is called at each node (to count them, or to stop
+    the search by raising). A bot's one-side completion runs the same search.
+    """
+    visit()
+    need = (occupied >> LEVEL) & ~occupied  # empty cells under cubes (R5)
+    if not remaining:
+        if not need:
+            yield list(chosen)
+        return
+    if need.bit_count() > cubes:
+        return
+    blocked = occupied | forbidden
+    above = occupied >> LEVEL
+    filtered: list[tuple[Piece, list[Candidate]]] = []
+    reach = 0
+    best = -1
+    for piece, candidates in remaining:
+        ok = [
+            c
+            for c in candidates
+            if not (c.mask & blocked or c.must_empty & occupied or c.below & forbidden)
+            and not c.must_empty & above
+        ]
+        if not ok:
+            return
+        for c in ok:
+            reach |= c.mask
+        if best < 0 or len(ok) < len(filtered[best][1]):
+            best = len(filtered)
+        filtered.append((piece, ok))
+    if need & ~reach:
+        return
+    piece, options = filtered.pop(best)
+    left = cubes - piece.size
+    for c in options:
+        chosen.append(c.placement)
+        yield from search(
+            filtered, occupied | c.mask, forbidden | c.must_empty, chosen, left, visit
+        )
+        chosen.pop()
 
 
 def solve(card: Card) -> Construction | None:
