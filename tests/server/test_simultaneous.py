@@ -14,7 +14,7 @@ from otherside.games.rectoverso.cards import standard_card
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
 from otherside.server.tables import LiveTable, TableHub
-from tests.server.conftest import Player, Recorder, hub_of, people, running
+from tests.server.conftest import Player, Recorder, hub_of, people, running, settle
 
 
 async def _table(
@@ -190,3 +190,29 @@ async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str)
             for conn in (conns[recto], conns[verso]):
                 await _act(hub, live, conn, "done")
             assert spectator.last("view")["view"]["rounds"][-1]["matched"]
+
+
+async def test_a_partner_bot_builds_its_own_side_beside_a_human(database_url: str) -> None:
+    async with running(database_url, run_scheduler=False) as app:
+        (human,) = await people(app, 1)
+        made = await human.http.post("/api/tables", json={"game": "rectoverso", "players": 2})
+        table_id = made.json()["id"]
+        seated = await human.http.post(
+            f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": "partner"}
+        )
+        assert seated.json()["seats"][1]["name"] == "Partner bot 2"
+        assert (await human.http.post(f"/api/tables/{table_id}/start")).status_code == 200
+        hub = hub_of(app)
+        live = await hub.live(table_id)
+        recto, spectator = human.recorder(), Recorder(None)
+        await hub.attach(table_id, recto)
+        await hub.attach(table_id, spectator)
+        assert await _act(hub, live, recto, "reveal") == {}
+        # Left alone, the bot builds until its own side (verso) matches, then says done.
+        await settle(hub, table_id, timeout=60)
+        view = spectator.last("view")["view"]
+        assert view["done"] == [1] and not view["unplaced"]
+        assert view["construction"]["back"] == view["card"]["back"]
+        assert await _act(hub, live, recto, "done") == {}
+        (result,) = spectator.last("view")["view"]["rounds"]
+        assert result["matched"] == (view["construction"]["front"] == view["card"]["front"])

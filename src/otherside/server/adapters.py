@@ -150,6 +150,8 @@ class GameAdapter:
         ends_on_forfeit: a duel that ends when a player forfeits (resigns, runs out of time,
             leaves), rather than going on with a bot in their seat.
         bot_options: the numbers a host may set per bot (``{"search": (BotOption("think", …),)}``).
+        bot_pace: the least seconds between a bot's actions when the server paces bots at all
+            (a Recto Verso partner builds at a person's speed, not in a flash).
     """
 
     name: str
@@ -163,6 +165,7 @@ class GameAdapter:
     replacement: tuple[str, ...] = ("greedy",)
     ends_on_forfeit: bool = False
     bot_options: Mapping[str, tuple[BotOption, ...]] = field(default_factory=dict)
+    bot_pace: float = 0.0
 
     @property
     def game(self) -> Game:
@@ -326,6 +329,8 @@ RECTOVERSO = GameAdapter(
     pace=Pace(kind="live", minutes=10, increment=5),
     rated_counts=(3, 4, 5, 6),
     replacement=("partner",),
+    # About a person's speed: the partner bot's figures were measured at one action per 2 s.
+    bot_pace=1.5,
 )
 
 _ADAPTERS: dict[str, GameAdapter] = {}

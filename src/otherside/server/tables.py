@@ -613,8 +613,9 @@ class TableHub:
 
     async def _run_bots(self, live: LiveTable) -> None:
         try:
+            delay = max(self.bots.delay, live.adapter.bot_pace) if self.bots.delay > 0 else 0.0
             while bots := self._bots_to_act(live):
-                await asyncio.sleep(self.bots.delay)
+                await asyncio.sleep(delay)
                 for seat, bot in bots:
                     await self._bot_move(live, seat, bot)
         finally:
