@@ -216,3 +216,33 @@ async def test_a_partner_bot_builds_its_own_side_beside_a_human(database_url: st
         assert await _act(hub, live, recto, "done") == {}
         (result,) = spectator.last("view")["view"]["rounds"]
         assert result["matched"] == (view["construction"]["front"] == view["card"]["front"])
+
+
+async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
+    players = await people(app, 2)
+    made = await players[0].http.post(
+        "/api/tables",
+        json={
+            "game": "rectoverso",
+            "players": 2,
+            "options": {"difficulty": "hard", "cards": "generated"},
+        },
+    )
+    assert made.status_code == 201, made.text
+    bad = await players[0].http.post(
+        "/api/tables",
+        json={"game": "rectoverso", "players": 2, "options": {"cards": "random"}},
+    )
+    assert bad.status_code == 422 and "standard, generated" in bad.json()["detail"]
+    table_id = made.json()["id"]
+    await players[1].http.post(f"/api/tables/{table_id}/join", json={})
+    await players[0].http.post(f"/api/tables/{table_id}/start")
+    hub = hub_of(app)
+    live = await hub.live(table_id)
+    recto, spectator = players[0].recorder(), Recorder(None)
+    await hub.attach(table_id, recto)
+    await hub.attach(table_id, spectator)
+    await _act(hub, live, recto, "reveal")
+    card = spectator.last("view")["view"]["card"]
+    assert card["number"] > 100 and card["difficulty"] == "hard"
+    assert "red" in spectator.last("view")["view"]["unplaced"]

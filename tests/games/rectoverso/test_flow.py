@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from otherside.core import IllegalAction
 from otherside.core.conformance import check_game
 from otherside.games.rectoverso import GAME, RectoVersoGame, new_game, replay
-from otherside.games.rectoverso.cards import standard_construction
+from otherside.games.rectoverso.cards import standard_cards, standard_construction
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, RectoVersoState, points_for, token_sets
 
 from .helpers import FakeClock, build_order
@@ -213,3 +214,26 @@ def test_states_are_immutable_values() -> None:
     with pytest.raises(IllegalAction):
         state.apply("remove yellow")
     assert GAME.view(state, None) == before
+
+
+def test_generated_cards_come_from_the_seed_replay_and_keep_the_secret() -> None:
+    """R11: a game may use 32 new cards made from its seed instead of the standard set."""
+    options = {"difficulty": "hard", "cards": "generated"}
+    state = GAME.new_state(3, seed=11, options=options)
+    again = GAME.new_state(3, seed=11, options=options)
+    other = GAME.new_state(3, seed=12, options=options)
+    assert state.deck == again.deck and all(n > 100 for n in state.deck)
+    assert state.card_numbered(state.deck[0]) != other.card_numbered(state.deck[0])
+    state = state.apply("turn")
+    card = state.current_card
+    assert card is not None and card.number == state.card and card.difficulty == "hard"
+    assert card not in standard_cards("hard")
+    replayed = GAME.replay(json.loads(json.dumps(state.to_record())))
+    assert replayed.current_card == card and replayed.to_record()["options"] == options
+    for player in state.builders:
+        redealt = GAME.redeal(state, player, random.Random(3))
+        assert GAME.view(redealt, player) == GAME.view(state, player)
+    with pytest.raises(ValueError, match="cards must be one of standard, generated"):
+        GAME.new_state(2, seed=1, options={"cards": "random"})
+    with pytest.raises(ValueError, match="leave it out"):
+        GAME.new_state(2, seed=1, options={"cards": "generated", "deck": [1]})

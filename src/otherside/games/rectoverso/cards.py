@@ -29,6 +29,8 @@ MIN_COLOURS = 4  # R11: a view with fewer different colours is rejected
 STANDARD_SEED = 2021  # the year of the re-edition
 STANDARD_COUNT = 32  # cards per difficulty in the standard set
 DIFFICULTY_ORDER = ("easy", "hard")  # numbering: easy 1–32, then hard 33–64
+GENERATED_BASE = 100  # a game's generated cards are numbered 101, 102, … (decision)
+CARD_SOURCES = ("standard", "generated")
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,24 @@ def standard_card(number: int) -> Card:
     if not 1 <= number <= total:
         raise ValueError(f"no standard card {number}; standard cards are numbered 1 to {total}")
     return _standard()[number - 1][0]
+
+
+@cache
+def generated_cards(seed: int, difficulty: str) -> tuple[Card, ...]:
+    """The deck of a game played with generated cards: :data:`STANDARD_COUNT` cards of
+    ``difficulty`` from the game's ``seed``, numbered from ``GENERATED_BASE + 1``.
+
+    >>> [c.number for c in generated_cards(7, "easy")][:3]
+    [101, 102, 103]
+    """
+    return tuple(
+        generate(
+            derive_seed(seed, "rectoverso-cards", difficulty, index),
+            difficulty,
+            GENERATED_BASE + index + 1,
+        )[0]
+        for index in range(STANDARD_COUNT)
+    )
 
 
 def standard_construction(number: int) -> Construction:

@@ -17,7 +17,13 @@ from typing import Any
 
 from otherside.core.errors import IllegalAction
 from otherside.core.game import Outcome
-from otherside.games.rectoverso.cards import Card, matches, standard_card
+from otherside.games.rectoverso.cards import (
+    GENERATED_BASE,
+    Card,
+    generated_cards,
+    matches,
+    standard_card,
+)
 from otherside.games.rectoverso.construction import Construction
 from otherside.games.rectoverso.notation import (
     DONE,
@@ -93,6 +99,7 @@ class RectoVersoState:
     difficulty: str
     seed: int
     fixed_deck: tuple[int, ...] | None  # the 'deck' option, when the deck was given
+    generated: bool  # the 'cards' option: cards generated from the seed, not the standard set
     deck: tuple[int, ...]  # card numbers still to draw, in order (hidden from everyone)
     tokens: tuple[tuple[int, ...], ...]  # R12: each player's face-down tokens, turning order
     turned: tuple[tuple[int, ...], ...]  # each player's turned tokens (public)
@@ -190,10 +197,20 @@ class RectoVersoState:
         """True during a round whose time limit has passed (``at`` seconds in, default now)."""
         return self.phase == "build" and (self.stamp() if at is None else at) > self.limit
 
+    def card_numbered(self, number: int) -> Card:
+        """One of this game's cards: a standard card, or one generated from the seed."""
+        if number > GENERATED_BASE:
+            if not self.generated:
+                raise ValueError(
+                    f"card {number} is a generated card; this game uses the standard set"
+                )
+            return generated_cards(self.seed, self.difficulty)[number - GENERATED_BASE - 1]
+        return standard_card(number)
+
     @property
     def current_card(self) -> Card | None:
         """The card being built, if any."""
-        return standard_card(self.card) if self.card is not None else None
+        return self.card_numbered(self.card) if self.card is not None else None
 
     def legal_actions(self) -> list[Action]:
         return self.legal_actions_of(self.current_player)
@@ -370,6 +387,7 @@ class RectoVersoState:
             "seed": self.seed,
             "options": {
                 "difficulty": self.difficulty,
+                **({"cards": "generated"} if self.generated else {}),
                 **({"deck": list(self.fixed_deck)} if self.fixed_deck is not None else {}),
             },
             "actions": [a for a, _, _ in self.history],

@@ -10,7 +10,13 @@ from typing import Any
 from otherside.core.errors import BadRecord
 from otherside.core.records import check_record_header
 from otherside.core.rng import make_rng
-from otherside.games.rectoverso.cards import DIFFICULTY_ORDER, standard_card, standard_cards
+from otherside.games.rectoverso.cards import (
+    CARD_SOURCES,
+    DIFFICULTY_ORDER,
+    generated_cards,
+    standard_card,
+    standard_cards,
+)
 from otherside.games.rectoverso.flow import (
     NAME,
     SECONDS_PER_ACTION,
@@ -20,7 +26,7 @@ from otherside.games.rectoverso.flow import (
 )
 from otherside.games.rectoverso.pieces import pieces_of
 
-OPTIONS = ("difficulty", "deck")
+OPTIONS = ("difficulty", "cards", "deck")
 
 
 class RectoVersoGame:
@@ -44,9 +50,10 @@ class RectoVersoGame:
     def new_state(
         self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> RectoVersoState:
-        """A new game. Options: ``difficulty`` (``easy`` or ``hard``, R2; default easy) and
-        ``deck`` (standard card numbers to draw in that order; default: every standard card of
-        the difficulty, shuffled).
+        """A new game. Options: ``difficulty`` (``easy`` or ``hard``, R2; default easy),
+        ``cards`` (``standard``, the default, or ``generated``: 32 new cards of the difficulty
+        made from the game's seed, R11) and ``deck`` (standard card numbers to draw in that
+        order; default: every card of the difficulty, shuffled).
 
         Raises:
             ValueError: for a player count outside 2–6 or a bad option, naming it.
@@ -60,13 +67,22 @@ class RectoVersoGame:
         difficulty = options.get("difficulty", "easy")
         if difficulty not in DIFFICULTY_ORDER:
             raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTY_ORDER)}")
+        source = options.get("cards", "standard")
+        if source not in CARD_SOURCES:
+            raise ValueError(f"cards must be one of {', '.join(CARD_SOURCES)}, not {source!r}")
+        generated = source == "generated"
+        if generated and "deck" in options:
+            raise ValueError(
+                "option 'deck' names standard cards: leave it out with generated cards"
+            )
         if seed is None:
             seed = make_rng(None).randrange(2**63)
         rng = random.Random(seed)
         if "deck" in options:
             deck = tuple(_check_deck(options["deck"], difficulty))
         else:
-            numbers = [c.number for c in standard_cards(difficulty) if c.number is not None]
+            cards = generated_cards(seed, difficulty) if generated else standard_cards(difficulty)
+            numbers = [c.number for c in cards if c.number is not None]
             rng.shuffle(numbers)
             deck = tuple(numbers)
         tokens = []
@@ -78,6 +94,7 @@ class RectoVersoGame:
             difficulty=difficulty,
             seed=seed,
             fixed_deck=deck if "deck" in options else None,
+            generated=generated,
             deck=deck,
             tokens=tuple(tokens),
             turned=tuple(() for _ in range(players)),
@@ -183,9 +200,9 @@ class RectoVersoGame:
             tokens.append(tuple(shuffled))
         card = state.card
         if card is not None and player in state.builders:
-            seen = standard_card(card).side("recto" if player == state.recto else "verso")
             side = "recto" if player == state.recto else "verso"
-            twins = [n for n in [card, *deck] if standard_card(n).side(side) == seen]
+            seen = state.card_numbered(card).side(side)
+            twins = [n for n in [card, *deck] if state.card_numbered(n).side(side) == seen]
             pick = rng.choice(twins)
             if pick != card:
                 deck[deck.index(pick)] = card
