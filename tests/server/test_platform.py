@@ -198,3 +198,31 @@ async def test_a_players_page_has_ratings_with_history_bests_and_recent_games(ap
     assert page["recent"][1]["change"] < 0 and page["recent"][1]["rated"]
     assert (await bob.http.get("/api/players/nobody")).status_code == 404
     assert (await bob.http.get("/player/Ada")).status_code == 200
+
+
+async def test_bad_paces_are_refused_with_reasons(app: FastAPI) -> None:
+    (host,) = await people(app, 1)
+    cases = [
+        ({"kind": "blitz"}, "'live' or 'turn'"),
+        ({"kind": "live", "minutes": 0}, "minutes must be a number from 1 to 180"),
+        ({"kind": "live", "increment": -1}, "increment"),
+        ({"kind": "live", "days": 3}, "live has no 'days'"),
+        ({"kind": "turn", "days": 31}, "days must be a number from 1 to 30"),
+        ({"kind": "turn", "days": 3, "remind_days": 3}, "must come before the end"),
+        ({"kind": "turn", "days": "7"}, "days must be a number"),
+        ("fast", "valid dictionary"),  # the body schema refuses it first
+    ]
+    for pace, words in cases:
+        refused = await host.http.post(
+            "/api/tables", json={"game": "versus", "players": 2, "pace": pace}
+        )
+        assert refused.status_code == 422 and words in str(refused.json()["detail"]), (
+            pace,
+            refused.text,
+        )
+    made = await host.http.post(
+        "/api/tables", json={"game": "versus", "players": 2, "pace": {"kind": "live"}}
+    )
+    assert made.json()["pace"] == {"kind": "live", "minutes": 10.0, "increment": 5.0}
+    default = await host.http.post("/api/tables", json={"game": "versus", "players": 2})
+    assert default.json()["pace"] == {"kind": "turn", "days": 7.0, "remind_days": 4.0}
