@@ -23,6 +23,7 @@ from otherside.server import accounts, lobby, players, sockets
 from otherside.server.accounts import Sessions
 from otherside.server.bots_runner import BotRunner
 from otherside.server.clock import Clock, SystemClock
+from otherside.server.cluster import PostgresCluster, SoloCluster
 from otherside.server.db import Database
 from otherside.server.limits import Limits, Throttles
 from otherside.server.mail import Mailer, SmtpConfig
@@ -75,7 +76,9 @@ def create_app(
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
         runner = BotRunner(workers=bot_workers, delay=bot_delay)
-        hub = TableHub(db, runner, server_clock, server_limits)
+        # On PostgreSQL this process may be one of several: leases and notifications.
+        cluster = SoloCluster() if db.is_sqlite else PostgresCluster(db, database_url)
+        hub = TableHub(db, runner, server_clock, server_limits, cluster)
         scheduler = Scheduler(hub, server_clock, mailer, public_url)
         app.state.db = db
         app.state.sessions = Sessions(secret, password_hasher)
@@ -84,9 +87,13 @@ def create_app(
         app.state.clock = server_clock
         app.state.limits = server_limits
         app.state.throttles = Throttles(server_limits, server_clock)
-        resumed = await hub.resume()
-        if resumed:
-            log.info("resumed %d game(s) in progress", resumed)
+        if cluster.shared:
+            # The other processes' changes reach us; tables without an owner get one.
+            await cluster.start(hub.on_remote, hub.adopt)
+        else:
+            resumed = await hub.resume()
+            if resumed:
+                log.info("resumed %d game(s) in progress", resumed)
         if run_scheduler:
             scheduler.start()
         try:
@@ -94,6 +101,7 @@ def create_app(
         finally:
             await scheduler.stop()
             await hub.close()
+            await cluster.stop()
             runner.close()
             db.close()
 

@@ -89,6 +89,12 @@ class GameTable(Base):
     rated: Mapped[bool] = mapped_column(default=False)
     # The table of the rematch, once someone asked for one.
     rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # A bot may act now: the table needs a server process to own it (run its bots).
+    bots_to_act: Mapped[bool] = mapped_column(default=False)
+    # The server process that runs this table's bots, clocks and timers, and until when
+    # (renewed while it lives; another process takes a lapsed lease over).
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"

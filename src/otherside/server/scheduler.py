@@ -26,6 +26,7 @@ from otherside.server.tables import LiveTable, TableError, TableHub
 
 log = logging.getLogger("otherside.server")
 LONGEST_SLEEP = 60.0
+OTHERS_WAIT = 1.0  # seconds before looking again at deadlines another process owns
 
 
 class Scheduler:
@@ -51,6 +52,7 @@ class Scheduler:
         self._mail: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self.passes = 0  # completed passes of the loop (tests wait for the next one)
+        self.others_due = 0  # due tables of the last pass that another process owns
         self._passed = asyncio.Condition()
         hub.on_deadline_change = self.wake
         hub.remind = self._remind
@@ -64,16 +66,19 @@ class Scheduler:
         sends has gone (or failed) when this returns."""
         now = self.clock.now()
         ids = await self.db.run(lambda s: due_table_ids(s, now))
+        handled = 0
         for table_id in ids:
             try:
-                await self.hub.on_deadline(table_id)
+                handled += await self.hub.on_deadline(table_id)
             except TableError:
                 continue
             except Exception:
                 log.exception("the deadline of table %s failed", table_id)
         if self._mail:
             await asyncio.gather(*self._mail, return_exceptions=True)
-        return len(ids)
+        # A due table another process owns is theirs to handle: don't spin on it.
+        self.others_due = len(ids) - handled
+        return handled
 
     async def loop(self) -> None:
         """Run due work for ever, sleeping until the next deadline in between."""
@@ -91,6 +96,8 @@ class Scheduler:
             wait = LONGEST_SLEEP
             if upcoming is not None:
                 wait = min(wait, (upcoming - self.clock.now()).total_seconds())
+            if self.others_due:
+                wait = max(wait, OTHERS_WAIT)
             if wait <= 0:
                 continue
             sleeper = asyncio.ensure_future(self.clock.sleep(wait))

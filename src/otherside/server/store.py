@@ -298,6 +298,7 @@ class Timing:
     deadline_at: datetime | None
     reminded_at: datetime | None
     clocks: dict[int, int | None]  # seat -> time left (ms), for seats whose clock changed
+    bots_to_act: bool = False
 
     def values(self) -> dict[str, Any]:
         """The table columns to write."""
@@ -306,6 +307,7 @@ class Timing:
             "turn_started_at": self.turn_started_at,
             "deadline_at": self.deadline_at,
             "reminded_at": self.reminded_at,
+            "bots_to_act": self.bots_to_act,
         }
 
 
@@ -421,6 +423,7 @@ def save_end(
             record=record,
             to_move=[],
             deadline_at=None,
+            bots_to_act=False,
             updated_at=now,
         )
     )
@@ -502,6 +505,16 @@ def load_moves(session: Session, table_id: str) -> tuple[dict[str, Any] | None, 
         .order_by(Move.number)
     ).all()
     return initial, [MoveRow(seat, action, _aware(at)) for seat, action, at in moves]
+
+
+def load_moves_after(session: Session, table_id: str, version: int) -> list[MoveRow]:
+    """The table's moves after ``version``, in order."""
+    rows = session.execute(
+        select(Move.seat, Move.action, Move.played_at)
+        .where(Move.table_id == table_id, Move.number > version)
+        .order_by(Move.number)
+    ).all()
+    return [MoveRow(seat, action, _aware(at)) for seat, action, at in rows]
 
 
 def due_table_ids(session: Session, now: datetime) -> list[str]:

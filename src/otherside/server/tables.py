@@ -46,6 +46,7 @@ from otherside.server.accounts import UserInfo
 from otherside.server.adapters import GameAdapter, get_adapter
 from otherside.server.bots_runner import BotRunner
 from otherside.server.clock import Clock, SystemClock, seconds
+from otherside.server.cluster import PostgresCluster, SoloCluster
 from otherside.server.db import Database
 from otherside.server.limits import Limits
 from otherside.server.pace import Pace
@@ -75,6 +76,7 @@ from otherside.server.store import (
     count_waiting_hosted,
     create_table,
     load_moves,
+    load_moves_after,
     load_table,
     playing_table_ids,
     recent_chat,
@@ -186,6 +188,8 @@ class TableHub:
         bots: the runner choosing bot actions.
         clock: where time comes from (the scheduler, clocks, move stamps).
         limits: the server's limits (chat lines a minute).
+        cluster: the other server processes on the same database, if any
+            (:mod:`otherside.server.cluster`): whom to tell of changes, which tables are ours.
     """
 
     def __init__(
@@ -194,11 +198,13 @@ class TableHub:
         bots: BotRunner,
         clock: Clock | None = None,
         limits: Limits | None = None,
+        cluster: SoloCluster | PostgresCluster | None = None,
     ) -> None:
         self.db = db
         self.bots = bots
         self.clock: Clock = clock or SystemClock()
         self.limits = limits or Limits()
+        self.cluster = cluster or SoloCluster()
         self._live: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._rng = random.Random(secrets.randbits(64))
@@ -234,6 +240,63 @@ class TableHub:
             self._live[table_id] = live
             return live
 
+    async def refresh(self, live: LiveTable) -> None:
+        """Bring a table held in memory up to the database (another process changed it)."""
+        async with live.lock:
+            await self._refresh_locked(live)
+
+    async def _refresh_locked(self, live: LiveTable) -> None:
+        info = await self.db.run(lambda s: load_table(s, live.id))
+        if info is None:
+            return
+        known = live.info.version if live.state is not None else None
+        if info.status != "waiting" and (known is None or info.version < known):
+            initial, moves = await self.db.run(lambda s: load_moves(s, live.id))
+            live.state = await asyncio.to_thread(
+                rebuild, live.game, live.game_clock, initial, moves
+            )
+        elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
+            moves = await self.db.run(lambda s: load_moves_after(s, live.id, known or 0))
+            state = live.state
+            try:
+                for move in moves:
+                    live.game_clock.pinned = move.played_at.timestamp()
+                    state = apply_as(state, move.seat, move.action)
+            finally:
+                live.game_clock.pinned = None
+            live.state = state
+        changed = live.info != info
+        live.info = info
+        if changed:
+            live.ratings = await self._load_ratings(info)
+            self._broadcast(live, table=True, view=True)
+        self._kick_bots(live)
+
+    async def on_remote(self, message: dict[str, Any]) -> None:
+        """Another server process changed a table (``message`` from :mod:`.cluster`): catch up
+        if this process holds it, and pass a chat line on to the watchers here."""
+        if message.get("kind") == "resync":
+            for held in list(self._live.values()):
+                await self.refresh(held)
+            return
+        live = self._live.get(str(message.get("table")))
+        if live is None:
+            return
+        if message.get("kind") == "chat":
+            self._say(live, ChatLineOut.model_validate(message.get("line")))
+            return
+        await self.refresh(live)
+        self.on_deadline_change()
+
+    async def adopt(self, table_ids: list[str]) -> None:
+        """Take over tables whose bots wait for an owner (their process died): lease, load,
+        and let the bots play on."""
+        for table_id in table_ids:
+            if await self.cluster.acquire(table_id):
+                live = await self.live(table_id)
+                await self.refresh(live)
+                log.info("took table %s over", table_id)
+
     async def _load_ratings(self, info: TableInfo) -> dict[int, float]:
         users = [s.user_id for s in info.seats if s.user_id is not None]
         return await self.db.run(lambda s: ratings_of(s, info.game, users))
@@ -257,10 +320,13 @@ class TableHub:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def _forget_if_idle(self, live: LiveTable) -> None:
-        # Games in play stay in memory (one object per table, so a handler holding it never
-        # acts on a stale copy); waiting and finished tables only while watched.
-        if not live.watchers and live.bot_task is None and live.info.status != "playing":
-            self._live.pop(live.id, None)
+        # Games this process owns stay in memory (one object per table, so a handler holding it
+        # never acts on a stale copy); others only while watched or moving.
+        if live.watchers or live.bot_task is not None or live.lock.locked():
+            return
+        if live.info.status == "playing" and self.cluster.holds(live.id):
+            return
+        self._live.pop(live.id, None)
 
     # -- messages out ----------------------------------------------------------------------
 
@@ -388,7 +454,9 @@ class TableHub:
                 )
             await self._apply(live, seat, version, action)
 
-    async def _apply(self, live: LiveTable, seat: int, version: int, text: str) -> None:
+    async def _apply(
+        self, live: LiveTable, seat: int, version: int, text: str, retried: bool = False
+    ) -> None:
         """The checks and the commit; the caller holds ``live.lock``."""
         state = self._check_playing(live)
         may_act = actors(state)
@@ -409,7 +477,14 @@ class TableHub:
             after = apply_as(state, seat, action)
         except ValueError as exc:
             raise ProtocolError("illegal", str(exc)) from exc
-        await self._commit(live, seat, action, after)
+        try:
+            await self._commit(live, seat, action, after)
+        except ProtocolError as exc:
+            # Several players at once: a partner's move landed first elsewhere; the refreshed
+            # state decides whether this one still stands.
+            if exc.code != "stale" or not simultaneous or retried:
+                raise
+            await self._apply(live, seat, live.info.version, text, retried=True)
 
     async def _commit(
         self, live: LiveTable, seat: int, action: Action, after: State, forfeit: str | None = None
@@ -431,11 +506,18 @@ class TableHub:
             save_move(session, live.id, number, seat, str(action), final, outcome, plan, now)
             if forfeit is not None:
                 save_seat(session, live.id, info.seats[seat], now)
+            self.cluster.announce(session, live.id, "move", version=number)
             return self._rate(session, info, outcome, now) if outcome is not None else {}
 
         try:
             rated = await self.db.run(write)
-        except (StaleWrite, SQLAlchemyError) as exc:
+        except StaleWrite as exc:
+            # Another server process moved this table on first: catch up, and say so.
+            await self._refresh_locked(live)
+            raise ProtocolError(
+                "stale", f"the game moved on meanwhile (version {live.info.version})"
+            ) from exc
+        except SQLAlchemyError as exc:
             log.exception("could not save move %s of table %s", number, live.id)
             raise ProtocolError("server_error", f"the move could not be saved: {exc}") from exc
         live.state = after
@@ -451,6 +533,8 @@ class TableHub:
         )
         live.ratings.update(rated)
         self._broadcast(live, table=outcome is not None or forfeit is not None, view=True)
+        if outcome is not None:
+            await self.cluster.release(live.id)
         self._kick_bots(live)
         self.on_deadline_change()
 
@@ -488,6 +572,7 @@ class TableHub:
         def write(session: Session) -> None:
             save_seat(session, live.id, seat_info, now)
             save_timing(session, live.id, info.version, plan, now)
+            self.cluster.announce(session, live.id, "table")
 
         await self.db.run(write)
         live.info = _with_timing(replace(info, updated_at=now), plan)
@@ -509,6 +594,7 @@ class TableHub:
         def write(session: Session) -> dict[int, float]:
             save_end(session, live.id, info.version, outcome, record, now)
             save_seat(session, live.id, info.seats[seat], now)
+            self.cluster.announce(session, live.id, "table")
             return self._rate(session, info, outcome, now)
 
         live.ratings.update(await self.db.run(write))
@@ -516,6 +602,7 @@ class TableHub:
             info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
         )
         self._broadcast(live, table=True, view=True)
+        await self.cluster.release(live.id)
 
     def _rate(
         self, session: Session, info: TableInfo, outcome: dict[str, Any], now: datetime
@@ -531,15 +618,21 @@ class TableHub:
 
     # -- deadlines -----------------------------------------------------------------------------
 
-    async def on_deadline(self, table_id: str) -> None:
+    async def on_deadline(self, table_id: str) -> bool:
         """Act on whatever is due at ``table_id`` now (called by the scheduler): the game's own
-        timer, a player's time running out, a reminder. Safe to call at any time."""
+        timer, a player's time running out, a reminder. Safe to call at any time. ``False``
+        when another server process owns the table (it acts, not this one)."""
+        if not await self.cluster.acquire(table_id):
+            return False
         live = await self.live(table_id)
         async with live.lock:
+            if self.cluster.shared:
+                await self._refresh_locked(live)
             state = live.state
             if live.info.status == "playing" and state is not None:
                 await self._due(live, state)
         self._forget_if_idle(live)
+        return True
 
     async def _due(self, live: LiveTable, state: State) -> None:
         now = self.clock.now()
@@ -559,7 +652,12 @@ class TableHub:
         info = live.info if remind is None else replace(live.info, reminded_at=now)
         plan = timing.after_action(info, None, state, now)
         if plan.deadline_at != live.info.deadline_at or remind is not None:
-            await self.db.run(lambda s: save_timing(s, live.id, info.version, plan, now))
+
+            def write(session: Session) -> None:
+                save_timing(session, live.id, info.version, plan, now)
+                self.cluster.announce(session, live.id, "table")
+
+            await self.db.run(write)
             live.info = _with_timing(info, plan)
         if remind is not None:
             self.remind(live, remind)
@@ -588,10 +686,17 @@ class TableHub:
             )
         live.chat_times[user.id] = [*recent, now]
         seat = live.info.playing_seat_of(user.id)
-        await self.db.run(lambda s: save_chat(s, live.id, user, seat, line, now))
-        out = ChatOutMessage(
-            lines=[ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())]
-        ).model_dump_json()
+        said = ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())
+
+        def write(session: Session) -> None:
+            save_chat(session, live.id, user, seat, line, now)
+            self.cluster.announce(session, live.id, "chat", line=said.model_dump())
+
+        await self.db.run(write)
+        self._say(live, said)
+
+    def _say(self, live: LiveTable, line: ChatLineOut) -> None:
+        out = ChatOutMessage(lines=[line]).model_dump_json()
         for conn in list(live.watchers):
             conn.deliver(out)
 
@@ -613,8 +718,11 @@ class TableHub:
 
     async def _run_bots(self, live: LiveTable) -> None:
         try:
+            # Bots move in the one process that owns the table.
+            if not self.cluster.holds(live.id) and not await self.cluster.acquire(live.id):
+                return
             delay = max(self.bots.delay, live.adapter.bot_pace) if self.bots.delay > 0 else 0.0
-            while bots := self._bots_to_act(live):
+            while (bots := self._bots_to_act(live)) and self.cluster.holds(live.id):
                 await asyncio.sleep(delay)
                 for seat, bot in bots:
                     await self._bot_move(live, seat, bot)
@@ -695,6 +803,7 @@ class TableHub:
             def save(session: Session) -> None:
                 for seat in seats:
                     save_seat(session, table_id, seat, now)
+                self.cluster.announce(session, table_id, "table")
 
             await self.db.run(save)
             for seat in seats:
@@ -805,6 +914,7 @@ class TableHub:
                         session, user.id, info.game, info.players, options, info.pace, now, seats
                     )
                     save_rematch(session, info.id, new_id)
+                    self.cluster.announce(session, info.id, "table")
                     return new_id
 
                 live.info = replace(info, rematch_id=await self.db.run(write))
@@ -836,7 +946,12 @@ class TableHub:
             )
             now = self.clock.now()
             plan = timing.starting(info.pace, info.seats, state, now)
-            await self.db.run(lambda s: save_start(s, table_id, options, record, rated, plan, now))
+
+            def write(session: Session) -> None:
+                save_start(session, table_id, options, record, rated, plan, now)
+                self.cluster.announce(session, table_id, "table")
+
+            await self.db.run(write)
             live.state = state
             live.info = _with_timing(
                 replace(info, status="playing", options=options, version=0, rated=rated),

@@ -66,6 +66,7 @@ def starting(pace: Pace, seats: Sequence[SeatInfo], state: State, now: datetime)
         deadline_at=next_deadline(pace, filled, to_move, now, None, game_deadline(state)),
         reminded_at=None,
         clocks=clocks,
+        bots_to_act=any(seats[s].bot is not None for s in to_move),
     )
 
 
@@ -109,6 +110,7 @@ def after_action(info: TableInfo, seat: int | None, state: State, now: datetime)
         deadline_at=due,
         reminded_at=reminded,
         clocks=clocks,
+        bots_to_act=any(seats[s].bot is not None for s in to_move),
     )
 
 

@@ -1,0 +1,274 @@
+"""Several server processes on one PostgreSQL database: who owns a table, and how every process
+hears of a change.
+
+**Fan-out.** Whatever changes a table (a move, a seat, a start, a forfeit, a chat line) also
+sends ``NOTIFY otherside_tables`` with the table's id, in the same transaction: PostgreSQL
+delivers it when that transaction commits, to every process listening. A process that holds
+the table in memory (someone watches it there, or it owns it) then loads what changed from the
+database and sends each of its watchers their own view. No broker is needed.
+
+**Ownership.** What must happen once — bots' moves, clocks running out, reminders, a Recto Verso
+round's timer — runs in the process holding the table's *lease*: ``game_tables.lease_owner``
+with ``lease_until``, taken by an ``UPDATE`` that only succeeds when the lease is free or has
+lapsed, and renewed every :data:`RENEW_EVERY` seconds while the process lives. When a process
+dies, its leases lapse after :data:`LEASE_SECONDS` and another process takes its tables over
+(it scans for tables whose bots wait for an owner); a move never applies twice, because every
+move is written only at the version it was made for.
+
+A single process (SQLite, or PostgreSQL with one worker) uses :class:`SoloCluster`: it owns
+everything and has no one to tell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import func, select, text, update
+from sqlalchemy.orm import Session
+
+from otherside.server.db import Database
+from otherside.server.models import GameTable
+
+log = logging.getLogger("otherside.server")
+CHANNEL = "otherside_tables"
+LEASE_SECONDS = 6.0
+RENEW_EVERY = 2.0
+Listener = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def node_name() -> str:
+    """This process's name in leases and notifications: host, pid and a random tag."""
+    return f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class SoloCluster:
+    """One server process: it owns every table, and there is no one to notify."""
+
+    node = "solo"
+    shared = False
+
+    def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
+        """Nothing to tell: this process is the only one."""
+
+    def holds(self, table_id: str) -> bool:
+        """Every table is this process's."""
+        return True
+
+    async def acquire(self, table_id: str) -> bool:
+        """Always granted."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        """Nothing to release."""
+
+    async def start(
+        self, listener: Listener, orphans: Callable[[list[str]], Awaitable[None]]
+    ) -> None:
+        """Nothing runs in the background."""
+
+    async def stop(self) -> None:
+        """Nothing to stop."""
+
+
+class PostgresCluster:
+    """A process among several on one PostgreSQL database (see the module docstring).
+
+    Args:
+        db: the shared database (PostgreSQL).
+        url: its SQLAlchemy URL (the listener opens its own connection with psycopg).
+        lease_seconds: how long a lease lasts without renewal.
+        renew_every: seconds between renewals (and scans for tables without an owner).
+    """
+
+    shared = True
+
+    def __init__(
+        self,
+        db: Database,
+        url: str,
+        lease_seconds: float = LEASE_SECONDS,
+        renew_every: float = RENEW_EVERY,
+    ) -> None:
+        self.db = db
+        self.url = url
+        self.node = node_name()
+        self.lease_seconds = lease_seconds
+        self.renew_every = renew_every
+        self._held: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # -- fan-out -------------------------------------------------------------------------------
+
+    def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
+        """Tell every other process, when ``session`` commits, that ``table_id`` changed."""
+        payload = json.dumps({"table": table_id, "kind": kind, "node": self.node, **data})
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {
+                "channel": CHANNEL,
+                "payload": payload,
+            },
+        )
+
+    async def _listen(self, listener: Listener) -> None:
+        import psycopg
+
+        conninfo = _psycopg_url(self.url)
+        delay = 0.5
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    delay = 0.5
+                    # Whatever was said while we were away: treat every table as changed.
+                    await listener({"kind": "resync", "node": ""})
+                    async for note in conn.notifies():
+                        try:
+                            message = json.loads(note.payload)
+                        except json.JSONDecodeError:
+                            continue
+                        if message.get("node") != self.node:
+                            await listener(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lost the notification connection; reconnecting in %.1f s", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+
+    # -- leases --------------------------------------------------------------------------------
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this process owns ``table_id`` now (as of its last renewal)."""
+        return table_id in self._held
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the lease of ``table_id`` if it is free, lapsed or already ours."""
+        node, seconds = self.node, self.lease_seconds
+
+        def take(session: Session) -> bool:
+            now = func.now()
+            until = now + text(f"interval '{seconds} seconds'")
+            done = session.execute(
+                update(GameTable)
+                .where(
+                    GameTable.id == table_id,
+                    (GameTable.lease_owner.is_(None))
+                    | (GameTable.lease_owner == node)
+                    | (GameTable.lease_until < now),
+                )
+                .values(lease_owner=node, lease_until=until)
+            )
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+        if await self.db.run(take):
+            self._held.add(table_id)
+            return True
+        self._held.discard(table_id)
+        return False
+
+    async def release(self, table_id: str) -> None:
+        """Give the lease of ``table_id`` back (its game is over, or nothing is left to run)."""
+        node = self.node
+        self._held.discard(table_id)
+
+        def give(session: Session) -> None:
+            session.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id, GameTable.lease_owner == node)
+                .values(lease_owner=None, lease_until=None)
+            )
+
+        await self.db.run(give)
+
+    async def _renew(self, orphans: Callable[[list[str]], Awaitable[None]]) -> None:
+        node, seconds = self.node, self.lease_seconds
+        while True:
+            try:
+
+                def renew(session: Session) -> tuple[set[str], list[str]]:
+                    now = func.now()
+                    session.execute(
+                        update(GameTable)
+                        .where(GameTable.lease_owner == node, GameTable.status == "playing")
+                        .values(lease_until=now + text(f"interval '{seconds} seconds'"))
+                    )
+                    held = set(
+                        session.scalars(
+                            select(GameTable.id).where(
+                                GameTable.lease_owner == node, GameTable.status == "playing"
+                            )
+                        )
+                    )
+                    waiting = list(
+                        session.scalars(
+                            select(GameTable.id).where(
+                                GameTable.status == "playing",
+                                GameTable.bots_to_act.is_(True),
+                                (GameTable.lease_owner.is_(None)) | (GameTable.lease_until < now),
+                            )
+                        )
+                    )
+                    return held, waiting
+
+                held, waiting = await self.db.run(renew)
+                self._held = held
+                if waiting:
+                    await orphans(waiting)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # Unsure whether our leases still stand: own nothing until the next renewal.
+                self._held.clear()
+                log.exception("could not renew the table leases")
+            await asyncio.sleep(self.renew_every)
+
+    # -- life ------------------------------------------------------------------------------------
+
+    async def start(
+        self, listener: Listener, orphans: Callable[[list[str]], Awaitable[None]]
+    ) -> None:
+        """Listen for the other processes' changes and keep this process's leases."""
+        self._tasks = [
+            asyncio.create_task(self._listen(listener), name="otherside-listen"),
+            asyncio.create_task(self._renew(orphans), name="otherside-leases"),
+        ]
+
+    async def stop(self) -> None:
+        """Stop listening and give every lease back (a clean shutdown hands tables over at once)."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        node = self.node
+
+        def give_all(session: Session) -> None:
+            session.execute(
+                update(GameTable)
+                .where(GameTable.lease_owner == node)
+                .values(lease_owner=None, lease_until=None)
+            )
+
+        with contextlib.suppress(Exception):
+            await self.db.run(give_all)
+        self._held.clear()
+
+
+def _psycopg_url(url: str) -> str:
+    """A SQLAlchemy URL as psycopg takes it.
+
+    >>> _psycopg_url("postgresql+psycopg://me@127.0.0.1:5432/db")
+    'postgresql://me@127.0.0.1:5432/db'
+    """
+    from sqlalchemy import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
