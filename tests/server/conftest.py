@@ -81,6 +81,7 @@ def nim_game() -> Iterator[None]:
 async def running(url: str, **kwargs: Any) -> AsyncIterator[FastAPI]:
     """The app on ``url``, started (migrations, resume) and stopped around the block."""
     kwargs.setdefault("bot_delay", 0.0)
+    kwargs.setdefault("bot_workers", 0)  # threads: no process pool to start per test
     kwargs.setdefault("password_hasher", CHEAP_HASHER)
     app = create_app(url, **kwargs)
     async with app.router.lifespan_context(app):

@@ -204,7 +204,7 @@ async def test_bad_paces_are_refused_with_reasons(app: FastAPI) -> None:
     (host,) = await people(app, 1)
     cases = [
         ({"kind": "blitz"}, "'live' or 'turn'"),
-        ({"kind": "live", "minutes": 0}, "minutes must be a number from 1 to 180"),
+        ({"kind": "live", "minutes": 0}, "minutes must be a number from 0.25 to 180"),
         ({"kind": "live", "increment": -1}, "increment"),
         ({"kind": "live", "days": 3}, "live has no 'days'"),
         ({"kind": "turn", "days": 31}, "days must be a number from 1 to 30"),

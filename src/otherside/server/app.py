@@ -9,7 +9,9 @@ files under ``/static``).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -32,6 +34,7 @@ from otherside.server.security import SecurityMiddleware
 from otherside.server.tables import TableHub
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+CONFIG_ENV = "OTHERSIDE_SERVE_CONFIG"
 BOT_DELAY = 0.7
 log = logging.getLogger("otherside.server")
 
@@ -141,3 +144,11 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker of ``otherside serve --workers N``: :func:`create_app` with the
+    settings the command put in ``$OTHERSIDE_SERVE_CONFIG`` (JSON)."""
+    config = json.loads(os.environ[CONFIG_ENV])
+    config["limits"] = Limits(**config.get("limits", {}))
+    return create_app(**config)

@@ -2,15 +2,17 @@
 
 A bot is made by name through the registry (``make_bot(game, name)``), gets only the view of its
 seat and the legal actions (exactly what :func:`otherside.bots.play_match` gives it) and thinks
-in a worker thread, so a long search never holds up the other tables' messages.
+in a worker *process*, so a long search never holds up the websockets of the other tables (a
+thread would share their interpreter lock). ``workers=0`` thinks in threads instead (tests).
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from otherside.bots import bot_names, make_bot
@@ -45,26 +47,33 @@ def _registered(game: str) -> list[str]:
 
 
 class BotRunner:
-    """Runs bot decisions in a thread pool.
+    """Runs bot decisions in a pool of worker processes (started on the first decision).
 
     Args:
-        workers: threads thinking at once (more tables than workers simply queue).
+        workers: processes thinking at once (more tables than workers simply queue); 0 for
+            two threads of this process instead.
         delay: seconds a bot waits before acting, so that people can follow the game.
     """
 
     def __init__(self, workers: int = 2, delay: float = 0.0) -> None:
         self.delay = delay
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="otherside-bot")
+        self._executor: Executor
+        if workers > 0:
+            # Spawned, not forked: this process runs threads and an event loop.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        else:
+            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="otherside-bot")
 
     async def choose(
         self, game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
     ) -> Action:
-        """The action bot ``bot`` chooses, computed in a worker thread."""
+        """The action bot ``bot`` chooses, computed in a worker process."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._executor, choose_action, game, bot, view, legal, seed
         )
 
     def close(self) -> None:
-        """Stop the worker threads (a decision in progress is let finish)."""
+        """Stop the workers (a decision in progress is let finish)."""
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url, select
+from sqlalchemy import Engine, create_engine, event, make_url, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -29,6 +29,7 @@ from otherside.server.models import ServerSecret
 T = TypeVar("T")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 POSTGRES_WORKERS = 4
+MIGRATION_LOCK = 7_461_101  # the advisory lock held while a process migrates the schema
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -93,6 +94,11 @@ class Database:
         config.set_main_option("script_location", str(MIGRATIONS))
         config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
         with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                # Processes starting together on one database migrate one after another.
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 

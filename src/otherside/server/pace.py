@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 PaceKind = Literal["live", "turn"]
 # Bounds a host may choose within (minutes, seconds, days).
-MINUTES = (1.0, 180.0)
+MINUTES = (0.25, 180.0)  # from a 15-second bullet game to three hours
 INCREMENT = (0.0, 300.0)
 DAYS = (1.0, 30.0)
 
@@ -43,7 +43,7 @@ class Pace:
         >>> Pace.parse({"kind": "live", "minutes": 0})
         Traceback (most recent call last):
         ...
-        ValueError: pace: minutes must be a number from 1 to 180, not 0
+        ValueError: pace: minutes must be a number from 0.25 to 180, not 0
         """
         base = default or cls()
         if raw is None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from platformdirs import user_data_dir
@@ -55,17 +58,34 @@ def serve(
             "otherside.server.limits.Limits."
         ),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Server processes on this host (PostgreSQL only; they share the port, and "
+            "any number of hosts may run the same command on the same database).",
+        ),
+    ] = 1,
+    bot_workers: Annotated[
+        int, typer.Option(min=0, help="Processes in which bots think (0: threads).")
+    ] = 2,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Start the table server: play in the browser with friends and bots."""
     import uvicorn
 
-    from otherside.server.app import create_app
+    from otherside.server.app import CONFIG_ENV, create_app
     from otherside.server.db import sqlite_url
     from otherside.server.limits import parse_limits
     from otherside.server.mail import SmtpConfig
 
     url = database or sqlite_url(default_database())
+    if workers > 1 and url.startswith("sqlite"):
+        raise typer.BadParameter(
+            "SQLite is served by one process; for several workers give a PostgreSQL "
+            "database: --database postgresql+psycopg://user@host/db",
+            param_hint="--workers",
+        )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     if smtp is not None:
         try:
@@ -76,24 +96,33 @@ def serve(
         limits = parse_limits(limit or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--limit") from exc
-    app = create_app(
-        url,
-        limits=limits,
-        bot_delay=bot_delay,
-        smtp_url=smtp,
-        mail_from=mail_from,
-        public_url=public_url or f"http://{shown}:{port}",
-    )
+    config: dict[str, Any] = {
+        "database_url": url,
+        "bot_delay": bot_delay,
+        "bot_workers": bot_workers,
+        "smtp_url": smtp,
+        "mail_from": mail_from,
+        "public_url": public_url or f"http://{shown}:{port}",
+    }
     typer.echo(f"otherside table server on {url.split('@')[-1]}")
+    if workers > 1:
+        typer.echo(f"{workers} server processes on one port, sharing the database")
     typer.echo(f"open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)")
     # Views are a few kB: compressing every frame costs more CPU than it saves on a LAN.
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": 65536,
+        "ws_per_message_deflate": False,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(**config, limits=limits), **options)
+        return
+    # Each worker process builds its own app from the same settings.
+    os.environ[CONFIG_ENV] = json.dumps({**config, "limits": dataclasses.asdict(limits)})
     uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
+        "otherside.server.app:app_from_environment", factory=True, workers=workers, **options
     )
 
 
