@@ -1,0 +1,521 @@
+"""Load benchmark of the table server on several processes behind a real reverse proxy.
+
+For each process count (``--processes 1,2,4``) and table count (``--tables 200,400,800``) it
+starts that many server processes on one throwaway PostgreSQL cluster, Debian's nginx in front of
+them (HTTP and websockets), and a client split over ``--clients`` processes (each an asyncio loop
+of websocket players as in ``load_tables.py``: two guests per Verso table playing random legal
+actions after ``--think`` seconds, a new table when a game ends). It prints, per run, the moves/s
+served, the p50/p99 time from an action to each seated player's view of it, the errors, and the
+CPU (user + system, from ``/proc/<pid>/stat``; 100% = one core) of each server process (with its
+bot workers), of PostgreSQL (all its processes), of nginx, of each client process and of
+everything else on the machine, so that a reader sees what saturates.
+
+Layout (``--layout``): ``ports`` (the default) runs N ``otherside serve`` processes on N ports as
+nginx's upstreams, as N hosts behind one load balancer would be; ``workers`` runs one
+``otherside serve --workers N`` (one port; the kernel hands connections to the workers).
+Balancing (``--balance``): ``table`` hashes a table's websocket address, so that both players of
+a table reach the same process; ``conn`` sends each connection to the least busy process, so
+that most moves cross processes through PostgreSQL's NOTIFY.
+
+What it needs it sets up: nginx (``apt-get install nginx-light`` when missing, as root) and a
+PostgreSQL cluster in a temporary directory on a free port (Debian's ``postgresql``, started
+as the ``postgres`` user when run as root, like ``scripts/test``), a fresh database per run;
+every process it started is stopped at the end, also on Ctrl-C.
+
+    python benchmarks/load_cluster.py --processes 1,2,4 --tables 200,400,800 --plot cluster.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import resource
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from multiprocessing.sharedctypes import Synchronized
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cluster_rig import (
+    HOST,
+    CpuSample,
+    Nginx,
+    Postgres,
+    Servers,
+    cleaned_up,
+    cpu_percent,
+    free_port,
+    machine_percent,
+    tree,
+)
+
+# -- the client ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What one client process saw during the measured window."""
+
+    latencies: list[float] = field(default_factory=list)  # ms, action -> each player's view
+    other_latencies: list[float] = field(default_factory=list)  # ms, -> the other player's
+    moves: int = 0
+    games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+@dataclass
+class Window:
+    measure_from: float
+    deadline: float
+
+    def open(self) -> bool:
+        return self.measure_from <= time.monotonic() <= self.deadline
+
+
+async def player(
+    base: str,
+    cookie: str,
+    table_id: str,
+    sent: dict[int, float],
+    tally: Tally,
+    window: Window,
+    think: float,
+    rng: random.Random,
+) -> bool:
+    """Play one seat until the game ends (True) or time is up; ``sent`` (shared by the pair)
+    has the time each version was asked for."""
+    url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+    mine: set[int] = set()
+    async with websockets.connect(
+        url, additional_headers={"Cookie": cookie}, max_size=2**20, compression=None
+    ) as ws:
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "error":
+                tally.error(message.get("code", "error"))
+                continue
+            if kind != "view":
+                continue
+            version = message["version"]
+            began = sent.get(version)
+            if began is not None and window.open():
+                ms = 1000 * (time.perf_counter() - began)
+                tally.latencies.append(ms)
+                if version in mine:
+                    tally.moves += 1
+                else:
+                    tally.other_latencies.append(ms)
+            mine.discard(version)
+            if message["view"].get("outcome") is not None:
+                return True
+            if time.monotonic() > window.deadline:
+                return False
+            if message["legal"]:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                mine.add(version + 1)
+                sent[version + 1] = time.perf_counter()
+                sent.pop(version - 3, None)
+                action = rng.choice(message["legal"])
+                await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+    return False
+
+
+async def pair(base: str, seed: int, tally: Tally, window: Window, think: float) -> None:
+    """Two guests playing game after game until the deadline; a failure is counted, then the
+    pair starts again a moment later."""
+    rng = random.Random(seed)
+    while time.monotonic() < window.deadline:
+        try:
+            async with (
+                httpx.AsyncClient(base_url=base, timeout=30) as host,
+                httpx.AsyncClient(base_url=base, timeout=30) as guest,
+            ):
+                for client in (host, guest):
+                    (await client.post("/api/guest")).raise_for_status()
+                cookies = [
+                    f"otherside_session={c.cookies.get('otherside_session')}" for c in (host, guest)
+                ]
+                while time.monotonic() < window.deadline:
+                    made = await host.post("/api/tables", json={"game": "verso", "players": 2})
+                    made.raise_for_status()
+                    table_id = made.json()["id"]
+                    (await guest.post(f"/api/tables/{table_id}/join", json={})).raise_for_status()
+                    (await host.post(f"/api/tables/{table_id}/start")).raise_for_status()
+                    sent: dict[int, float] = {}
+                    ended = await asyncio.gather(
+                        *(
+                            player(base, c, table_id, sent, tally, window, think, rng)
+                            for c in cookies
+                        )
+                    )
+                    tally.games += all(ended) and window.open()
+        except (httpx.HTTPError, websockets.WebSocketException, OSError) as exc:
+            if window.open():
+                tally.error(type(exc).__name__)
+            await asyncio.sleep(1.0)
+
+
+async def client_loop(
+    base: str, seeds: list[int], window: Window, think: float, progress: Synchronized[int]
+) -> Tally:
+    tally = Tally()
+    ramp = max(0.0, window.measure_from - time.monotonic()) / 2
+    tasks = []
+    for index, seed in enumerate(seeds):
+        # Pairs sign up and open their tables over the first half of the warm-up.
+        delay = ramp * index / max(len(seeds), 1)
+        tasks.append(asyncio.create_task(_after(delay, pair(base, seed, tally, window, think))))
+    while time.monotonic() < window.deadline:
+        await asyncio.sleep(0.5)
+        progress.value = tally.moves
+    # The games in flight see their last answers (each player stops at the deadline).
+    await asyncio.wait(tasks, timeout=5 + 2 * think)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return tally
+
+
+async def _after(delay: float, work: Any) -> None:
+    await asyncio.sleep(delay)
+    await work
+
+
+def client_main(
+    base: str,
+    seeds: list[int],
+    window: Window,
+    think: float,
+    progress: Synchronized[int],
+    results: Any,
+) -> None:
+    """One client process: its share of the pairs on its own event loop (uvloop if present)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+    runner: Callable[[Any], Tally] = asyncio.run
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        runner = uvloop.run
+    tally = runner(client_loop(base, seeds, window, think, progress))
+    results.put(asdict(tally))
+
+
+# -- one run -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    processes: int
+    tables: int
+    seconds: float
+    moves_per_s: float
+    p50: float
+    p99: float
+    p99_other: float
+    games: int
+    errors: dict[str, int]
+    servers_cpu: list[float]
+    postgres_cpu: float
+    proxy_cpu: float
+    clients_cpu: list[float]
+    others_cpu: float
+    idle: float
+    load_before: float
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def one_run(
+    args: argparse.Namespace,
+    pg: Postgres,
+    processes: int,
+    tables: int,
+    work: Path,
+    console: Console,
+    cleanup: list[Callable[[], None]],
+) -> Run:
+    name = f"bench_{processes}_{tables}_{os.getpid()}"
+    pg.sql(f"CREATE DATABASE {name}")
+    servers = Servers(pg.url(name), processes, args.layout, work)
+    cleanup.append(servers.stop)
+    servers.start()
+    proxy = Nginx(work / f"nginx-{processes}-{tables}", console)
+    cleanup.append(proxy.stop)
+    port = free_port()
+    proxy.start(port, servers.ports, args.balance)
+    assert proxy.process is not None
+
+    load_before = os.getloadavg()[0]
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    start = time.monotonic() + 2.0  # the clients' imports
+    window = Window(start + args.warmup, start + args.warmup + args.duration)
+    counters = [context.Value("q", 0) for _ in range(args.clients)]
+    clients = [
+        context.Process(
+            target=client_main,
+            args=(
+                f"http://{HOST}:{port}",
+                list(range(k, tables, args.clients)),
+                window,
+                args.think,
+                counters[k],
+                results,
+            ),
+            daemon=True,
+        )
+        for k in range(args.clients)
+    ]
+
+    def stop_clients() -> None:
+        for client in clients:
+            if client.is_alive():
+                client.terminate()
+            client.join(timeout=5)
+
+    cleanup.append(stop_clients)
+    for client in clients:
+        client.start()
+    before: CpuSample | None = None
+    with Progress(
+        TextColumn(f"{processes} process(es), {tables} tables"),
+        BarColumn(),
+        TextColumn("{task.fields[phase]} {task.fields[moves]} moves"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        total = window.deadline - time.monotonic()
+        bar = progress.add_task("run", total=total, moves=0, phase="warm-up")
+        while time.monotonic() < window.deadline:
+            time.sleep(min(0.5, max(0.01, window.deadline - time.monotonic())))
+            if before is None and time.monotonic() >= window.measure_from:
+                before = CpuSample.now()
+            progress.update(
+                bar,
+                completed=total - (window.deadline - time.monotonic()),
+                moves=sum(c.value for c in counters),
+                phase="measuring" if before is not None else "warm-up",
+            )
+    after = CpuSample.now()
+    assert before is not None
+    tallies = [results.get(timeout=60 + 3 * args.think) for _ in clients]
+    stop_clients()
+
+    elapsed = after.at - before.at
+    latencies = [ms for t in tallies for ms in t["latencies"]]
+    others = [ms for t in tallies for ms in t["other_latencies"]]
+    errors: dict[str, int] = {}
+    for t in tallies:
+        for kind, count in t["errors"].items():
+            errors[kind] = errors.get(kind, 0) + count
+    server_groups = servers.groups(after.table)
+    ours = set().union(
+        *server_groups,
+        tree(after.table, pg.postmaster()),
+        tree(after.table, proxy.process.pid),
+        {c.pid for c in clients if c.pid is not None},
+        {os.getpid()},
+    )
+    machine_busy, idle = machine_percent(before, after)
+    run = Run(
+        processes=processes,
+        tables=tables,
+        seconds=elapsed,
+        moves_per_s=sum(t["moves"] for t in tallies) / elapsed,
+        p50=statistics.median(latencies) if latencies else float("nan"),
+        p99=percentile(latencies, 0.99),
+        p99_other=percentile(others, 0.99),
+        games=sum(t["games"] for t in tallies),
+        errors=errors,
+        servers_cpu=[cpu_percent(before, after, g) for g in server_groups],
+        postgres_cpu=cpu_percent(before, after, tree(after.table, pg.postmaster())),
+        proxy_cpu=cpu_percent(before, after, tree(after.table, proxy.process.pid)),
+        clients_cpu=[cpu_percent(before, after, {c.pid}) for c in clients if c.pid is not None],
+        others_cpu=max(0.0, machine_busy - cpu_percent(before, after, ours)),
+        idle=idle,
+        load_before=load_before,
+    )
+    for step in (stop_clients, proxy.stop, servers.stop):
+        step()
+        cleanup.remove(step)
+    pg.sql(f"DROP DATABASE {name} WITH (FORCE)")
+    return run
+
+
+# -- output ------------------------------------------------------------------------------------
+
+
+def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
+    table = Table(
+        title=f"{args.layout} layout, balance by {args.balance}, think {args.think} s, "
+        f"{args.duration:.0f} s measured after {args.warmup:.0f} s warm-up; "
+        "CPU in % of one core (machine: "
+        f"{os.cpu_count()} cores)"
+    )
+    for column in (
+        "procs", "tables", "moves/s", "p50 ms", "p99 ms", "p99 other", "errors",
+        "servers CPU", "PG", "nginx", "clients CPU", "others", "idle", "load",
+    ):  # fmt: skip
+        table.add_column(column, justify="right")
+    for r in runs:
+        table.add_row(
+            str(r.processes),
+            str(r.tables),
+            f"{r.moves_per_s:.0f}",
+            f"{r.p50:.1f}",
+            f"{r.p99:.0f}",
+            f"{r.p99_other:.0f}",
+            str(sum(r.errors.values())) + (f" {r.errors}" if r.errors else ""),
+            "+".join(f"{c:.0f}" for c in r.servers_cpu),
+            f"{r.postgres_cpu:.0f}",
+            f"{r.proxy_cpu:.0f}",
+            "+".join(f"{c:.0f}" for c in r.clients_cpu),
+            f"{r.others_cpu:.0f}",
+            f"{r.idle:.0f}",
+            f"{r.load_before:.1f}",
+        )
+    console.print(table)
+    for processes in sorted({r.processes for r in runs}):
+        good = [
+            r for r in runs if r.processes == processes and r.p99 <= args.p99_limit and not r.errors
+        ]
+        best = max(good, key=lambda r: r.moves_per_s, default=None)
+        console.print(
+            f"{processes} process(es): capacity at p99 ≤ {args.p99_limit:.0f} ms: "
+            + (f"{best.moves_per_s:.0f} moves/s ({best.tables} tables)" if best else "none")
+        )
+
+
+def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.8))
+    counts = sorted({r.processes for r in runs})
+    for tables in sorted({r.tables for r in runs}):
+        mine = sorted((r for r in runs if r.tables == tables), key=lambda r: r.processes)
+        xs = [r.processes for r in mine]
+        left.plot(xs, [r.moves_per_s for r in mine], "o-", label=f"{tables} tables")
+        middle.plot(xs, [r.p99 for r in mine], "o-", label=f"{tables} tables")
+    left.set(xlabel="server processes", ylabel="moves/s served", xticks=counts, ylim=(0, None))
+    left.set_title("throughput")
+    middle.axhline(args.p99_limit, color="grey", linestyle=":", label="acceptable p99")
+    middle.set(xlabel="server processes", ylabel="p99 action→view (ms)", xticks=counts)
+    middle.set_yscale("log")
+    middle.set_title("latency")
+    left.legend()
+    middle.legend()
+    labels = [f"{r.processes}p/{r.tables}t" for r in runs]
+    parts = [
+        ("servers", [sum(r.servers_cpu) for r in runs]),
+        ("PostgreSQL", [r.postgres_cpu for r in runs]),
+        ("nginx", [r.proxy_cpu for r in runs]),
+        ("clients", [sum(r.clients_cpu) for r in runs]),
+        ("others", [r.others_cpu for r in runs]),
+    ]
+    bottom = [0.0] * len(runs)
+    for label, values in parts:
+        right.bar(labels, values, bottom=bottom, label=label)
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    right.axhline(100 * (os.cpu_count() or 1), color="black", linestyle=":")
+    right.set(ylabel="CPU (% of one core)")
+    right.set_title("where the CPU went")
+    right.tick_params(axis="x", rotation=60)
+    right.legend(fontsize="small")
+    fig.suptitle(
+        f"otherside table server behind nginx ({args.layout} layout, balance by "
+        f"{args.balance}, think {args.think} s)"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def counts(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", type=counts, default=[1, 2, 4], help="e.g. 1,2,4")
+    parser.add_argument("--tables", type=counts, default=[200, 400, 800], help="e.g. 200,400")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds between actions")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--layout", choices=["ports", "workers"], default="ports")
+    parser.add_argument("--balance", choices=["table", "conn"], default="table")
+    parser.add_argument("--p99-limit", type=float, default=100.0, help="acceptable p99, ms")
+    parser.add_argument(
+        "--pg",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a PostgreSQL setting (repeatable), e.g. synchronous_commit=off",
+    )
+    parser.add_argument("--plot", help="write a plot of the runs to this PNG file")
+    parser.add_argument("--json", help="write every run's figures to this JSON file")
+    args = parser.parse_args()
+    # A results table wider than 80 columns also when the output goes to a file.
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
+    console.print(
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores before the first run"
+    )
+    runs: list[Run] = []
+    with cleaned_up() as cleanup:
+        work = Path(tempfile.mkdtemp(prefix="otherside-bench."))
+        cleanup.append(lambda: shutil.rmtree(work, ignore_errors=True))
+        pg = Postgres(console)
+        cleanup.append(pg.stop)
+        pg.start(args.pg)
+        for processes in args.processes:
+            for tables in args.tables:
+                runs.append(one_run(args, pg, processes, tables, work, console, cleanup))
+                r = runs[-1]
+                console.print(
+                    f"{processes} process(es), {tables} tables: {r.moves_per_s:.0f} moves/s, "
+                    f"p50 {r.p50:.1f} ms, p99 {r.p99:.0f} ms, errors {r.errors or 0}"
+                )
+    show(runs, args, console)
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(r) for r in runs], indent=1))
+    if args.plot:
+        plot(runs, args, args.plot)
+        console.print(f"plot written to {args.plot}")
+
+
+if __name__ == "__main__":
+    main()
