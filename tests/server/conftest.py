@@ -29,11 +29,19 @@ from otherside.server.accounts import UserInfo
 from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
 from otherside.server.app import create_app
 from otherside.server.db import sqlite_url
+from otherside.server.limits import Limits
 from otherside.server.tables import TableHub
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+GENEROUS = Limits(
+    guests_per_address=10**6,
+    signups_per_address=10**6,
+    tables_per_user=10**6,
+    tables_per_address=10**6,
+    waiting_tables_per_user=10**6,
+)
 
 
 def fresh_postgres_database(base: str) -> tuple[str, Any]:
@@ -82,6 +90,8 @@ async def running(url: str, **kwargs: Any) -> AsyncIterator[FastAPI]:
     """The app on ``url``, started (migrations, resume) and stopped around the block."""
     kwargs.setdefault("bot_delay", 0.0)
     kwargs.setdefault("bot_workers", 0)  # threads: no process pool to start per test
+    # Tests make many guests and tables from one address; the limits have tests of their own.
+    kwargs.setdefault("limits", GENEROUS)
     kwargs.setdefault("password_hasher", CHEAP_HASHER)
     app = create_app(url, **kwargs)
     async with app.router.lifespan_context(app):

@@ -247,6 +247,13 @@ async def test_workers_share_one_port(database: str) -> None:
     process = _start(database, port, "--workers", "2")
     try:
         _wait_up(port, process)
+        # Both workers answer before the test starts (the kernel spreads connections).
+        nodes: set[str] = set()
+        deadline = time.monotonic() + 90
+        while len(nodes) < 2 and time.monotonic() < deadline:
+            with httpx.Client() as probe:
+                nodes.add(probe.get(f"http://127.0.0.1:{port}/api/health").json()["node"])
+        assert len(nodes) == 2, nodes
         ada, cookie = await _guest(port)
         bob, bob_cookie = await _guest(port)
         made = await ada.post("/api/tables", json={"game": "versus", "players": 2})
