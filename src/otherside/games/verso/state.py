@@ -38,9 +38,16 @@ SQUARE_POINTS = 7
 EMPTY_TABLEAU = (-1,) * 21
 UP_SLOT = tuple(f % 21 for f in UP)
 UP_VP = tuple(3 if f >= 21 else 1 for f in UP)
-UP_VALUE = tuple(f % 7 for f in UP)
-DOWN_VALUE = tuple(f % 7 for f in DOWN)
-DOWN_COLOUR = tuple((f % 21) // 7 for f in DOWN)
+HIGHEST = tuple((m >> 1).bit_length() if m >> 1 else 0 for m in range(128))
+"""V11.2, per 7-bit colour mask: the value of the card a turn takes (the highest numbered card;
+the star, value 0, only when it is alone)."""
+SOLO_TURNS = tuple(
+    (d % 21) // 7 if u % 7 and d % 7 and d % 7 > u % 7 else -1
+    for u, d in zip(UP, DOWN, strict=True)
+)
+"""V16, per oriented card the solo opponent takes: the colour of its down face when that face's
+value is above the up face's (neither a star), which makes you turn your highest card of that
+colour; else -1."""
 
 
 @dataclass(frozen=True)
@@ -387,9 +394,7 @@ class VersoState:
         mask = self.masks[player * 3 + colour]
         if not mask:
             return
-        numbered = mask >> 1
-        slot = colour * 7 + (numbered.bit_length() if numbered else 0)
-        oc = self._remove(player, slot) ^ 1
+        oc = self._remove(player, colour * 7 + HIGHEST[mask]) ^ 1
         self.shown |= 1 << (oc >> 1)
         events.append(("turn", player, oc))
         self._gain(player, oc, events)
@@ -415,11 +420,10 @@ class VersoState:
         oc = self.table.pile[self.pos]
         self.pos += 1
         self.shown |= 1 << (oc >> 1)
-        up_value, down_value = UP_VALUE[oc], DOWN_VALUE[oc]
-        acts = bool(up_value and down_value and down_value > up_value)
-        events.append(("opponent", oc, acts))
-        if acts:
-            self._turn_highest(0, DOWN_COLOUR[oc], events)
+        colour = SOLO_TURNS[oc]
+        events.append(("opponent", oc, colour >= 0))
+        if colour >= 0:
+            self._turn_highest(0, colour, events)
         self.discards = (oc, self.discards)
 
     def _start_final(self, emptied_by: int, events: list[tuple[Any, ...]]) -> None:
