@@ -12,11 +12,11 @@ import typer
 from rich.console import Console
 
 from otherside.bots import Bot, Step, bot_names, make_bot, play_match
+from otherside.cli.records import read_record_file, write_record_file
 from otherside.cli.simulate import add_simulate_command
 from otherside.cli.versus_render import NAMES, flipped_cells, render
-from otherside.core import BadNotation, BadRecord, IllegalAction, read_record_file
+from otherside.core import BadNotation, BadRecord, IllegalAction
 from otherside.core.game import Action, Game, State
-from otherside.core.records import write_record_file
 from otherside.games.versus import (
     GAME,
     Ply,

@@ -96,6 +96,18 @@ FLIPPED = tuple(tuple(orient(c, face) ^ 1 for c in FACE_CARDS[face]) for face in
 """Per face: every deck card that shows it, turned over (what a flip of it may give)."""
 
 
+_BIG_BITS = (*(1 << s if f >= 21 else 0 for s, f in zip(UP_SLOT, UP, strict=True)), 0)
+"""Per oriented card, the bit of its slot when its up face shows 3 VP; index -1 (an empty
+slot) gives 0."""
+
+
+def state_keys(state: VersoState, player: int) -> tuple[int, int, int]:
+    """The three colour keys of ``player``'s tableau in an engine state."""
+    m, b = state.masks, 3 * player
+    big = sum(map(_BIG_BITS.__getitem__, state.tableaux[player]))
+    return m[b] | (big & 127) << 7, m[b + 1] | (big >> 7 & 127) << 7, m[b + 2] | (big >> 14) << 7
+
+
 def hidden_candidates(face: int, known: int) -> tuple[int, ...]:
     """What a card showing ``face`` may show once turned over: the deck cards bearing ``face``
     that were never seen whole (bit ``card`` of ``known``), turned over, in deck order.
@@ -197,17 +209,11 @@ class World:
     @classmethod
     def from_state(cls, state: VersoState) -> World:
         """The same position as an engine state (every face of it, hidden ones included)."""
-        tab = [oc for slots in state.tableaux for oc in slots]
-        keys = [0] * (3 * state.players)
-        for i, oc in enumerate(tab):
-            if oc >= 0:
-                c, _, add = GAIN[oc]
-                keys[(i // 21) * 3 + c] |= add
         return cls(
             state.table.pile,
             state.pos,
-            tab,
-            keys,
+            [oc for slots in state.tableaux for oc in slots],
+            [k for p in range(state.players) for k in state_keys(state, p)],
             state.squares,
             list(state.score_list),
             state.shown,
@@ -318,9 +324,13 @@ class World:
 
     # --- solo (V16-V17) ---
     def step(self, move: Move) -> bool:
-        """A solo turn: ``move``, the opponent's card if the pile allows, then the final series
-        (V17) if the pile is empty. True when the game is over."""
+        """A solo turn: ``move``, then :meth:`after_action`. True when the game is over."""
         self.act(0, move)
+        return self.after_action()
+
+    def after_action(self) -> bool:
+        """What follows a solo move: the opponent's card if the pile allows, then the final series
+        (V17, its best points) if the pile is empty. True when the game is over."""
         n = len(self.pile)
         if self.pos < n:
             self.opponent()

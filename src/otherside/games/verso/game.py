@@ -152,10 +152,16 @@ class VersoGame:
         return replay(record)
 
     def view(self, state: VersoState, player: int | None) -> dict[str, Any]:
-        return view(state, player)
+        """:func:`~otherside.games.verso.view.view` as the contract's plain JSON dict (a shallow
+        copy: the typed :class:`~otherside.games.verso.schema.VersoView` is the same data)."""
+        return _json(view(state, player))
 
     def redeal(self, state: VersoState, player: int, rng: random.Random) -> VersoState:
         return redeal(state, player, rng)
+
+
+def _json(data: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(data)
 
 
 GAME = VersoGame()

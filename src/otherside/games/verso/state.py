@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Outcome
@@ -31,9 +31,11 @@ from otherside.games.verso.actions import (
     parse_action,
 )
 from otherside.games.verso.cards import COLOURS, DOWN, UP, card_name, face_name
+from otherside.games.verso.schema import CardView, DrawEvent, OptionsView, VersoEvent
 
 PLAY, FINAL, OVER = 0, 1, 2
-PHASE_NAMES = ("play", "final", "over")
+PhaseName = Literal["play", "final", "over"]
+PHASE_NAMES: tuple[PhaseName, ...] = ("play", "final", "over")
 SQUARE_POINTS = 7
 EMPTY_TABLEAU = (-1,) * 21
 UP_SLOT = tuple(f % 21 for f in UP)
@@ -64,7 +66,7 @@ class Table:
     def solo(self) -> bool:
         return self.players == 1
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> OptionsView:
         return {
             "allow_duplicate_keep": self.allow_duplicate_keep,
             "first_player": self.first_player,
@@ -180,7 +182,7 @@ class VersoState:
         return Outcome.by_scores(self.score_list, "pile empty") if self.phase == OVER else None
 
     @property
-    def phase_name(self) -> str:
+    def phase_name(self) -> PhaseName:
         """``play``, ``final`` (the last series of V14/V17) or ``over``."""
         return PHASE_NAMES[self.phase]
 
@@ -220,7 +222,7 @@ class VersoState:
         return bool(self.shown >> (oc >> 1) & 1)
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[VersoEvent]:
         """What the last action did, as public event dicts (draws, turns, discards, squares…)."""
         return [_event_dict(e) for e in self.events_raw]
 
@@ -480,16 +482,16 @@ def _oldest_first(node: tuple[Any, Any] | None) -> list[Any]:
     return out
 
 
-def card_json(oc: int, shown: bool) -> dict[str, str | None]:
+def card_json(oc: int, shown: bool) -> CardView:
     """A card as the views show it: its up face, and its down face only if ever shown."""
     return {"up": face_name(UP[oc]), "down": face_name(DOWN[oc]) if shown else None}
 
 
-def _event_dict(e: tuple[Any, ...]) -> dict[str, Any]:
+def _event_dict(e: tuple[Any, ...]) -> VersoEvent:
     kind = e[0]
     if kind == "draw":
         _, player, oc, before = e
-        out = {
+        out: DrawEvent = {
             "type": "draw",
             "player": player,
             "face": face_name(UP[oc]),
