@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,7 +16,7 @@ from otherside.cli.records import read_record_file, write_record_file
 from otherside.cli.simulate import add_simulate_command
 from otherside.cli.versus_render import NAMES, flipped_cells, render
 from otherside.core import BadNotation, BadRecord, IllegalAction
-from otherside.core.game import Action, Game, State
+from otherside.core.game import Action
 from otherside.games.versus import (
     GAME,
     Ply,
@@ -159,19 +159,17 @@ def play(
     players, names = _seats(seats, think, console)
     shown = not any(isinstance(p, HumanSeat) for p in players)
 
-    def on_step(step: Step) -> None:
+    def on_step(step: Step[VersusState]) -> None:
         mover = f"{NAMES[step.player]} ({names[step.player]})"
         console.print(f"{mover}: [bold]{step.action}[/]")
         if shown or step.after.is_over:
-            after = view(cast(VersusState, step.after), None)
-            before = view(cast(VersusState, step.before), None)
+            after = view(step.after, None)
+            before = view(step.before, None)
             console.print(render(after, flipped_cells(before, after), names))
 
     state = new_game()
     try:
-        result = play_match(
-            cast(Game, GAME), cast(State, state), players, random.Random(seed), on_step=on_step
-        )
+        result = play_match(GAME, state, players, random.Random(seed), on_step=on_step)
     except QuitGame:
         console.print("input closed: game abandoned")
         raise typer.Exit(1) from None
