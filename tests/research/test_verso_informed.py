@@ -13,6 +13,7 @@ from otherside.games import verso
 from otherside.games.verso.cards import CARD_OF_FACES, orient, parse_face
 from otherside.games.verso.fast import DRAW_MOVE
 from otherside.research.verso_informed import TopSeen
+from tests.games.verso.build import solo_midgame
 
 
 def _showing(up: int, down: int) -> int:
@@ -20,20 +21,11 @@ def _showing(up: int, down: int) -> int:
     return orient(CARD_OF_FACES[(up, down)], up)
 
 
-# --- the expectimax bot ---
-def _midgame(seed: int, moves: int = 8) -> verso.VersoState:
-    rng = random.Random(seed)
-    state = verso.new_game(1, seed=seed)
-    for _ in range(moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 @pytest.mark.parametrize("seed", [21, 22, 23, 24])
 def test_expectimax_values_average_what_a_player_who_saw_the_top_would_get(seed: int) -> None:
     """Told the top's back (a measurement), each move's value is exact for that card; the honest
     value of every move is the average of those over the backs it may hide."""
-    state = _midgame(seed, 10)
+    state = solo_midgame(seed, 10)
     view = verso.view(state, 0)
     world = ExpertBot._world(view, random.Random(1))
     actions, moves = distinct_actions(world, state.legal_actions())

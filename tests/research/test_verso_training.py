@@ -11,15 +11,9 @@ from typer.testing import CliRunner
 from otherside.bots.verso.value import ValueNet, default_net
 from otherside.cli.main import app
 from otherside.games.verso import deal
-from otherside.games.verso.cards import CARD_OF_FACES, UP, orient
+from otherside.games.verso.cards import UP
 from otherside.games.verso.fast import World, banked, gain, hidden_candidates
 from otherside.research.verso_training import episode, evaluate, train
-
-
-def _small_net(seed: int = 1) -> ValueNet:
-    net = ValueNet()
-    train(net, 300, seed, test_games=0, every=100)
-    return net
 
 
 def test_the_shipped_tables_load_and_play_better_than_the_potential() -> None:
@@ -92,11 +86,6 @@ def test_training_is_seeded() -> None:
     assert a.colours == b.colours and a.colours != c.colours
     with pytest.raises(ValueError, match="positive"):
         train(a, 0, 5)
-
-
-def _showing(up: int, down: int) -> int:
-    """The oriented card with face ``up`` up and ``down`` down."""
-    return orient(CARD_OF_FACES[(up, down)], up)
 
 
 @pytest.mark.parametrize("seed", range(4))

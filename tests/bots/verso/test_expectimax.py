@@ -16,6 +16,7 @@ from otherside.games.verso import deal
 from otherside.games.verso.cards import parse_face
 from otherside.games.verso.fast import SERIES_BEST, World
 from otherside.research.verso_training import train
+from tests.games.verso.build import solo_midgame
 
 
 def _small_net(seed: int = 1) -> ValueNet:
@@ -24,13 +25,7 @@ def _small_net(seed: int = 1) -> ValueNet:
     return net
 
 
-# --- the expectimax bot ---
-def _midgame(seed: int, moves: int = 8) -> verso.VersoState:
-    rng = random.Random(seed)
-    state = verso.new_game(1, seed=seed)
-    for _ in range(moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
+# --- the value tables ---
 
 
 def test_tables_survive_a_round_trip(tmp_path: Path) -> None:
@@ -61,7 +56,6 @@ def test_a_bad_value_file_is_a_clear_error(tmp_path: Path, data: bytes, message:
         ValueNet.load(path)
 
 
-# --- the value tables ---
 def test_a_new_net_is_the_greedy_potential_and_ends_on_the_final_series() -> None:
     net = ValueNet()
     world = World.start(deal(1, random.Random(2)))
@@ -79,6 +73,7 @@ def test_a_new_net_is_the_greedy_potential_and_ends_on_the_final_series() -> Non
     )
 
 
+# --- the expectimax bot ---
 @pytest.mark.parametrize("seed", range(3))
 def test_expectimax_plays_legal_solo_games(seed: int) -> None:
     state = verso.new_game(1, seed=seed)
@@ -90,7 +85,7 @@ def test_expectimax_plays_legal_solo_games(seed: int) -> None:
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_expectimax_decides_from_the_view_only_and_samples_nothing(seed: int) -> None:
     """Same view (hidden faces and pile re-drawn), any rng: the same choice."""
-    state = _midgame(seed)
+    state = solo_midgame(seed)
     other = verso.redeal(state, 0, random.Random(99))
     assert other.table.pile != state.table.pile
     view = verso.view(state, 0)
@@ -102,7 +97,7 @@ def test_expectimax_decides_from_the_view_only_and_samples_nothing(seed: int) ->
 
 
 def test_chances_are_distributions_over_what_is_unseen() -> None:
-    state = _midgame(21, 12)
+    state = solo_midgame(21, 12)
     view = verso.view(state, 0)
     world = ExpertBot._world(view, random.Random(1))
     chances = Chances(view, world.known)
