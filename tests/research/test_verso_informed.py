@@ -34,17 +34,14 @@ def test_expectimax_values_average_what_a_player_who_saw_the_top_would_get(seed:
     top = parse_face(view["top"])
     expected = [0.0] * len(moves)
     for p, back in chances.flips(top):
-        shown = world.copy()
-        shown.pile = (*world.pile[: world.pos], _showing(top, back), *world.pile[world.pos + 1 :])
-        told = TopSeen(default_net(), chances).values(shown, moves)
+        told = TopSeen(default_net(), chances, _showing(top, back)).values(world, moves)
         expected = [e + p * v for e, v in zip(expected, told, strict=True)]
     assert honest == pytest.approx(expected, abs=1e-6)
     # told the real card, a flip is a draw of its back
     real = state.top
-    real_world = world.copy()
-    real_world.pile = (*world.pile[: world.pos], real, *world.pile[world.pos + 1 :])
-    told = TopSeen(default_net(), chances).values(real_world, moves)
+    assert real is not None
+    told = TopSeen(default_net(), chances, real).values(world, moves)
     turned = world.copy()
     turned.pile = (*world.pile[: world.pos], real ^ 1, *world.pile[world.pos + 1 :])
-    as_drawn = TopSeen(default_net(), chances).values(turned, [DRAW_MOVE])
+    as_drawn = TopSeen(default_net(), chances, real ^ 1).values(turned, [DRAW_MOVE])
     assert told[[str(a) for a in actions].index("flip")] == pytest.approx(as_drawn[0])

@@ -22,13 +22,18 @@ from otherside.games.verso.state import SOLO_TURNS, VersoState, card_json
 
 
 class TopSeen(Lookahead):
-    """The two-ply expectimax of a player who sees the back of the top card: a flip's face and
-    what the opponent's card does after a series are known, not chance events."""
+    """The two-ply expectimax of a player who sees the back of the top card (the oriented card
+    ``top``): a flip's face and what the opponent's card does after a series are known, not
+    chance events."""
+
+    def __init__(self, net: ValueNet, chances: Chances, top: int) -> None:
+        super().__init__(net, chances)
+        self.top = top
 
     def top_chances(self, world: World) -> tuple[Outcome, list[float]]:
-        top = world.pile[world.pos]
-        turns = SOLO_TURNS[top]  # what the opponent's card turns if it is this one
-        return [(1.0, DOWN[top])], [float(t == (turns if turns >= 0 else 3)) for t in range(4)]
+        turns = SOLO_TURNS[self.top]  # what the opponent's card turns if it is this one
+        told = [float(t == (turns if turns >= 0 else 3)) for t in range(4)]
+        return [(1.0, DOWN[self.top])], told
 
 
 class InformedExpectimax(ExpectimaxBot):
@@ -65,5 +70,8 @@ class InformedExpectimax(ExpectimaxBot):
     def values(
         self, view: VersoView, world: World, moves: Sequence[Move], rng: random.Random
     ) -> Sequence[float]:
-        search = TopSeen if self.top else Lookahead
-        return search(self.net, Chances(view, world.known)).values(world, moves)
+        chances = Chances(view, world.known)
+        top = self.state.top
+        if self.top and top is not None:
+            return TopSeen(self.net, chances, top).values(world, moves)
+        return Lookahead(self.net, chances).values(world, moves)
