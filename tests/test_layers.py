@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -52,9 +53,10 @@ def _name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path) -> Iterator[tuple[str, list[str]]]:
+@cache
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
     package = _name(path) if path.name == "__init__.py" else _name(path).rpartition(".")[0]
-    return _imports_in(path.read_text(encoding="utf-8"), package)
+    return list(_imports_in(path.read_text(encoding="utf-8"), package))
 
 
 def _imports_in(source: str, package: str) -> Iterator[tuple[str, list[str]]]:
