@@ -176,12 +176,14 @@ def play_one(spec: SimSpec, index: int) -> GameResult:
     )
 
 
-def _play_chunk(spec: SimSpec, indices: Sequence[int]) -> list[GameResult]:
+def play_chunk(spec: SimSpec, indices: Sequence[int]) -> list[GameResult]:
+    """Play the games ``indices`` of ``spec`` (one task of a pool or of Ray)."""
     return [play_one(spec, i) for i in indices]
 
 
-def _chunks(games: int, workers: int) -> Iterator[list[int]]:
-    # Small chunks keep the progress bar lively and the workers evenly loaded.
+def chunks(games: int, workers: int) -> Iterator[list[int]]:
+    """The game indices in chunks for ``workers`` processes: small, so that the progress bar
+    stays lively and the workers evenly loaded."""
     size = max(1, min(25, games // max(1, workers * 8)))
     for start in range(0, games, size):
         yield list(range(start, min(games, start + size)))
@@ -204,7 +206,7 @@ def simulate(
             CPUs of the private Ray instance.
         ray_address: run on a Ray cluster instead: ``"HOST:PORT"`` or ``"auto"`` (started with
             ``ray start --head``), ``"ray://HOST:PORT"``, or ``"local"`` (a private instance for
-            this run); needs the optional ``ray`` extra (see :mod:`otherside.bots.simulate_ray`).
+            this run); needs the optional ``ray`` extra (see :mod:`otherside.simulate.on_ray`).
         on_result: called in this process as each game finishes (for progress bars).
 
     Raises:
@@ -226,7 +228,7 @@ def simulate(
                 on_result(r)
 
     if ray_address is not None:
-        from otherside.bots.simulate_ray import simulate_on_ray  # Ray stays an optional extra
+        from otherside.simulate.on_ray import simulate_on_ray  # Ray stays an optional extra
 
         simulate_on_ray(spec, games, ray_address, workers, collect)
     elif workers == 1:
@@ -234,7 +236,7 @@ def simulate(
             collect([play_one(spec, i)])
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(_play_chunk, spec, chunk) for chunk in _chunks(games, workers)}
+            pending = {pool.submit(play_chunk, spec, chunk) for chunk in chunks(games, workers)}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:

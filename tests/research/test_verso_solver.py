@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from otherside.bots import make_bot, play_match
-from otherside.bots.verso_solver import ClairvoyantSolver, clairvoyant_score
 from otherside.core.rng import derive_seed
 from otherside.games import verso
 from otherside.games.verso.state import VersoState
+from otherside.research.verso_solver import ClairvoyantSolver, clairvoyant_score
 
 # Values computed by the first solver (memoised on the whole tableau as bytes, 40 s - 3 min per
 # 35-card pile) on the benchmark's piles: game i of seed 1, the first 20 and 25 cards, and two

@@ -2,7 +2,7 @@
 
 Ray is an optional extra (``pip install 'otherside[ray]'``), imported only here and only when a
 run asks for it. Each task plays a chunk of game indices with
-:func:`otherside.bots.simulate.play_one`, so the results do not depend on the chunking, on the
+:func:`otherside.simulate.runner.play_one`, so the results do not depend on the chunking, on the
 order in which the tasks finish or on the number of nodes.
 
 The driver ships its own ``otherside`` package to the workers (Ray's ``py_modules``): a cluster
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import otherside
 
 if TYPE_CHECKING:
-    from otherside.bots.simulate import GameResult, SimSpec
+    from otherside.simulate.runner import GameResult, SimSpec
 
 LOCAL = "local"
 """The address that starts a private single-machine Ray instance for the run (``ray.init``)."""
@@ -136,7 +136,7 @@ def simulate_on_ray(
         ValueError: Ray missing, a malformed address, or no cluster answering there; raised
             before any game is played.
     """
-    from otherside.bots.simulate import _chunks, _play_chunk
+    from otherside.simulate.runner import chunks, play_chunk
 
     ray = _import_ray()
     owned = not ray.is_initialized()
@@ -144,8 +144,8 @@ def simulate_on_ray(
         _connect(ray, address, workers)
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        play_chunk = ray.remote(_play_chunk)
-        pending = [play_chunk.remote(spec, chunk) for chunk in _chunks(games, cpus)]
+        remote = ray.remote(play_chunk)
+        pending = [remote.remote(spec, chunk) for chunk in chunks(games, cpus)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from otherside.bots.versus_eval import WIN, evaluate, terminal_value
+from otherside.bots.versus.eval import WIN, evaluate, terminal_value
 from otherside.games.versus.hex import RAYS
 from otherside.games.versus.rules import Position
 

@@ -1,5 +1,5 @@
 """Verso figures gathered by the simulator in each game (observers of
-:mod:`otherside.bots.simulate`): squares scored per seat and, for solo games, the clairvoyant
+:mod:`otherside.simulate`): squares scored per seat and, for solo games, the clairvoyant
 ceiling of the same pile (:class:`VersoStats`); for solo games, where the points came from, in
 the bot's game and in the clairvoyant's line on the same pile (:class:`SoloGap`)."""
 
@@ -11,6 +11,7 @@ from typing import Any
 from otherside.bots.match import MatchResult, Step
 from otherside.games.verso.actions import DRAW, Flip
 from otherside.games.verso.state import VersoState
+from otherside.research.verso_solver import ClairvoyantSolver, clairvoyant_score
 
 
 class VersoStats:
@@ -20,20 +21,18 @@ class VersoStats:
         self.ceiling = ceiling
         self.squares: list[int] = []
 
-    def on_step(self, step: Step) -> None:
+    def on_step(self, step: Step[VersoState]) -> None:
         if not self.squares:
             self.squares = [0] * step.before.players
-        for event in step.after.events_raw:  # type: ignore[attr-defined]
+        for event in step.after.events_raw:
             if event[0] == "square":
                 self.squares[event[1]] += 1
 
-    def finish(self, result: MatchResult) -> dict[str, Any]:
+    def finish(self, result: MatchResult[VersoState]) -> dict[str, Any]:
         final = result.final
         out: dict[str, Any] = {"squares_per_game": self.squares or [0] * final.players}
         if self.ceiling and final.players == 1:
-            from otherside.bots.verso_solver import clairvoyant_score
-
-            out["clairvoyant"] = clairvoyant_score(final.table.pile)  # type: ignore[attr-defined]
+            out["clairvoyant"] = clairvoyant_score(final.table.pile)
         return out
 
 
@@ -53,7 +52,7 @@ SOLO_FIGURES = (
 """The figures :func:`solo_figures` counts, each with how tables show it."""
 
 
-def solo_figures(steps: Iterable[Step]) -> dict[str, int]:
+def solo_figures(steps: Iterable[Step[VersoState]]) -> dict[str, int]:
     """The :data:`SOLO_FIGURES` of one solo game, from the engine's events of its steps."""
     figures = dict.fromkeys((key for key, _ in SOLO_FIGURES), 0)
     for step in steps:
@@ -61,24 +60,23 @@ def solo_figures(steps: Iterable[Step]) -> dict[str, int]:
         if isinstance(step.action, Flip) and DRAW not in before.legal_actions():
             figures["forced_flips"] += 1
         last = ""
-        for event in after.events:  # type: ignore[attr-defined]
-            kind = event["type"]
-            if kind == "series":
-                if before.phase_name == "final":  # type: ignore[attr-defined]
+        for event in after.events:
+            if event["type"] == "series":
+                if before.phase_name == "final":
                     figures["final_series"] += event["points"]
                 else:
                     figures["series"] += 1
                     figures["series_points"] += event["points"]
-            elif kind == "square":
+            elif event["type"] == "square":
                 figures["squares"] += 1
-            elif kind == "draw":
+            elif event["type"] == "draw":
                 figures["taken"] += 1
                 figures["flips"] += event["flipped"]
-            elif kind == "turn":
+            elif event["type"] == "turn":
                 figures["turned"] += 1
-            elif kind == "discard" and event["reason"] == "duplicate":
+            elif event["type"] == "discard" and event["reason"] == "duplicate":
                 figures["dup_taken" if last == "draw" else "dup_turned"] += 1
-            last = kind
+            last = event["type"]
         figures["score"] = after.scores[0]
     return figures
 
@@ -92,21 +90,19 @@ class SoloGap:
     """
 
     def __init__(self) -> None:
-        self.steps: list[Step] = []
+        self.steps: list[Step[VersoState]] = []
 
-    def on_step(self, step: Step) -> None:
+    def on_step(self, step: Step[VersoState]) -> None:
         self.steps.append(step)
 
-    def finish(self, result: MatchResult) -> dict[str, Any]:
-        from otherside.bots.verso_solver import ClairvoyantSolver
-
+    def finish(self, result: MatchResult[VersoState]) -> dict[str, Any]:
         final = result.final
         if final.players != 1:
             raise ValueError(f"the clairvoyant line is for solo games, not {final.players} players")
-        line: list[Step] = []
-        state = VersoState.start(final.table)  # type: ignore[attr-defined]
-        for action in ClairvoyantSolver(final.table.pile).line():  # type: ignore[attr-defined]
+        line: list[Step[VersoState]] = []
+        state = VersoState.start(final.table)
+        for action in ClairvoyantSolver(final.table.pile).line():
             after = state.apply(action)
-            line.append(Step(0, action, state, after))  # type: ignore[arg-type]
+            line.append(Step(0, action, state, after))
             state = after
         return {"figures": solo_figures(self.steps), "clairvoyant_figures": solo_figures(line)}

@@ -6,25 +6,40 @@ import random
 
 import pytest
 
-from otherside.bots import bot_names, make_bot, play_match
+from otherside.bots import bot_info, bot_names, make_bot, play_match
 from otherside.games import verso
 
 FAST = {
     "random": {},
     "greedy": {},
     "ismcts": {"iterations": 12, "depth": 4},
-    "planner": {"worlds": 3, "width": 2},
+    "expert": {"worlds": 3, "table_iterations": 8},
 }
 
 
 def test_registry_names_match_the_bots() -> None:
     names = bot_names("verso")
-    assert {"random", "greedy", "ismcts", "planner", "expert", "expectimax", "best"} <= set(names)
-    for name in ("random", "greedy", "ismcts", "planner"):
+    assert {"random", "greedy", "ismcts", "expert", "expectimax", "best"} <= set(names)
+    for name in ("random", "greedy", "ismcts", "expert"):
         assert make_bot("verso", name, **FAST[name]).name == name
     assert make_bot("verso", "best").name == "expectimax"
     with pytest.raises(ValueError, match="unknown verso bot"):
         make_bot("verso", "oracle")
+
+
+def test_the_lobby_offers_at_each_table_only_bots_that_play_differently() -> None:
+    """Every name offered at a player count is a different bot (no alias, and no solo bot that
+    would play ``ismcts`` at a table); each has a one-line description and a measured figure."""
+    infos = bot_info("verso")
+    assert {i.name for i in infos} == set(bot_names("verso")) - {"best"}
+    for players in range(1, 7):
+        offered = [i.name for i in infos if players in i.players]
+        assert len(offered) == len(set(offered)) >= 3
+        if players > 1:
+            assert not {"expert", "expectimax"} & set(offered)
+    for info in infos:
+        assert info.description and "\n" not in info.description and info.strength
+    assert next(i for i in infos if i.name == "expectimax").aliases == ("best",)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
@@ -38,14 +53,7 @@ def test_bots_play_only_legal_actions(name: str, players: int) -> None:
     assert verso.replay(result.final.to_record()).scores == result.final.scores
 
 
-def test_planner_plays_legal_solo_games() -> None:
-    for seed in range(2):
-        state = verso.new_game(1, seed=seed)
-        bot = make_bot("verso", "planner", **FAST["planner"])
-        assert play_match(verso.GAME, state, [bot], random.Random(seed)).final.is_over
-
-
-@pytest.mark.parametrize("name", ["greedy", "ismcts", "planner"])
+@pytest.mark.parametrize("name", ["greedy", "ismcts"])
 @pytest.mark.parametrize("players", [1, 3])
 def test_bots_decide_from_the_view_only(name: str, players: int) -> None:
     """Two states with the same view (hidden faces re-drawn) get the same choice, same rng."""

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 from typer.testing import CliRunner
 
-from otherside.bots.simulate import SimSpec, parse_seats, simulate
 from otherside.cli.main import app
+from otherside.simulate.runner import SimSpec, parse_seats, simulate
 
 
 @pytest.fixture(autouse=True, scope="module")

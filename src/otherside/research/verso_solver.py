@@ -11,8 +11,10 @@ position, with two reductions that provably keep the optimum:
    opponent turn that colour, V16) is keyed by its up face only, so positions differing only in
    down faces nobody will ever turn share one entry.
 
-The final series (V17) is a leaf: the best series of the tableau. The rules are re-implemented
-here on bare integers for speed and checked against the engine (``tests/bots``) move for move.
+The final series (V17) is a leaf: the best series of the tableau. The search runs on bare
+integers packed for its memo, with the engine's rule tables (V11.2's highest card, V16's trigger,
+the series of :mod:`otherside.games.verso.fast`), and is checked against the engine
+(``tests/research``): its line of play, replayed by the engine, scores its value.
 
 A position is the index of the top card and three integers, so that a move is a handful of bit
 operations and the memo key one integer: ``m`` has bit ``slot`` set for every occupied tableau slot
@@ -26,58 +28,36 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 
-from otherside.games.verso.actions import SERIES_BY_MASK, VersoAction
-from otherside.games.verso.cards import DOWN, UP, card_name, parse_card
+from otherside.games.verso.actions import VersoAction
+from otherside.games.verso.cards import UP, card_name, parse_card
+from otherside.games.verso.fast import SERIES_BEST, SERIES_OPTIONS
 from otherside.games.verso.game import new_game
-from otherside.games.verso.state import VersoState
+from otherside.games.verso.state import HIGHEST, SOLO_TURNS, SQUARE_POINTS, VersoState
 
-SQUARE_POINTS = 7
 _BIT = tuple(1 << (f % 21) for f in UP)
 """Per oriented card: the bit of the slot its up face fills."""
 _BIG = tuple(1 << (f % 21) if f >= 21 else 0 for f in UP)
 """Per oriented card: the same bit when the up face is worth 3 VP, else 0."""
 _CODE = tuple((oc + 1) << (8 * (UP[oc] % 21)) for oc in range(180))
 """Per oriented card: its byte in ``K``."""
-_TRIGGER = tuple(
-    (f % 21) // 7 if (u % 7) and (f % 7) and (f % 7) > (u % 7) else -1
-    for u, f in zip(UP, DOWN, strict=True)
-)
-"""Per oriented card: the colour the solo opponent makes you turn when it takes it, or -1."""
 _THREE = tuple(m.bit_count() >= 3 for m in range(128))
 _COLOUR_BYTES = (1 << 56) - 1
 
 
-def _series_tables() -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], tuple[int, ...]]:
-    """Per colour-relative ``mask << 7 | vp`` (7 bits each): the series worth trying and the
-    best one.
-
-    A series is ``(points, discarded bits, discarded bytes of K)``, slots relative to its colour;
-    of the series discarding the same two cards only the best is kept (reduction 1), best first.
-    """
-    series: list[tuple[tuple[int, int, int], ...]] = [()] * (1 << 14)
-    best = [0] * (1 << 14)
-    for mask in range(128):
-        for vp in range(0, 128, 2):  # bit 0 is the star, always a 1-VP face
-            if vp & ~mask:
-                continue
-            by_discard: dict[tuple[int, int], int] = {}
-            for s in SERIES_BY_MASK[0][mask]:  # blue: its slots are the relative slots
-                points = sum(3 if vp >> slot & 1 else 1 for slot in s.slots)
-                if points > by_discard.get(s.discard_slots, 0):
-                    by_discard[s.discard_slots] = points
-            entries = sorted(
-                (
-                    (points, 1 << a | 1 << b, 255 << 8 * a | 255 << 8 * b)
-                    for (a, b), points in by_discard.items()
-                ),
-                reverse=True,
-            )
-            series[mask << 7 | vp] = tuple(entries)
-            best[mask << 7 | vp] = entries[0][0] if entries else 0
-    return tuple(series), tuple(best)
+def _series_table() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per colour key ``mask | big << 7`` (colour-relative slots): the distinct series as
+    ``(points, discarded bits, discarded bytes of K)`` (reduction 1)."""
+    return tuple(
+        tuple((points, disc, _disc_bytes(disc)) for points, disc in options)
+        for options in SERIES_OPTIONS
+    )
 
 
-_SERIES, _BEST = _series_tables()
+def _disc_bytes(disc: int) -> int:
+    return sum(255 << 8 * slot for slot in range(7) if disc >> slot & 1)
+
+
+_SERIES = _series_table()
 
 
 def _full_table() -> bytes:
@@ -162,7 +142,7 @@ def _searcher(pile: tuple[int, ...], memo: dict[int, int]) -> Callable[[int, int
     "every colour holds 3+ cards" of the tableau (``_FULL``), so a position is ``pos, m, v, k``.
     """
     n = len(pile)
-    trigger = tuple(_TRIGGER[oc] for oc in pile)
+    trigger = tuple(SOLO_TURNS[oc] for oc in pile)
     # live[pos]: bit c set when a card at index >= pos can make the opponent turn colour c.
     live = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
@@ -173,8 +153,9 @@ def _searcher(pile: tuple[int, ...], memo: dict[int, int]) -> Callable[[int, int
     )
     get = memo.get
     full_of = _FULL
-    best_of = _BEST
+    best_of = SERIES_BEST
     series_of = _SERIES
+    highest = HIGHEST
     bit_of, big_of, code_of = _BIT, _BIG, _CODE
 
     def value(pos: int, m: int, v: int, k: int) -> int:
@@ -203,7 +184,7 @@ def _searcher(pile: tuple[int, ...], memo: dict[int, int]) -> Callable[[int, int
                     )
                 )
         for shift in (0, 7, 14):
-            for points, bits, bytes_ in series_of[(m >> shift & 127) << 7 | (v >> shift & 127)]:
+            for points, bits, bytes_ in series_of[(m >> shift & 127) | (v >> shift & 127) << 7]:
                 # Removing cards never completes a square (V12): no points to check here.
                 keep = ~(bits << shift)
                 options.append((points, m & keep, v & keep, k & ~(bytes_ << 8 * shift), pos))
@@ -213,8 +194,7 @@ def _searcher(pile: tuple[int, ...], memo: dict[int, int]) -> Callable[[int, int
                 colour = trigger[opp]
                 if colour >= 0 and (cm := m2 >> 7 * colour & 127):
                     square2 = full_of[m2]
-                    numbered = cm >> 1
-                    slot = 7 * colour + (numbered.bit_length() if numbered else 0)
+                    slot = 7 * colour + highest[cm]
                     oc = ((k2 >> 8 * slot) & 255) - 1 ^ 1
                     keep = ~(1 << slot)
                     m2 &= keep
@@ -234,9 +214,9 @@ def _searcher(pile: tuple[int, ...], memo: dict[int, int]) -> Callable[[int, int
                     known = memo[key] = value(opp, m2, v2, k2)
                 gained += known
             else:  # V17: the pile is empty, the final series
-                a = best_of[(m2 & 127) << 7 | (v2 & 127)]
-                b = best_of[(m2 >> 7 & 127) << 7 | (v2 >> 7 & 127)]
-                c = best_of[(m2 >> 14) << 7 | (v2 >> 14)]
+                a = best_of[(m2 & 127) | (v2 & 127) << 7]
+                b = best_of[(m2 >> 7 & 127) | (v2 >> 7 & 127) << 7]
+                c = best_of[(m2 >> 14) | (v2 >> 14) << 7]
                 gained += (a if a >= c else c) if a >= b else (b if b >= c else c)
             if gained > best:
                 best = gained

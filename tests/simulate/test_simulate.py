@@ -10,7 +10,12 @@ from typer.testing import CliRunner
 
 from otherside.bots import make_bot, play_match
 from otherside.bots.match import Step
-from otherside.bots.simulate import (
+from otherside.cli.main import app
+from otherside.cli.verso_simulate import summarize_verso
+from otherside.games import verso
+from otherside.research.verso_solver import clairvoyant_score
+from otherside.research.verso_stats import SOLO_FIGURES, SoloGap, VersoStats
+from otherside.simulate.runner import (
     GameResult,
     SimSpec,
     parse_seats,
@@ -19,11 +24,6 @@ from otherside.bots.simulate import (
     summarize,
     wilson,
 )
-from otherside.bots.verso_solver import clairvoyant_score
-from otherside.bots.verso_stats import SOLO_FIGURES, SoloGap, VersoStats
-from otherside.cli.main import app
-from otherside.cli.verso_simulate import summarize_verso
-from otherside.games import verso
 
 
 def _deterministic(summary: dict) -> dict:

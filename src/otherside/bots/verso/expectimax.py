@@ -1,5 +1,5 @@
 """The solo ``expectimax`` bot: a two-ply expectimax over what the player may see, on the learned
-value of :mod:`otherside.bots.verso_value`.
+value of :mod:`otherside.bots.verso.value`.
 
 At each solo decision (V16) every distinct action is valued exactly over the chance events that
 follow it, with probabilities from the cards not yet seen (V3 deck minus every card identified,
@@ -21,25 +21,26 @@ public tableau for the bookkeeping. Outside solo games it defers to ``ismcts``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from otherside.bots.verso_expert import SoloWorldBot
-from otherside.bots.verso_value import BadValueFile, ValueNet, default_net
-from otherside.bots.verso_world import (
-    _BEST,
-    _FLIPPED,
-    _OPTIONS,
-    _TRIGGER,
-    WAction,
+from otherside.bots.verso.expert import SoloWorldBot
+from otherside.bots.verso.value import BadValueFile, ValueNet, default_net
+from otherside.games.verso.cards import DOWN, FACE_CARDS, UP, parse_face
+from otherside.games.verso.fast import (
+    FLIPPED,
+    SERIES_OPTIONS,
+    Move,
     World,
     banked,
+    final_points,
     full,
     gain,
+    hidden_candidates,
 )
-from otherside.games.verso.cards import DOWN, FACE_CARDS, UP, parse_face
-from otherside.games.verso.view import _faces_of
+from otherside.games.verso.schema import VersoView
+from otherside.games.verso.state import HIGHEST, SOLO_TURNS
+from otherside.games.verso.view import faces_of
 
 Outcome = list[tuple[float, int]]
 """A distribution of faces: ``[(probability, face)]``."""
@@ -53,12 +54,13 @@ class Chances:
     (a tableau card drawn face up, a discarded one, the top) spread over the cards that can show it.
     """
 
-    def __init__(self, view: Mapping[str, Any], known: int) -> None:
+    def __init__(self, view: VersoView, known: int) -> None:
         self.known = known
         weight = [0.0 if known >> card & 1 else 1.0 for card in range(90)]
+        assert view["top"] is not None, "a decision in play has a top card"
         faces = [parse_face(view["top"])]
         for entry in [*view["tableaux"][0]["cards"], *view["discards"]]:
-            up, down = _faces_of(entry)
+            up, down = faces_of(entry)
             if down is None:
                 faces.append(up)
         for face in faces:
@@ -72,7 +74,7 @@ class Chances:
         for oc in range(180):
             w = weight[oc >> 1]
             if w:
-                t = _TRIGGER[oc]
+                t = SOLO_TURNS[oc]
                 trigger[t if t >= 0 else 3] += w / total
                 tops[UP[oc]] += w / total
         self.trigger = trigger
@@ -83,8 +85,7 @@ class Chances:
         """What a card showing ``face`` shows once turned over, if it was never identified."""
         out = self._flips.get(face)
         if out is None:
-            cands = [oc for oc in _FLIPPED[face] if not self.known >> (oc >> 1) & 1]
-            cands = cands or list(_FLIPPED[face][:1])
+            cands = hidden_candidates(face, self.known) or FLIPPED[face][:1]
             weights = [self.weight[oc >> 1] for oc in cands]
             total = sum(weights)
             if total <= 0:
@@ -96,11 +97,11 @@ class Chances:
     def top_trigger(self, face: int) -> list[float]:
         """The opponent's trigger distribution when it takes the top showing ``face``."""
         trigger = [0.0] * 4
-        cands = [oc ^ 1 for oc in _FLIPPED[face] if not self.known >> (oc >> 1) & 1]
+        cands = [oc ^ 1 for oc in hidden_candidates(face, self.known)]
         weights = [self.weight[oc >> 1] or 1e-9 for oc in cands]
         total = sum(weights)
         for w, oc in zip(weights, cands, strict=True):
-            t = _TRIGGER[oc]
+            t = SOLO_TURNS[oc]
             trigger[t if t >= 0 else 3] += w / total
         if not cands:
             trigger[3] = 1.0
@@ -129,7 +130,7 @@ class Lookahead:
             if not mask:
                 calm += p
                 continue
-            v = (mask >> 1).bit_length()  # the highest numbered card, else the lone star
+            v = HIGHEST[mask]
             k = [keys[0], keys[1], keys[2]]
             k[c] &= ~(129 << v)
             slot = c * 7 + v
@@ -150,10 +151,10 @@ class Lookahead:
     ) -> float:
         """Expected points after the player's action, ``left`` cards in the pile."""
         if left <= 0:
-            return float(_final(keys))
+            return float(final_points(keys))
         total = 0.0
         for p, k, sq, points in self.turned(keys, square, turns, trigger):
-            rest = _final(k) if left == 1 else self.reply(k, sq, left - 1)
+            rest = final_points(k) if left == 1 else self.reply(k, sq, left - 1)
             total += p * (points + rest)
         return total
 
@@ -166,7 +167,7 @@ class Lookahead:
         net = self.net
         bank = float("-inf")
         for c in range(3):
-            for points, disc in _OPTIONS[keys[c]]:
+            for points, disc in SERIES_OPTIONS[keys[c]]:
                 k0, k1, k2, sq = banked(keys, square, c, disc)
                 bank = max(bank, points + net.value(k0, k1, k2, sq, left))
         gained: dict[int, float] = {}
@@ -189,27 +190,19 @@ class Lookahead:
         self._replies[memo] = total
         return total
 
-    def values(
-        self, world: World, moves: Sequence[WAction], top_card: int | None = None
-    ) -> list[float]:
-        """The expected points still to come of each move.
+    def top_chances(self, world: World) -> tuple[Outcome, list[float]]:
+        """What a flip may show (the faces that can hide behind the top), and the opponent's
+        trigger distribution after a series (which leaves the top to the opponent, V16)."""
+        top = UP[world.pile[world.pos]]
+        return self.chances.flips(top), self.chances.top_trigger(top)
 
-        ``top_card`` (the oriented card on top) values the moves as a player who sees the back
-        of the top would: no player does; it measures what that face is worth
-        (``benchmarks/verso_solo_information.py``). Without it, the back is a chance event.
-        """
+    def values(self, world: World, moves: Sequence[Move]) -> list[float]:
+        """The expected points still to come of each move."""
         chances = self.chances
         left = len(world.pile) - world.pos
         top = UP[world.pile[world.pos]]
-        if top_card is None:
-            backs = chances.flips(top)
-            after_series = chances.top_trigger(top)  # a series leaves the top to the opponent
-        else:
-            backs = [(1.0, DOWN[top_card])]
-            trigger = _TRIGGER[top_card]  # what the opponent's card turns if it is this one
-            after_series = [float(t == (trigger if trigger >= 0 else 3)) for t in range(4)]
-        m, b, square = world.m, world.b, world.square
-        keys = (m[0] | b[0] << 7, m[1] | b[1] << 7, m[2] | b[2] << 7)
+        backs, after_series = self.top_chances(world)
+        keys, square = world.colour_keys(0), bool(world.squares & 1)
         turns: dict[int, Outcome] = {}
         for slot, oc in enumerate(world.tab):
             if oc >= 0:
@@ -234,10 +227,6 @@ class Lookahead:
                 total += q * (gained + rest)
             out.append(total)
         return out
-
-
-def _final(keys: Keys) -> int:
-    return max(_BEST[keys[0]], _BEST[keys[1]], _BEST[keys[2]])
 
 
 class ExpectimaxBot(SoloWorldBot):
@@ -272,11 +261,7 @@ class ExpectimaxBot(SoloWorldBot):
         super().__init__(table_iterations)
 
     def values(
-        self,
-        view: Mapping[str, Any],
-        world: World,
-        moves: Sequence[WAction],
-        rng: random.Random,
+        self, view: VersoView, world: World, moves: Sequence[Move], rng: random.Random
     ) -> Sequence[float]:
         """Expected points still to come of each move (nothing sampled: ``rng`` is unused)."""
         return Lookahead(self.net, Chances(view, world.known)).values(world, moves)
