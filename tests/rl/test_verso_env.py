@@ -17,8 +17,8 @@ from pettingzoo.test import api_test, seed_test
 
 from otherside.core.errors import IllegalAction
 from otherside.games import verso
-from otherside.rl import VersoEnv, verso_env
 from otherside.rl import verso as codec
+from otherside.rl import verso_env
 from tests.rl.play import verso_states
 
 # PettingZoo's api_test lists its own classic games by name as allowed to observe a dict
@@ -175,21 +175,42 @@ def test_every_index_decodes_to_notation_the_engine_reads() -> None:
         codec.decode_action(codec.ACTION_COUNT)
 
 
-def test_an_illegal_action_raises_on_the_raw_env_and_loses_in_the_wrapped_one() -> None:
-    raw = VersoEnv(players=2, seed=1)
-    raw.reset()
-    with pytest.raises(IllegalAction, match="pass"):
-        raw.step(codec.encode_action("pass"))
-    with pytest.raises(ValueError, match="0 to 197"):
-        raw.step(-1)
+def test_an_illegal_action_loses_or_raises() -> None:
     env = verso_env(players=2, seed=1)
     env.reset()
     env.last()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pytest.warns(RuntimeWarning, match="'pass', which is not legal"):
         env.step(codec.encode_action("pass"))
     assert all(env.terminations.values())
-    assert env.rewards == {"player_0": -1, "player_1": 0}
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert env.infos["player_0"] == {"illegal_action": "pass"}
+    assert not env.observe("player_0")["action_mask"].any()
+    finished = []
+    for agent in env.agent_iter():
+        finished.append(agent)
+        env.step(None)
+    assert finished == ["player_0", "player_1"]
+    strict = verso_env(players=2, seed=1, illegal="raise")
+    strict.reset()
+    with pytest.raises(IllegalAction, match="pass"):
+        strict.step(codec.encode_action("pass"))
+    assert strict.game_state.to_record()["actions"] == []
+
+
+@pytest.mark.parametrize("action", [None, -1, 198, 2.0, True])
+def test_actions_outside_the_space_are_refused(action: object) -> None:
+    env = verso_env(players=2, seed=1)
+    env.reset()
+    with pytest.raises(ValueError, match="integer 0 to 197"):
+        env.step(action)  # type: ignore[arg-type]
+
+
+def test_reset_comes_first() -> None:
+    env = verso_env(players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
 
 
 def test_bad_arguments_name_what_is_allowed() -> None:

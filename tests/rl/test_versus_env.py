@@ -4,7 +4,6 @@ the mask against the engine's legal actions, with and without the platform actio
 from __future__ import annotations
 
 import random
-import warnings
 
 import pytest
 
@@ -15,8 +14,8 @@ from pettingzoo.test import seed_test
 
 from otherside.core.errors import IllegalAction
 from otherside.games import versus
-from otherside.rl import VersusEnv, versus_env
 from otherside.rl import versus as codec
+from otherside.rl import versus_env
 from tests.rl.play import versus_states
 from tests.rl.test_verso_env import run_api_test
 
@@ -117,21 +116,19 @@ def test_every_index_decodes_to_notation_the_engine_reads() -> None:
 
 
 def test_illegal_and_unexposed_actions() -> None:
-    raw = VersusEnv()
-    raw.reset()
+    strict = versus_env(illegal="raise")
+    strict.reset()
     with pytest.raises(IllegalAction, match="0:0"):
-        raw.step(codec.encode_action("0:0>1:0"))
+        strict.step(codec.encode_action("0:0>1:0"))
     with pytest.raises(ValueError, match="0 to 2069"):
-        raw.step(codec.encode_action("resign"))
+        strict.step(codec.encode_action("resign"))
     with pytest.raises(ValueError, match="platform=True"):
-        raw.encode_action("resign")
+        strict.encode_action("resign")
     env = versus_env()
     env.reset()
-    env.last()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pytest.warns(RuntimeWarning, match="not legal"):
         env.step(codec.encode_action("0:0>1:0"))
-    assert env.rewards == {"player_0": -1, "player_1": 0}
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
 
 
 def test_render_describes_the_board() -> None:

@@ -4,11 +4,15 @@ Both follow PettingZoo's classic games: agents ``player_0`` … (seat order; ``p
 first), a ``Discrete`` action space, and observations ``{"observation": array, "action_mask":
 int8 array}`` whose mask is non-zero only for the agent to move (see :mod:`otherside.rl.verso`
 and :mod:`otherside.rl.versus` for what each index means). The environment follows the engine's
-turn order (Verso's final round skips players with no series, V14). :func:`verso_env` and
-:func:`versus_env` return the environment in PettingZoo's usual wrappers (an illegal action ends
-the game with reward -1 for its player, out-of-range actions are refused, the call order is
-checked); ``env.unwrapped`` is the :class:`EngineEnv` itself, whose own ``step`` raises
-``IllegalAction`` naming the legal moves.
+turn order (Verso's final round skips players with no series, V14).
+
+What PettingZoo's classic games get from three wrappers is built in, so that a step costs no
+wrapper's lookups: an action outside the action space (or ``None`` for an agent to move) raises
+``ValueError``, using the environment before ``reset()`` raises ``RuntimeError``, and an illegal
+action, with ``illegal="lose"`` (the default), ends the game with reward -1 for its player and 0
+for the others (``infos[agent]["illegal_action"]`` names it, a ``RuntimeWarning`` too), as
+``TerminateIllegalWrapper(illegal_reward=-1)`` does; ``illegal="raise"`` raises the engine's
+``IllegalAction`` instead, naming the legal moves, and leaves the game as it was.
 
 **Rewards.** ``reward="outcome"`` (the default): 0 until the end, then each player's result
 against every other player, +1 for a higher score (a win), -1 for a lower one, 0 for a tie,
@@ -25,19 +29,23 @@ same episodes. VERSUS has no chance: its seed changes nothing.
 
 from __future__ import annotations
 
+import warnings
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from otherside.core.errors import IllegalAction
 from otherside.games import verso, versus
 from otherside.rl import verso as verso_codec
 from otherside.rl import versus as versus_codec
 
 REWARDS = ("outcome", "margin")
+ILLEGAL = ("lose", "raise")
+ILLEGAL_REWARD = -1.0
 
 
 def outcome_rewards(scores: Sequence[float], winners: Sequence[int] | None = None) -> list[float]:
@@ -74,7 +82,7 @@ def margin_rewards(before: Sequence[float], after: Sequence[float]) -> list[floa
 Observation = dict[str, np.ndarray]
 
 
-class EngineEnv(AECEnv[str, Observation, int | None]):
+class EngineEnv(AECEnv[str, Observation, int | None], ABC):
     """An AEC environment over one game engine; subclasses give the codec and the deal.
 
     Beyond the AEC API, for bots and evaluation (:mod:`otherside.rl.bots`): :meth:`view` (what
@@ -98,10 +106,14 @@ class EngineEnv(AECEnv[str, Observation, int | None]):
         reward: str = "outcome",
         seed: int | None = None,
         render_mode: str | None = None,
+        illegal: str = "lose",
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
+        self.illegal = illegal
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.reward = reward
@@ -120,37 +132,43 @@ class EngineEnv(AECEnv[str, Observation, int | None]):
         self._seed = seed
         self._rng: np.random.Generator | None = None
         self._state: Any = None
+        self._ended = False
 
     # ----------------------------------------------------------------- game specific
+    @abstractmethod
     def _deal(self, rng: np.random.Generator) -> Any:
-        raise NotImplementedError
+        """A new game, its chance drawn from ``rng``."""
 
+    @abstractmethod
     def _encode(self, state: Any, seat: int) -> np.ndarray:
-        raise NotImplementedError
+        """The observation array of ``seat``."""
 
+    @abstractmethod
     def _legal_indices(self, state: Any) -> list[int]:
-        raise NotImplementedError
+        """The indices of the actions open to the player to move."""
 
+    @abstractmethod
     def _engine_action(self, index: int) -> Any:
-        raise NotImplementedError
+        """The engine's action of an index of the action space."""
 
     def _final_rewards(self, state: Any) -> list[float]:
         return outcome_rewards(state.scores)
 
+    @abstractmethod
     def legal_actions(self) -> list[Any]:
         """The engine's actions open to the agent to move (those the mask allows)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def encode_action(self, action: Any) -> int:
         """The index of an engine action or of its notation."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decode_action(self, index: int) -> str:
         """The notation of an action index."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _describe(self, view: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """A spectator's view in words."""
 
     # ----------------------------------------------------------------- the AEC API
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -171,6 +189,7 @@ class EngineEnv(AECEnv[str, Observation, int | None]):
         elif self._rng is None:
             self._rng = np.random.default_rng(self._seed)
         self._state = self._deal(self._rng)
+        self._ended = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -180,25 +199,38 @@ class EngineEnv(AECEnv[str, Observation, int | None]):
         self.agent_selection = self.possible_agents[self._state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._state
+        state = self._require_state()
         mask = np.zeros(self.action_count, np.int8)
-        if agent == self.agent_selection and not state.is_over:
+        if agent == self.agent_selection and not self._ended:
             mask[self._legal_indices(state)] = 1
         return {"observation": self._encode(state, self.seats[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        state = self._require_state()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} is to move: None is only for a finished agent")
-        before = self._state
-        after = before.apply(self._engine_action(int(action)))
+        if (
+            not isinstance(action, int | np.integer)
+            or isinstance(action, bool)
+            or not 0 <= action < self.action_count
+        ):
+            raise ValueError(
+                f"{agent} is to move: an action is an integer 0 to {self.action_count - 1},"
+                f" not {action!r}"
+            )
+        try:
+            after = state.apply(self._engine_action(int(action)))
+        except IllegalAction:
+            if self.illegal == "raise":
+                raise
+            self._lose(agent, int(action))
+            return
         self._state = after
         self._cumulative_rewards[agent] = 0.0
         if self.reward == "margin":
-            gains = margin_rewards(before.scores, after.scores)
+            gains = margin_rewards(state.scores, after.scores)
         elif after.is_over:
             gains = self._final_rewards(after)
         else:
@@ -206,15 +238,37 @@ class EngineEnv(AECEnv[str, Observation, int | None]):
         for seat, name in enumerate(self.possible_agents):
             self.rewards[name] = gains[seat] if gains else 0.0
         if after.is_over:
+            self._ended = True
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[(self.seats[agent] + 1) % len(self.agents)]
         else:
             self.agent_selection = self.possible_agents[after.current_player]
         self._accumulate_rewards()
 
+    def _lose(self, agent: str, index: int) -> None:
+        """``illegal="lose"``: the game ends there, -1 for ``agent``, 0 for the others."""
+        text = self.decode_action(index)
+        warnings.warn(
+            f"{agent} played {text!r}, which is not legal: the game ends and {agent} loses",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        self._ended = True
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = ILLEGAL_REWARD
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {"illegal_action": text}
+        self._accumulate_rewards()
+
+    def _require_state(self) -> Any:
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
     def render(self) -> str | None:
         """``render_mode="ansi"``: the table in words (the engine's notation)."""
-        if self.render_mode is None or self._state is None:
+        if self.render_mode is None:
             return None
         return self._describe(self.view(None))
 
@@ -223,9 +277,8 @@ class EngineEnv(AECEnv[str, Observation, int | None]):
 
     def view(self, agent: str | None = None) -> dict[str, Any]:
         """What ``agent`` may see (the engine's view; ``None``: the agent to move)."""
-        if agent is None:
-            agent = self.agent_selection
-        return self.game.view(self._state, self.seats[agent])
+        state = self._require_state()
+        return self.game.view(state, self.seats[agent or self.agent_selection])
 
 
 class VersoEnv(EngineEnv):
@@ -241,6 +294,7 @@ class VersoEnv(EngineEnv):
         seed: int | None = None,
         reward: str = "outcome",
         render_mode: str | None = None,
+        illegal: str = "lose",
         allow_duplicate_keep: bool = False,
     ) -> None:
         if not isinstance(players, int) or not 2 <= players <= 6:
@@ -249,7 +303,7 @@ class VersoEnv(EngineEnv):
             )
         space = spaces.Box(0.0, verso_codec.observation_high(players), dtype=np.float32)
         self.allow_duplicate_keep = allow_duplicate_keep
-        super().__init__(players, space, reward, seed, render_mode)
+        super().__init__(players, space, reward, seed, render_mode, illegal)
 
     def _deal(self, rng: np.random.Generator) -> verso.VersoState:
         return verso.new_game(
@@ -266,8 +320,6 @@ class VersoEnv(EngineEnv):
         return [index[str(action)] for action in state.legal_actions()]
 
     def _engine_action(self, index: int) -> verso.VersoAction:
-        if not 0 <= index < self.action_count:
-            raise ValueError(f"a Verso action is 0 to {self.action_count - 1}, not {index}")
         return verso_codec.ACTIONS[index]
 
     def legal_actions(self) -> list[Any]:
@@ -316,6 +368,7 @@ class VersusEnv(EngineEnv):
         reward: str = "outcome",
         seed: int | None = None,
         render_mode: str | None = None,
+        illegal: str = "lose",
     ) -> None:
         if not isinstance(options, versus.VersusOptions):
             options = versus.VersusOptions.from_json(options)
@@ -324,7 +377,7 @@ class VersusEnv(EngineEnv):
         self.action_count = versus_codec.ACTION_COUNT if platform else versus_codec.PLY_COUNT
         self.encoder = versus_codec.VersusEncoder(options, platform)
         space = spaces.Box(0.0, 1.0, self.encoder.shape, np.float32)
-        super().__init__(2, space, reward, seed, render_mode)
+        super().__init__(2, space, reward, seed, render_mode, illegal)
 
     def _deal(self, rng: np.random.Generator) -> versus.VersusState:
         return versus.new_game(self.options)
@@ -339,9 +392,7 @@ class VersusEnv(EngineEnv):
         return [index[code] for code in state.position.moves()]
 
     def _engine_action(self, index: int) -> versus.Ply | versus.PlatformAction:
-        if not 0 <= index < self.action_count:
-            raise ValueError(f"a VERSUS action is 0 to {self.action_count - 1}, not {index}")
-        return versus.parse_action(versus_codec.ACTION_NAMES[index])
+        return versus_codec.ACTIONS[index]
 
     def _final_rewards(self, state: versus.VersusState) -> list[float]:
         outcome = state.outcome
@@ -382,13 +433,6 @@ def describe_versus(view: dict[str, Any]) -> str:
     )
 
 
-def _wrap(env: EngineEnv) -> AECEnv[str, Observation, int | None]:
-    """PettingZoo classic's wrappers: an illegal move loses, bounds and call order checked."""
-    wrapped = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
-
-
 def verso_env(
     players: int = 2, seed: int | None = None, **kwargs: Any
 ) -> AECEnv[str, Observation, int | None]:
@@ -399,7 +443,7 @@ def verso_env(
     >>> env.agent_selection, env.observation_space("player_0")["observation"].shape
     ('player_0', (1009,))
     """
-    return _wrap(VersoEnv(players, seed, **kwargs))
+    return VersoEnv(players, seed, **kwargs)
 
 
 def versus_env(platform: bool = False, **kwargs: Any) -> AECEnv[str, Observation, int | None]:
@@ -410,4 +454,4 @@ def versus_env(platform: bool = False, **kwargs: Any) -> AECEnv[str, Observation
     >>> int(env.action_space("player_0").n), env.observation_space("player_0")["observation"].shape
     (2070, (11, 11, 19))
     """
-    return _wrap(VersusEnv(platform, **kwargs))
+    return VersusEnv(platform, **kwargs)

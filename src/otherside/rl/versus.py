@@ -101,6 +101,8 @@ ACTION_NAMES: tuple[str, ...] = (
     *(str(action) for action in PLATFORM_ACTIONS),
 )
 """The notation of every action index."""
+ACTIONS: tuple[Ply | PlatformAction, ...] = tuple(parse_action(name) for name in ACTION_NAMES)
+"""The engine's action of every index."""
 PLY_INDEX: dict[int, int] = {origin << 7 | target: i for i, (origin, target) in enumerate(PLIES)}
 """Ply index of a ply's code (:attr:`~otherside.games.versus.Ply.code`)."""
 PLATFORM_INDEX = {action: PLY_COUNT + i for i, action in enumerate(PLATFORM_ACTIONS)}
