@@ -10,6 +10,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra: pip install -e '.[rl]'")
 
 from otherside.rl import verso_env, verso_solo_env, versus_env
 from otherside.rl.bots import bot_policy, evaluate, masked_random, policy_names
+from tests.rl.play import play_policies
 
 
 def test_verso_bots_play_masked_in_actions_at_a_table() -> None:
@@ -20,14 +21,7 @@ def test_verso_bots_play_masked_in_actions_at_a_table() -> None:
         "player_1": bot_policy("verso", "ismcts", seed=1, iterations=10),
         "player_2": bot_policy("verso", "best", seed=1, table_iterations=10),  # ismcts here
     }
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = seats[agent](env, agent)
-        assert observation["action_mask"][action] == 1
-        env.step(action)
+    play_policies(env, seats)
     assert env.unwrapped.game_state.is_over
 
 
@@ -53,15 +47,9 @@ def test_versus_bots_play_board_plies(platform: bool) -> None:
         "player_0": bot_policy("versus", "search", depth=1, think=0.05),
         "player_1": bot_policy("versus", "greedy"),
     }
-    for _, agent in zip(range(40), env.agent_iter(), strict=False):
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = seats[agent](env, agent)
-        assert observation["action_mask"][action] == 1
-        assert ">" in env.unwrapped.decode_action(action)  # a ply, never resign or a draw offer
-        env.step(action)
+    play_policies(env, seats, steps=40)
+    plies = [str(action) for action in env.unwrapped.game_state.history]
+    assert plies and all(">" in ply for ply in plies)  # never resign nor offer a draw
 
 
 def test_evaluate_plays_seeded_episodes() -> None:

@@ -19,7 +19,7 @@ from otherside.core.errors import IllegalAction
 from otherside.games import verso
 from otherside.rl import verso as codec
 from otherside.rl import verso_env
-from tests.rl.play import verso_states
+from tests.rl.play import check_masks, verso_states
 
 # PettingZoo's api_test lists its own classic games by name as allowed to observe a dict
 # ({"observation", "action_mask"}); for any other name it warns, whatever the dict holds.
@@ -143,25 +143,7 @@ def test_the_observation_changes_with_what_a_player_sees() -> None:
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_masked_in_actions_are_exactly_the_legal_ones(players: int) -> None:
-    env = verso_env(players=players, seed=9)
-    for episode in range(3):
-        env.reset(seed=episode)
-        rng = np.random.default_rng(episode)
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            state = env.unwrapped.game_state
-            mask = observation["action_mask"]
-            if terminated or truncated:
-                assert not mask.any()
-                env.step(None)
-                continue
-            assert agent == f"player_{state.current_player}"
-            masked = {codec.decode_action(i) for i in np.flatnonzero(mask)}
-            assert masked == {str(a) for a in state.legal_actions()}
-            for other in env.agents:
-                if other != agent:
-                    assert not env.observe(other)["action_mask"].any()
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+    check_masks(verso_env(players=players), lambda state: state.legal_actions(), episodes=3)
 
 
 def test_every_index_decodes_to_notation_the_engine_reads() -> None:

@@ -16,7 +16,7 @@ from otherside.core.errors import IllegalAction
 from otherside.games import versus
 from otherside.rl import versus as codec
 from otherside.rl import versus_env
-from tests.rl.play import versus_states
+from tests.rl.play import check_masks, versus_states
 from tests.rl.test_verso_env import run_api_test
 
 
@@ -33,26 +33,10 @@ def test_pettingzoo_seed_test(platform: bool) -> None:
 
 @pytest.mark.parametrize("platform", [False, True])
 def test_masked_in_actions_are_exactly_the_legal_ones(platform: bool) -> None:
-    env = versus_env(platform=platform)
-    rng = np.random.default_rng(1)
-    for episode in range(2):
-        env.reset(seed=episode)
-        for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            state = env.unwrapped.game_state
-            mask = observation["action_mask"]
-            if terminated or truncated:
-                assert not mask.any()
-                env.step(None)
-                continue
-            assert agent == f"player_{state.current_player}"
-            legal = state.legal_actions() if platform else state.legal_plies()
-            masked = {codec.decode_action(i) for i in np.flatnonzero(mask)}
-            assert masked == {str(a) for a in legal}
-            assert masked == {str(a) for a in env.unwrapped.legal_actions()}
-            other = env.agents[1 - env.agents.index(agent)]
-            assert not env.observe(other)["action_mask"].any()
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+    def legal(state: versus.VersusState) -> list[object]:
+        return list(state.legal_actions() if platform else state.legal_plies())
+
+    check_masks(versus_env(platform=platform), legal, episodes=2)
 
 
 def test_platform_actions_follow_the_engine() -> None:
