@@ -6,11 +6,13 @@ PettingZoo's classic games, the same loop on the same machine.
 
 Every AEC environment runs the loop of PettingZoo's documentation: ``agent_iter``, ``last()``,
 an action drawn uniformly from ``observation["action_mask"]`` (``None`` once the agent is done),
-``step``; episodes follow one another (``reset()``) until ``--seconds`` have passed. The solo
-Verso environment runs Gymnasium's loop (``step`` with the mask from ``info``). A *step* is one
-``step`` call (PettingZoo's final ``None`` steps included), a *move* one with an action. Each
-environment is measured ``--repeats`` times, interleaved with the others, and the median run is
-reported, with the machine's load average before and after: the cores may be shared.
+``step``; episodes follow one another (``reset()``) until ``--seconds`` of the process's CPU
+time have passed. The solo Verso environment runs Gymnasium's loop (``step`` with the mask from
+``info``). A *step* is one ``step`` call (PettingZoo's final ``None`` steps included), a *move*
+one with an action. Rates are per second of CPU time, which other processes on shared cores
+disturb much less than wall time (the wall time is shown too). Each environment is measured
+``--repeats`` times, interleaved with the others, and the median run is reported, with the
+machine's load average before and after.
 Classic games whose dependencies are missing are listed as skipped.
 """
 
@@ -20,6 +22,7 @@ import argparse
 import importlib
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,12 +40,14 @@ CLASSIC = ("tictactoe_v3", "connect_four_v3", "leduc_holdem_v4", "chess_v6")
 
 @dataclass
 class Run:
-    """One measurement: counts over ``seconds`` of wall time."""
+    """One measurement: counts over ``seconds`` of this process's CPU time (and the wall time
+    it took, longer when the cores are shared)."""
 
     steps: int
     moves: int
     episodes: int
     seconds: float
+    wall: float
 
     @property
     def rate(self) -> float:
@@ -55,7 +60,7 @@ def aec_run(make: Callable[[], Any], seconds: float, seed: int, tick: Callable[[
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = moves = episodes = 0
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     while True:
         for _ in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
@@ -68,10 +73,10 @@ def aec_run(make: Callable[[], Any], seconds: float, seed: int, tick: Callable[[
             steps += 1
         episodes += 1
         tick()
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             env.close()
-            return Run(steps, moves, episodes, elapsed)
+            return Run(steps, moves, episodes, elapsed, time.perf_counter() - wall)
         env.reset()
 
 
@@ -81,7 +86,7 @@ def gym_run(make: Callable[[], Any], seconds: float, seed: int, tick: Callable[[
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     steps = episodes = 0
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     while True:
         legal = np.flatnonzero(info["action_mask"])
         _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
@@ -89,9 +94,9 @@ def gym_run(make: Callable[[], Any], seconds: float, seed: int, tick: Callable[[
         if terminated or truncated:
             episodes += 1
             tick()
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if elapsed >= seconds:
-                return Run(steps, steps, episodes, elapsed)
+                return Run(steps, steps, episodes, elapsed, time.perf_counter() - wall)
             _, info = env.reset()
 
 
@@ -112,7 +117,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", help="write a bar chart of the medians to this file")
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 110)
 
     envs: dict[str, tuple[str, Callable[..., Run], Callable[[], Any]]] = {
         "verso_env(players=2)": ("otherside", aec_run, lambda: verso_env(players=2)),
@@ -126,7 +131,7 @@ def main() -> None:
         if isinstance(factory, str):
             skipped[name] = factory
         else:
-            envs[f"{name}"] = ("PettingZoo classic", aec_run, factory)
+            envs[name] = ("PettingZoo classic", aec_run, factory)
 
     load_before = os.getloadavg()
     runs: dict[str, list[Run]] = {name: [] for name in envs}
@@ -147,19 +152,26 @@ def main() -> None:
                 progress.advance(task)
     load_after = os.getloadavg()
 
-    table = Table(title=f"Random masked actions, {args.repeats} × {args.seconds:g} s, median run")
-    for column in ("environment", "from", "steps/s", "moves/s", "episodes/s", "steps/episode"):
-        table.add_column(column, justify="left" if column in ("environment", "from") else "right")
-    medians: dict[str, float] = {}
+    title = f"Random masked actions, {args.repeats} × {args.seconds:g} CPU s, median run"
+    table = Table(title=title)
+    columns = ("environment", "from", "steps/s", "× best classic", "moves/s", "episodes/s", "wall")
+    for column in (*columns, "steps/episode"):
+        table.add_column(column, justify="left" if column in columns[:2] else "right")
+    median = {name: sorted(rs, key=lambda r: r.rate)[len(rs) // 2] for name, rs in runs.items()}
+    medians = {name: run.rate for name, run in median.items()}
+    classic_best = max(
+        (rate for name, rate in medians.items() if envs[name][0] != "otherside"), default=None
+    )
     for name, (origin, _, _) in envs.items():
-        run = sorted(runs[name], key=lambda r: r.rate)[len(runs[name]) // 2]
-        medians[name] = run.rate
+        run = median[name]
         table.add_row(
             name,
             origin,
             f"{run.rate:,.0f}",
+            f"{run.rate / classic_best:.2f}" if classic_best else "-",
             f"{run.moves / run.seconds:,.0f}",
             f"{run.episodes / run.seconds:,.1f}",
+            f"{run.wall:.1f} s",
             f"{run.steps / run.episodes:,.1f}",
         )
     console.print(table)
@@ -188,7 +200,7 @@ def plot(medians: dict[str, float], origins: dict[str, str], path: str) -> None:
     colours = ["tab:blue" if origins[n] == "otherside" else "tab:grey" for n in names]
     figure, axes = plt.subplots(figsize=(8, 0.5 * len(names) + 1.2))
     axes.barh(names, [medians[n] for n in names], color=colours)
-    axes.set_xlabel("environment steps per second (random masked actions, one core)")
+    axes.set_xlabel("environment steps per CPU second (random masked actions)")
     for y, name in enumerate(names):
         axes.annotate(
             f"{medians[name]:,.0f}",

@@ -209,9 +209,11 @@ class VersusEncoder:
                     )
                     values.append(1.0)
         flat[index] = values
-        obs[:, :, MY_SCORE] = scores[player] / self.max_score
-        obs[:, :, THEIR_SCORE] = scores[1 - player] / self.max_score
-        obs[:, :, QUIET] = quiet / self.options.quiet_limit
+        obs[:, :, MY_SCORE : QUIET + 1] = (
+            scores[player] / self.max_score,
+            scores[1 - player] / self.max_score,
+            quiet / self.options.quiet_limit,
+        )
         if self.platform:
             obs[:, :, DRAW_OFFER] = offer is not None
             obs[:, :, DRAW_OFFER_OPEN] = not_declined and offer is None and to_move is not None
