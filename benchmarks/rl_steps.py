@@ -117,7 +117,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", help="write a bar chart of the medians to this file")
     args = parser.parse_args()
-    console = Console(width=None if sys.stdout.isatty() else 110)
+    console = Console(width=None if sys.stdout.isatty() else 130)
 
     envs: dict[str, tuple[str, Callable[..., Run], Callable[[], Any]]] = {
         "verso_env(players=2)": ("otherside", aec_run, lambda: verso_env(players=2)),

@@ -229,15 +229,16 @@ class EngineEnv(AECEnv[str, Observation, int | None], ABC):
             return
         self._state = after
         self._cumulative_rewards[agent] = 0.0
+        over = after.is_over
         if self.reward == "margin":
             gains = margin_rewards(state.scores, after.scores)
-        elif after.is_over:
+        elif over:
             gains = self._final_rewards(after)
         else:
             gains = None
         for seat, name in enumerate(self.possible_agents):
             self.rewards[name] = gains[seat] if gains else 0.0
-        if after.is_over:
+        if over:
             self._ended = True
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[(self.seats[agent] + 1) % len(self.agents)]
