@@ -268,10 +268,10 @@ class EngineEnv(AECEnv[str, Observation, int | None], ABC):
         return self._state
 
     def render(self) -> str | None:
-        """``render_mode="ansi"``: the table in words (the engine's notation)."""
+        """``render_mode="ansi"``: the table in words, as a spectator sees it (the notation)."""
         if self.render_mode is None:
             return None
-        return self._describe(self.view(None))
+        return self._describe(self.game.view(self._require_state(), None))
 
     def close(self) -> None:
         """Nothing to release."""

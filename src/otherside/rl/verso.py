@@ -62,8 +62,11 @@ FACES = 42
 TABLE_FIXED = FACES + 1 + 3 + len(DECK) + FACES
 """The table block's features that do not depend on the player count."""
 PHASES = ("play", "final", "over")
-SCORE_BOUND = 1000.0
-"""The observation space's bound for a score: far above any game (45 series at most, V11.4)."""
+SCORE_BOUND = 2000.0
+"""The observation space's bound for a score. No game comes near: cards enter tableaux only from
+the pile (90 at most) and every series discards two (V11.4), so a game has at most 45 series, of
+at most 18 points; a square scores again only after it was broken (V12), by a series or a turned
+card (at most 2 a series, 35 solo): at most 137 squares of 7 points."""
 
 
 def _notations() -> tuple[str, ...]:
