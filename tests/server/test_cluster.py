@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -62,10 +63,19 @@ def _start(database: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
         "guests_per_address=1000",
         *extra,
     ]
-    # A session of its own, so that kill -9 takes its bot and uvicorn workers with it.
-    return subprocess.Popen(
-        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    # A session of its own, so that kill -9 takes its bot and uvicorn workers with it; its
+    # log goes to a file that a failing test prints.
+    log = tempfile.NamedTemporaryFile(prefix="otherside-serve-", suffix=".log", delete=False)
+    process = subprocess.Popen(
+        [*args, "--log-level", "info"], env=env, stdout=log, stderr=log, start_new_session=True
     )
+    process.log_path = log.name  # type: ignore[attr-defined]
+    return process
+
+
+def _log(process: subprocess.Popen[bytes]) -> str:
+    with open(process.log_path) as handle:  # type: ignore[attr-defined]
+        return handle.read()[-6000:]
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -79,7 +89,7 @@ def _wait_up(port: int, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            raise RuntimeError(f"the server exited: {_log(process)}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
                 return
@@ -262,11 +272,14 @@ async def test_workers_share_one_port(database: str) -> None:
         # Several connections: the kernel spreads them over the workers; each sees each move.
         async with _watch(port, table, cookie) as blue, _watch(port, table, bob_cookie) as brown:
             watchers = [blue, brown]
-            await ada.post(f"/api/tables/{table}/start")
-            await _until(blue, _view_at(0))
-            await blue.send(json.dumps({"type": "action", "version": 0, "action": "0:-4>0:-3"}))
-            for ws in watchers:
-                assert (await _until(ws, _view_at(1)))["view"]["last"] == "0:-4>0:-3"
+            try:
+                await ada.post(f"/api/tables/{table}/start")
+                await _until(blue, _view_at(0))
+                await blue.send(json.dumps({"type": "action", "version": 0, "action": "0:-4>0:-3"}))
+                for ws in watchers:
+                    assert (await _until(ws, _view_at(1)))["view"]["last"] == "0:-4>0:-3"
+            except TimeoutError:
+                pytest.fail(f"no view in time; the server said:\n{_log(process)}")
         await ada.aclose()
         await bob.aclose()
     finally:

@@ -105,12 +105,12 @@ class VersoSoloEnv(gymnasium.Env[np.ndarray, np.int64]):
         """``render_mode="ansi"``: the table in words."""
         if self.render_mode is None or self._state is None:
             return None
-        return describe_verso(verso.view(self._state, 0))
+        return describe_verso(verso.GAME.view(self._state, 0))
 
     # For bots and evaluation (otherside.rl.bots), as on the AEC environments.
     def view(self, agent: str | None = None) -> dict[str, Any]:
-        """What the player may see (the engine's view)."""
-        return verso.view(self._require_state(), 0)
+        """What the player may see (the engine's view, as the game gives it to every adapter)."""
+        return verso.GAME.view(self._require_state(), 0)
 
     def legal_actions(self) -> list[Any]:
         """The engine's legal actions (those the mask allows)."""

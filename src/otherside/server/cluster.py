@@ -103,6 +103,7 @@ class PostgresCluster:
         self.lease_seconds = lease_seconds
         self.renew_every = renew_every
         self._held: set[str] = set()
+        self._taken: set[str] = set()  # leases taken while a renewal was reading the held ones
         self._tasks: list[asyncio.Task[None]] = []
 
     # -- fan-out -------------------------------------------------------------------------------
@@ -171,6 +172,7 @@ class PostgresCluster:
 
         if await self.db.run(take):
             self._held.add(table_id)
+            self._taken.add(table_id)
             return True
         self._held.discard(table_id)
         return False

@@ -289,13 +289,15 @@ class TableHub:
         self.on_deadline_change()
 
     async def adopt(self, table_ids: list[str]) -> None:
-        """Take over tables whose bots wait for an owner (their process died): lease, load,
-        and let the bots play on."""
+        """Make sure the bots of these tables play: take over those without an owner (their
+        process died) — lease, load, catch up — and restart ours if their bots stopped."""
         for table_id in table_ids:
+            held = self._live.get(table_id)
+            if held is not None and held.bot_task is not None:
+                continue
             if await self.cluster.acquire(table_id):
                 live = await self.live(table_id)
                 await self.refresh(live)
-                log.info("took table %s over", table_id)
 
     async def _load_ratings(self, info: TableInfo) -> dict[int, float]:
         users = [s.user_id for s in info.seats if s.user_id is not None]
