@@ -279,7 +279,10 @@ class TableHub:
             for held in list(self._live.values()):
                 await self.refresh(held)
             return
-        live = self._live.get(str(message.get("table")))
+        # A table being loaded right now may have been read before this change: wait for the
+        # load, so that the change is not lost on it.
+        async with self._loading:
+            live = self._live.get(str(message.get("table")))
         if live is None:
             return
         if message.get("kind") == "chat":
@@ -536,7 +539,7 @@ class TableHub:
         live.ratings.update(rated)
         self._broadcast(live, table=outcome is not None or forfeit is not None, view=True)
         if outcome is not None:
-            await self.cluster.release(live.id)
+            self.cluster.forget(live.id)
         self._kick_bots(live)
         self.on_deadline_change()
 
@@ -604,7 +607,7 @@ class TableHub:
             info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
         )
         self._broadcast(live, table=True, view=True)
-        await self.cluster.release(live.id)
+        self.cluster.forget(live.id)
 
     def _rate(
         self, session: Session, info: TableInfo, outcome: dict[str, Any], now: datetime
