@@ -13,7 +13,7 @@ import json
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from otherside.server.adapters import GameAdapter, register_adapter, unregister_
 from otherside.server.app import create_app
 from otherside.server.db import sqlite_url
 from otherside.server.limits import Limits
-from otherside.server.tables import TableHub
+from otherside.server.tables import LiveTable, TableHub
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
@@ -60,12 +60,9 @@ def fresh_postgres_database(base: str) -> tuple[str, Any]:
     return url, drop
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
-    if request.param == "sqlite":
-        yield sqlite_url(tmp_path / "otherside.db")
-        return
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database on the test server, dropped afterwards (or a skip)."""
     base = os.environ.get(POSTGRES_ENV)
     if not base:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/test starts a throwaway PostgreSQL)")
@@ -74,6 +71,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
         yield url
     finally:
         drop()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "otherside.db")
+        return
+    with postgres_database() as url:
+        yield url
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -195,10 +202,10 @@ def mailbox() -> Iterator[Mailbox]:
     """An SMTP server started for the test (aiosmtpd), collecting what it is sent."""
     from aiosmtpd.controller import Controller
 
-    from tests.server.test_restart import _free_port
+    from tests.server.processes import free_port
 
     messages: list[Any] = []
-    port = _free_port()
+    port = free_port()
     controller = Controller(_Collect(messages), hostname="127.0.0.1", port=port)
     controller.start()
     try:
@@ -242,6 +249,20 @@ async def table_with(
         started = await host.post(f"/api/tables/{table_id}/start")
         assert started.status_code == 200, started.text
     return table_id
+
+
+async def watched(
+    app: FastAPI, table_id: str, players: list[Player]
+) -> tuple[TableHub, LiveTable, list[Recorder]]:
+    """Each player, then a spectator, watching ``table_id``: the hub, the table, their
+    recorders (the spectator's last)."""
+    hub = hub_of(app)
+    conns = [p.recorder() for p in players] + [Recorder(None)]
+    live = None
+    for conn in conns:
+        live = await hub.attach(table_id, conn)
+    assert live is not None
+    return hub, live, conns
 
 
 async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:
