@@ -32,12 +32,12 @@ from rich.progress import Progress
 from rich.table import Table
 
 from otherside.bots import make_bot
-from otherside.bots.simulate import SeatSpec, wilson
 from otherside.core.rng import derive_seed
 from otherside.games.rectoverso import GAME, RectoVersoGame
 from otherside.games.rectoverso.cards import standard_cards
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, ROUND_LIMIT
 from otherside.games.rectoverso.notation import Action
+from otherside.simulate import SeatSpec, wilson
 
 
 class SimulatedClock:

@@ -8,7 +8,7 @@ on those piles and its gap to the ceiling.
 A ceiling depends only on its pile, so solved piles are kept in a JSON cache (``--ceiling-cache``,
 keyed by the pile's notation) and a second run, or an interrupted one, only solves the rest.
 
-    PYTHONPATH=src python benchmarks/verso_bots.py --bots random,greedy,planner
+    PYTHONPATH=src python benchmarks/verso_bots.py --bots random,greedy,expert
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from otherside.bots.simulate import SimSpec, parse_seats, simulate, summarize
-from otherside.bots.verso_solver import clairvoyant_score
 from otherside.core.rng import derive_seed
 from otherside.games import verso
+from otherside.research.verso_solver import clairvoyant_score
+from otherside.simulate import SimSpec, parse_seats, simulate, summarize
 
 MARKS = (50, 60, 65)
 DEFAULT_CACHE = Path(user_cache_dir("otherside")) / "verso_ceilings.json"
@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--bots", default="random,greedy,planner,expert,expectimax,ismcts")
+    parser.add_argument("--bots", default="random,greedy,expert,expectimax,ismcts")
     parser.add_argument(
         "--ceiling-games",
         type=int,

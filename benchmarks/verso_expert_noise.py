@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from otherside.bots.verso_expert import ExpertBot, distinct_actions
+from otherside.bots.verso.expert import ExpertBot, distinct_actions
 from otherside.core.rng import derive_seed
 from otherside.games import verso
 

@@ -2,7 +2,7 @@
 
 The simulator plays the seeded solo games (the same games as ``benchmarks/verso_bots.py`` and
 ``otherside verso simulate`` with the same seed) with the observer
-:class:`otherside.bots.verso_stats.SoloGap`: it replays the clairvoyant solver's optimal line
+:class:`otherside.research.verso_stats.SoloGap`: it replays the clairvoyant solver's optimal line
 (every face known) on each pile and counts both games the same way, from the engine's events:
 series banked in play and their points, the final series (V17), squares (V12), cards taken and
 flipped, flips forced by a duplicate on top (V8), cards the solo opponent turned (V16) and cards
@@ -25,8 +25,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from otherside.bots.simulate import SimSpec, parse_seats, simulate
-from otherside.bots.verso_stats import SOLO_FIGURES
+from otherside.research.verso_stats import SOLO_FIGURES
+from otherside.simulate import SimSpec, parse_seats, simulate
 
 
 def _means(games: Sequence[Mapping[str, int]]) -> dict[str, float]:
@@ -98,7 +98,7 @@ def main() -> None:
             "verso",
             tuple(parse_seats(args.bot, players=1)),
             args.seed,
-            observer="otherside.bots.verso_stats:SoloGap",
+            observer="otherside.research.verso_stats:SoloGap",
         )
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"{args.bot} and the clairvoyant line", total=args.games)

@@ -11,6 +11,8 @@ what V19 shows. This benchmark plays the same seeded piles (the games of ``verso
 - **the top's back**: the down face of the top card, so it never gambles on a flip, with value
   tables learned by TD(0) self-play for a player who sees it (``train(informed=True)``, the same
   recipe and number of games as the shipped tables; cached after the first run);
+
+(the told players are :class:`otherside.research.verso_informed.InformedExpectimax`)
 - **both**.
 
 What the informed players do not know is the order of the pile below the top; the clairvoyant
@@ -28,26 +30,23 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from platformdirs import user_cache_dir
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from otherside.bots.match import Step, play_match
-from otherside.bots.simulate import Z95
-from otherside.bots.verso_lookahead import Chances, ExpectimaxBot, Lookahead
-from otherside.bots.verso_value import ValueNet, default_net, train
-from otherside.bots.verso_world import WAction, World
-from otherside.core.game import Action
+from otherside.bots.match import play_match
+from otherside.bots.verso.value import ValueNet, default_net
 from otherside.core.rng import derive_seed
 from otherside.games import verso
-from otherside.games.verso.state import VersoState, card_json
+from otherside.research.verso_informed import InformedExpectimax
+from otherside.research.verso_training import train
+from otherside.simulate import Z95
 from verso_bots import DEFAULT_CACHE, ceilings
 
 SETTINGS = (
@@ -60,43 +59,6 @@ SETTINGS = (
 TABLES_DIR = Path(user_cache_dir("otherside"))
 
 
-class Informed(ExpectimaxBot):
-    """The expectimax bot told hidden faces of the game it plays (a measurement, not a seat).
-
-    It follows the game through :meth:`follow` (the match loop's ``on_step``) and reads the
-    state it is told about: the top card's back when ``top``, its tableau's backs when
-    ``tableau``.
-    """
-
-    name = "informed"
-
-    def __init__(self, net: ValueNet, state: VersoState, top: bool, tableau: bool) -> None:
-        super().__init__(net)
-        self.state, self.top, self.tableau = state, top, tableau
-
-    def follow(self, step: Step) -> None:
-        self.state = step.after  # type: ignore[assignment]
-
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        if self.tableau:  # every card of the tableau as if it had been turned up once
-            cards = [card_json(oc, True) for oc in self.state.tableau(0)]
-            tableaux = [{**view["tableaux"][0], "cards": cards}, *view["tableaux"][1:]]
-            view = {**view, "tableaux": tableaux}
-        return super().choose(view, legal, rng)
-
-    def values(
-        self,
-        view: Mapping[str, Any],
-        world: World,
-        moves: Sequence[WAction],
-        rng: random.Random,
-    ) -> Sequence[float]:
-        top = self.state.top if self.top else None
-        return Lookahead(self.net, Chances(view, world.known)).values(world, moves, top)
-
-
 @cache
 def _net(path: str | None) -> ValueNet:
     return default_net() if path is None else ValueNet.load(Path(path))
@@ -106,7 +68,7 @@ def play(args: tuple[int, int, bool, bool, str | None]) -> tuple[int, float]:
     """Game ``index`` of the seed with one setting: its score and median decision seconds."""
     seed, index, top, tableau, tables = args
     state = verso.new_game(1, seed=derive_seed(seed, "game", index))
-    bot = Informed(_net(tables), state, top, tableau)
+    bot = InformedExpectimax(_net(tables), state, top, tableau)
     rng = random.Random(derive_seed(seed, "bots", index))
     result = play_match(verso.GAME, state, [bot], rng, bot.follow, clock=time.perf_counter)
     return result.outcome.scores[0], statistics.median(result.decision_seconds[0])

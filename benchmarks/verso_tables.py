@@ -10,8 +10,8 @@ import argparse
 from rich.console import Console
 from rich.progress import Progress
 
-from otherside.bots.simulate import SimSpec, parse_seats, simulate, summarize
 from otherside.cli.simulate import render_summary
+from otherside.simulate import SimSpec, parse_seats, simulate, summarize
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
     python benchmarks/versus_search.py [--games 200] [--think 1.0] [--workers 2] [--seed 1]
                                        [--opponent greedy]
 
-Plays ``--games`` seeded games through the shared simulator (``otherside.bots.simulate``):
+Plays ``--games`` seeded games through the shared simulator (``otherside.simulate``):
 colours alternate from game to game, game ``i`` is the same in every run with the same seed
 (the search bot's choices depend on the machine's speed, so only nearly). Prints the search
 bot's wins, draws and losses with a 95% interval, its median and 90th-percentile time per ply,
@@ -19,7 +19,7 @@ import time
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from otherside.bots.simulate import SeatSpec, SimSpec, simulate, summarize
+from otherside.simulate import SeatSpec, SimSpec, simulate, summarize
 
 
 def main() -> None:

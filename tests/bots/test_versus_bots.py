@@ -7,7 +7,7 @@ import random
 import pytest
 
 from otherside.bots import bot_names, make_bot, play_match
-from otherside.bots.versus_search import noisy_moves
+from otherside.bots.versus.search import noisy_moves
 from otherside.games.versus import (
     GAME,
     PlatformAction,

@@ -14,7 +14,7 @@ from otherside.bots import bot_names
 from otherside.cli.commands.verso import default_bot, resolve_seats
 from otherside.cli.human import Referee
 from otherside.cli.main import app
-from otherside.core import read_record_file
+from otherside.cli.records import read_record_file
 from otherside.games import verso
 
 runner = CliRunner()

@@ -13,7 +13,7 @@ import json
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,11 +29,19 @@ from otherside.server.accounts import UserInfo
 from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
 from otherside.server.app import create_app
 from otherside.server.db import sqlite_url
-from otherside.server.tables import TableHub
+from otherside.server.limits import Limits
+from otherside.server.tables import LiveTable, TableHub
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+GENEROUS = Limits(
+    guests_per_address=10**6,
+    signups_per_address=10**6,
+    tables_per_user=10**6,
+    tables_per_address=10**6,
+    waiting_tables_per_user=10**6,
+)
 
 
 def fresh_postgres_database(base: str) -> tuple[str, Any]:
@@ -52,12 +60,9 @@ def fresh_postgres_database(base: str) -> tuple[str, Any]:
     return url, drop
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
-    if request.param == "sqlite":
-        yield sqlite_url(tmp_path / "otherside.db")
-        return
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database on the test server, dropped afterwards (or a skip)."""
     base = os.environ.get(POSTGRES_ENV)
     if not base:
         pytest.skip(f"{POSTGRES_ENV} is not set (scripts/test starts a throwaway PostgreSQL)")
@@ -66,6 +71,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
         yield url
     finally:
         drop()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "otherside.db")
+        return
+    with postgres_database() as url:
+        yield url
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -82,6 +97,8 @@ async def running(url: str, **kwargs: Any) -> AsyncIterator[FastAPI]:
     """The app on ``url``, started (migrations, resume) and stopped around the block."""
     kwargs.setdefault("bot_delay", 0.0)
     kwargs.setdefault("bot_workers", 0)  # threads: no process pool to start per test
+    # Tests make many guests and tables from one address; the limits have tests of their own.
+    kwargs.setdefault("limits", GENEROUS)
     kwargs.setdefault("password_hasher", CHEAP_HASHER)
     app = create_app(url, **kwargs)
     async with app.router.lifespan_context(app):
@@ -185,10 +202,10 @@ def mailbox() -> Iterator[Mailbox]:
     """An SMTP server started for the test (aiosmtpd), collecting what it is sent."""
     from aiosmtpd.controller import Controller
 
-    from tests.server.test_restart import _free_port
+    from tests.server.processes import free_port
 
     messages: list[Any] = []
-    port = _free_port()
+    port = free_port()
     controller = Controller(_Collect(messages), hostname="127.0.0.1", port=port)
     controller.start()
     try:
@@ -232,6 +249,20 @@ async def table_with(
         started = await host.post(f"/api/tables/{table_id}/start")
         assert started.status_code == 200, started.text
     return table_id
+
+
+async def watched(
+    app: FastAPI, table_id: str, players: list[Player]
+) -> tuple[TableHub, LiveTable, list[Recorder]]:
+    """Each player, then a spectator, watching ``table_id``: the hub, the table, their
+    recorders (the spectator's last)."""
+    hub = hub_of(app)
+    conns = [p.recorder() for p in players] + [Recorder(None)]
+    live = None
+    for conn in conns:
+        live = await hub.attach(table_id, conn)
+    assert live is not None
+    return hub, live, conns
 
 
 async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:

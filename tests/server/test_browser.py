@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from otherside.server.db import sqlite_url
-from tests.server.test_restart import _free_port, _serve
+from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
@@ -34,14 +34,13 @@ SHOTS = Path(os.environ.get("OTHERSIDE_SCREENSHOTS", "/tmp/otherside-screens"))
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     url = sqlite_url(tmp_path_factory.mktemp("browser") / "otherside.db")
-    process = _serve(url, port, bot_delay=0.05)
+    process = Server(url, port, bot_delay=0.05)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         process.kill()
-        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 
 from otherside.server.db import sqlite_url
 from tests.server import test_browser
-from tests.server.test_restart import _free_port, _serve
+from tests.server.processes import Server, free_port
 
 server, browser, SHOTS = test_browser.server, test_browser.browser, test_browser.SHOTS
 pytestmark = pytest.mark.browser
@@ -159,9 +159,9 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
 
 
 def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     url = sqlite_url(tmp_path / "otherside.db")
-    process = _serve(url, port)
+    process = Server(url, port)
     base = f"http://127.0.0.1:{port}"
     try:
         page = _person(browser, base, None)
@@ -171,16 +171,14 @@ def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_
         page.wait_for_selector("[data-testid=pile-size]")
         assert page.is_hidden("#offline")
         process.kill()
-        process.wait(timeout=10)
         page.wait_for_selector("#offline:not(.hidden)", timeout=WAIT)
         assert "reconnecting" in page.inner_text("#offline")
         _shoot(page, "platform-offline")
-        process = _serve(url, port)
+        process = Server(url, port)
         page.wait_for_selector("#offline.hidden", state="attached", timeout=30000)
         assert page.inner_text("[data-testid=pile-size]") == "35"
     finally:
         process.kill()
-        process.wait(timeout=10)
 
 
 def test_player_and_rules_pages(server: str, browser: Any) -> None:

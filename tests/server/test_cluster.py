@@ -5,10 +5,8 @@ hands it (its bots and its clocks) to another, with no move lost or doubled; ``-
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -22,8 +20,8 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from otherside.games import verso
-from tests.server.conftest import POSTGRES_ENV, fresh_postgres_database
-from tests.server.test_restart import SRC, _free_port
+from tests.server.conftest import postgres_database
+from tests.server.processes import SRC, Server, free_port
 
 pytestmark = pytest.mark.postgres
 WAIT = 60.0
@@ -31,74 +29,23 @@ WAIT = 60.0
 
 @pytest.fixture
 def database() -> Iterator[str]:
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set (scripts/test starts a throwaway PostgreSQL)")
-    url, drop = fresh_postgres_database(base)
-    try:
+    with postgres_database() as url:
         yield url
-    finally:
-        drop()
-
-
-def _start(database: str, port: int, *extra: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    args = [
-        sys.executable,
-        "-m",
-        "otherside",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--database",
-        database,
-        "--bot-delay",
-        "0.05",
-        "--bot-workers",
-        "1",
-        "--limit",
-        "guests_per_address=1000",
-        *extra,
-    ]
-    # A session of its own, so that kill -9 takes its bot and uvicorn workers with it.
-    return subprocess.Popen(
-        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
-    )
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """``kill -9`` the server and every process it started."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=10)
-
-
-def _wait_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
 
 
 @pytest.fixture
-def two(database: str) -> Iterator[tuple[str, list[int], list[subprocess.Popen[bytes]]]]:
-    ports = [_free_port(), _free_port()]
-    processes = [_start(database, port) for port in ports]
+def two(database: str) -> Iterator[tuple[str, list[Server]]]:
+    servers = [
+        Server(database, free_port(), "--bot-workers", "1", bot_delay=0.05, wait=False)
+        for _ in range(2)
+    ]
     try:
-        for port, process in zip(ports, processes, strict=True):
-            _wait_up(port, process)
-        yield database, ports, processes
+        for server in servers:
+            server.wait_up()
+        yield database, servers
     finally:
-        for process in processes:
-            _kill(process)
+        for server in servers:
+            server.kill()
 
 
 async def _guest(port: int) -> tuple[httpx.AsyncClient, str]:
@@ -133,7 +80,8 @@ def _view_at(version: int) -> Any:
 
 
 async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) -> None:
-    _database, (first, second), _ = two
+    _database, servers = two
+    first, second = (server.port for server in servers)
     ada, ada_cookie = await _guest(first)
     bob, bob_cookie = await _guest(second)
     made = await ada.post(
@@ -170,7 +118,8 @@ async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) 
 
 
 async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) -> None:
-    database, (first, second), processes = two
+    database, servers = two
+    first, second = (server.port for server in servers)
     ada, cookie = await _guest(first)
     made = await ada.post(
         "/api/tables",
@@ -192,8 +141,8 @@ async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) ->
                 owner = db.execute(
                     text("SELECT lease_owner FROM game_tables WHERE id = :t"), {"t": table}
                 ).scalar()
-            assert owner and f":{processes[0].pid}:" in owner
-            _kill(processes[0])  # kill -9: no goodbye, its lease simply lapses
+            assert owner and f":{servers[0].pid}:" in owner
+            servers[0].kill()  # kill -9: no goodbye, its lease simply lapses
             # Ada never moves: the second process runs her clock out, a bot takes her seat,
             # and the bots finish the game there.
             forfeit = await _until(
@@ -243,10 +192,16 @@ def test_several_workers_need_postgresql(tmp_path: Any) -> None:
 
 
 async def test_workers_share_one_port(database: str) -> None:
-    port = _free_port()
-    process = _start(database, port, "--workers", "2")
+    server = Server(database, free_port(), "--workers", "2")
+    port = server.port
     try:
-        _wait_up(port, process)
+        # Both workers answer before the test starts (the kernel spreads connections).
+        nodes: set[str] = set()
+        deadline = time.monotonic() + 90
+        while len(nodes) < 2 and time.monotonic() < deadline:
+            with httpx.Client() as probe:
+                nodes.add(probe.get(f"{server.url}/api/health").json()["node"])
+        assert len(nodes) == 2, nodes
         ada, cookie = await _guest(port)
         bob, bob_cookie = await _guest(port)
         made = await ada.post("/api/tables", json={"game": "versus", "players": 2})
@@ -254,13 +209,15 @@ async def test_workers_share_one_port(database: str) -> None:
         await bob.post(f"/api/tables/{table}/join", json={})
         # Several connections: the kernel spreads them over the workers; each sees each move.
         async with _watch(port, table, cookie) as blue, _watch(port, table, bob_cookie) as brown:
-            watchers = [blue, brown]
-            await ada.post(f"/api/tables/{table}/start")
-            await _until(blue, _view_at(0))
-            await blue.send(json.dumps({"type": "action", "version": 0, "action": "0:-4>0:-3"}))
-            for ws in watchers:
-                assert (await _until(ws, _view_at(1)))["view"]["last"] == "0:-4>0:-3"
+            try:
+                await ada.post(f"/api/tables/{table}/start")
+                await _until(blue, _view_at(0))
+                await blue.send(json.dumps({"type": "action", "version": 0, "action": "0:-4>0:-3"}))
+                for ws in (blue, brown):
+                    assert (await _until(ws, _view_at(1)))["view"]["last"] == "0:-4>0:-3"
+            except TimeoutError:
+                pytest.fail(f"no view in time; the server said:\n{server.log()}")
         await ada.aclose()
         await bob.aclose()
     finally:
-        _kill(process)
+        server.kill()

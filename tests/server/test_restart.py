@@ -4,20 +4,12 @@ clean stop, and after ``kill -9`` of a real server process."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import httpx
 import websockets
 
 from tests.server.conftest import hub_of, people, running, settle, table_with
-
-SRC = Path(__file__).resolve().parents[2] / "src"
+from tests.server.processes import Server, free_port
 
 
 async def test_games_resume_after_a_restart_with_bots_playing_on(database_url: str) -> None:
@@ -48,49 +40,6 @@ async def test_games_resume_after_a_restart_with_bots_playing_on(database_url: s
         assert bots_live.info.version >= bots_before + 3
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _serve(database_url: str, port: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "otherside",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--database",
-            database_url,
-            "--bot-delay",
-            str(bot_delay),
-            # Browser tests make many guests from one address.
-            "--limit",
-            "guests_per_address=1000",
-            "--limit",
-            "tables_per_address=1000",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 90  # a loaded CI machine starts slowly
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
-
-
 async def _next_view(ws: websockets.ClientConnection) -> dict:
     while True:
         message = json.loads(await ws.recv())
@@ -99,9 +48,9 @@ async def _next_view(ws: websockets.ClientConnection) -> dict:
 
 
 async def test_kill_minus_9_loses_no_announced_move(database_url: str) -> None:
-    port = _free_port()
-    server = _serve(database_url, port)
-    base = f"http://127.0.0.1:{port}"
+    port = free_port()
+    server = Server(database_url, port)
+    base = server.url
     try:
         async with (
             httpx.AsyncClient(base_url=base) as alice,
@@ -134,11 +83,10 @@ async def test_kill_minus_9_loses_no_announced_move(database_url: str) -> None:
                 )
                 views = [await _next_view(ws) for ws in sockets]
             seen = views[0]
-            server.send_signal(signal.SIGKILL)
-            server.wait(timeout=10)
+            server.kill()
             for ws in sockets:
                 await ws.close()
-            server = _serve(database_url, port)
+            server = Server(database_url, port)
             async with websockets.connect(
                 url, additional_headers={"Cookie": f"otherside_session={cookies[0]}"}
             ) as ws:
@@ -147,4 +95,3 @@ async def test_kill_minus_9_loses_no_announced_move(database_url: str) -> None:
             assert back["view"] == seen["view"]
     finally:
         server.kill()
-        server.wait(timeout=10)

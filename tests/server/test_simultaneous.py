@@ -14,7 +14,7 @@ from otherside.games.rectoverso.cards import standard_card
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
 from otherside.server.tables import LiveTable, TableHub
-from tests.server.conftest import Player, Recorder, hub_of, people, running, settle
+from tests.server.conftest import Player, Recorder, hub_of, people, running, settle, watched
 
 
 async def _table(
@@ -33,13 +33,7 @@ async def _table(
         filled = await host.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
         assert filled.status_code == 200, filled.text
     assert (await host.post(f"/api/tables/{table_id}/start")).status_code == 200
-    hub = hub_of(app)
-    conns = [p.recorder() for p in players] + [Recorder(None)]
-    live = None
-    for conn in conns:
-        live = await hub.attach(table_id, conn)
-    assert live is not None
-    return hub, live, conns
+    return await watched(app, table_id, players)
 
 
 async def _act(hub: TableHub, live: LiveTable, conn: Recorder, action: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from tests.server.conftest import (
     running,
     settle,
     table_with,
+    watched,
 )
 
 TURN = {"kind": "turn", "days": 7, "remind_days": 4}
@@ -45,13 +46,7 @@ async def _versus(
     joined = await players[1].http.post(f"/api/tables/{table_id}/join", json={})
     assert joined.status_code == 200, joined.text
     assert (await host.post(f"/api/tables/{table_id}/start")).status_code == 200
-    hub = hub_of(app)
-    conns = [p.recorder() for p in players] + [Recorder(None)]
-    live = None
-    for conn in conns:
-        live = await hub.attach(table_id, conn)
-    assert live is not None
-    return hub, live, conns
+    return await watched(app, table_id, players)
 
 
 async def _send(hub: TableHub, live: LiveTable, conn: Recorder, message: dict[str, Any]) -> None:
@@ -305,7 +300,7 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
     table_id = made.json()["id"]
     games = (await host.http.get("/api/games")).json()
     choices = next(g for g in games if g["name"] == "versus")["bot_choices"]
-    assert {"spec": "search:think=2", "label": "search · 2 s a move"} in choices
+    assert {"spec": "search:think=2", "label": "search · 2 s a move", "players": [2]} in choices
     for bad, words in (
         ("search:think=99", "from 0.1 to 10"),
         ("greedy:think=1", "no option 'think'"),

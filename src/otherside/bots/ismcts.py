@@ -21,26 +21,25 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 from otherside.core.game import Action, State
 
-Determinize = Callable[[Mapping[str, Any], random.Random], State]
-Policy = Callable[[State, random.Random], Action]
-Reward = Callable[[State], Sequence[float]]
-Shortlist = Callable[[State, int], Sequence[Action]]
+V = TypeVar("V", bound=Mapping[str, Any])
+S = TypeVar("S", bound=State[Any])
+A = TypeVar("A", bound=Action)
 
 
-class Node:
+class Node(Generic[A]):
     """A tree node: reached by ``action`` chosen by ``player``; statistics from their side."""
 
     __slots__ = ("action", "available", "children", "player", "total", "visits")
 
-    def __init__(self, action: Action | None, player: int) -> None:
+    def __init__(self, action: A | None, player: int) -> None:
         self.action = action
         self.player = player
-        self.children: dict[Hashable, Node] = {}
+        self.children: dict[A, Node[A]] = {}
         self.visits = 0
         self.available = 0
         self.total = 0.0
@@ -51,8 +50,10 @@ class Node:
         )
 
 
-class ISMCTS:
-    """The search. One instance may serve many decisions (it keeps no state between them).
+class ISMCTS(Generic[V, S, A]):
+    """The search over views of type ``V``, states ``S`` and actions ``A``.
+
+    One instance may serve many decisions (it keeps no state between them).
 
     Args:
         determinize: a concrete state drawn from a view.
@@ -69,15 +70,15 @@ class ISMCTS:
 
     def __init__(
         self,
-        determinize: Determinize,
-        policy: Policy,
-        reward: Reward,
+        determinize: Callable[[V, random.Random], S],
+        policy: Callable[[S, random.Random], A],
+        reward: Callable[[S], Sequence[float]],
         *,
         iterations: int = 200,
         seconds: float | None = None,
         exploration: float = 0.7,
         rollout_depth: int | None = None,
-        shortlist: Shortlist | None = None,
+        shortlist: Callable[[S, int], Sequence[A]] | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -92,14 +93,12 @@ class ISMCTS:
         self.rollout_depth = rollout_depth
         self.shortlist = shortlist
 
-    def search(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
+    def search(self, view: V, legal: Sequence[A], rng: random.Random) -> A:
         """The most visited root action after the budget (one of ``legal``)."""
         if len(legal) == 1:
             return legal[0]
         me = view["current_player"]
-        root = Node(None, me)
+        root: Node[A] = Node(None, me)
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         done = 0
         while True:
@@ -118,7 +117,7 @@ class ISMCTS:
         assert best.action is not None
         return best.action
 
-    def _iterate(self, root: Node, state: State, me: int, rng: random.Random) -> None:
+    def _iterate(self, root: Node[A], state: S, me: int, rng: random.Random) -> None:
         node = root
         path = [root]
         shortlist = self.shortlist

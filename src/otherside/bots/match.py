@@ -5,40 +5,43 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from otherside.bots.base import Bot
 from otherside.core.errors import IllegalAction
-from otherside.core.game import Action, Game, Outcome, State
+from otherside.core.game import Game, Outcome, State
+
+S = TypeVar("S", bound=State[Any])
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[S]):
     """One applied action: who played it, what it was, and the states around it."""
 
     player: int
-    action: Action
-    before: State
-    after: State
+    action: Any
+    before: S
+    after: S
 
 
 @dataclass
-class MatchResult:
+class MatchResult(Generic[S]):
     """A finished match: the final state, its outcome and every action in order."""
 
-    final: State
+    final: S
     outcome: Outcome
     actions: list[str] = field(default_factory=list)
     decision_seconds: list[list[float]] = field(default_factory=list)
 
 
 def play_match(
-    game: Game,
-    state: State,
-    seats: Sequence[Bot],
+    game: Game[S],
+    state: S,
+    seats: Sequence[Bot[Any, Any]],
     rng: random.Random,
-    on_step: Callable[[Step], None] | None = None,
+    on_step: Callable[[Step[S]], None] | None = None,
     clock: Callable[[], float] | None = None,
-) -> MatchResult:
+) -> MatchResult[S]:
     """Play ``state`` to the end with ``seats[p]`` choosing for player ``p``.
 
     Each seat gets ``game.view(state, p)``, the legal actions and ``rng``. A seat that returns an

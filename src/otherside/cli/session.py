@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from otherside.bots import Bot, Step, play_match
-from otherside.core import write_record_file
+from otherside.cli.records import write_record_file
 from otherside.core.game import Game, State
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -45,14 +45,17 @@ def read_command(console: Console, prompt: str) -> str:
     return line
 
 
+S = TypeVar("S", bound=State[Any])
+
+
 def play_until_stopped(
     console: Console,
-    game: Game,
-    state: State,
-    seats: Sequence[Bot],
+    game: Game[S],
+    state: S,
+    seats: Sequence[Bot[Any, Any]],
     rng: random.Random,
-    on_step: Callable[[Step], None],
-) -> tuple[State, bool]:
+    on_step: Callable[[Step[S]], None],
+) -> tuple[S, bool]:
     """Play ``state`` through the match loop until it ends or a player stops it.
 
     Returns:
@@ -60,7 +63,7 @@ def play_until_stopped(
     """
     last = state
 
-    def follow(step: Step) -> None:
+    def follow(step: Step[S]) -> None:
         nonlocal last
         last = step.after
         on_step(step)

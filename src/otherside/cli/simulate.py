@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from otherside.bots import make_bot
-from otherside.bots.simulate import GameResult, SimSpec, parse_seats, simulate, summarize
+from otherside.simulate import GameResult, SimSpec, parse_seats, simulate, summarize
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -35,7 +35,7 @@ class SimulateExtras:
 
     Attributes:
         observer: ``"module:Class"`` of the per-game observer run in the workers (see
-            :mod:`otherside.bots.simulate`), or None.
+            :mod:`otherside.simulate`), or None.
         observer_options: given the player count and whether ``--ceiling`` is on, the
             observer's keyword options.
         summarize: adds game-specific keys to the summary dict from the results.

@@ -14,9 +14,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from otherside.bots.simulate import GameResult
 from otherside.cli.simulate import SimulateExtras, add_simulate_command
 from otherside.games.verso import DESIGNERS_BEST, RATING_BANDS, rating
+from otherside.simulate import GameResult
 
 SCORE_MARKS = (50, 60, 65)
 """Solo thresholds reported as shares of games (65: above the designers' record of 64)."""
@@ -69,7 +69,7 @@ def report_verso(console: Console, summary: dict[str, Any]) -> None:
 
 
 VERSO_EXTRAS = SimulateExtras(
-    observer="otherside.bots.verso_stats:VersoStats",
+    observer="otherside.research.verso_stats:VersoStats",
     observer_options=_observer_options,
     summarize=summarize_verso,
     report=report_verso,

@@ -1,8 +1,8 @@
 """``otherside verso train-value``: learn the solo value tables of the ``expectimax`` bot.
 
-TD(0) self-play on the fast solo model (:func:`otherside.bots.verso_value.train`), with a Rich
-progress bar, the learning curve as a table and, with ``--plot``, as a picture. The tables shipped
-in ``otherside/bots/data/verso_value.bin`` come from this command with its defaults.
+TD(0) self-play on the fast solo model (:func:`otherside.research.verso_training.train`), with a
+Rich progress bar, the learning curve as a table and, with ``--plot``, as a picture. The tables
+shipped in ``otherside/bots/verso/data/verso_value.bin`` come from this command with its defaults.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from otherside.bots.verso_value import BadValueFile, ValueNet, train
+from otherside.bots.verso.value import BadValueFile, ValueNet
+from otherside.research.verso_training import train
 
 DEFAULT_EPISODES = 1_200_000
 DEFAULT_ALPHA = 0.01

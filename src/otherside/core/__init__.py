@@ -12,7 +12,7 @@ This package imports nothing else of ``otherside``.
 
 from otherside.core.errors import BadNotation, BadRecord, IllegalAction, OthersideError
 from otherside.core.game import Action, Game, Outcome, State
-from otherside.core.records import dump_record, load_record, read_record_file, write_record_file
+from otherside.core.records import dump_record, load_record
 from otherside.core.rng import derive_seed, make_rng
 
 __all__ = [
@@ -28,6 +28,4 @@ __all__ = [
     "dump_record",
     "load_record",
     "make_rng",
-    "read_record_file",
-    "write_record_file",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 JSON = dict[str, Any]
 
@@ -54,8 +54,12 @@ class Outcome:
         return {"scores": list(self.scores), "winners": list(self.winners), "reason": self.reason}
 
 
-class State(Protocol):
-    """An immutable game position.
+A = TypeVar("A", bound=Action)
+"""A game's action type (``VersoAction``, ``VersusAction`` …)."""
+
+
+class State(Protocol[A]):
+    """An immutable game position whose actions are of type ``A``.
 
     ``apply`` never mutates: it returns the next state, or raises ``IllegalAction`` /
     ``BadNotation`` (both ``ValueError``) naming the input, the reason and the legal actions.
@@ -78,15 +82,15 @@ class State(Protocol):
     @property
     def scores(self) -> tuple[int, ...]: ...
 
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> Sequence[A]:
         """The legal actions of the current player, in a deterministic order."""
         ...
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> A:
         """Parse notation into an action (legal or not); ``BadNotation`` if malformed."""
         ...
 
-    def apply(self, action: Action | str) -> State:
+    def apply(self, action: A | str) -> Self:
         """Return the state after ``action`` (an action or its notation)."""
         ...
 
@@ -95,27 +99,31 @@ class State(Protocol):
         ...
 
 
-class Game(Protocol):
-    """A game: static description, factory, replay and views."""
+S = TypeVar("S", bound=State[Any])
+"""A game's state type (``VersoState`` …), which fixes its action type."""
+
+
+class Game(Protocol[S]):
+    """A game whose states are of type ``S``: static description, factory, replay and views."""
 
     name: str
     player_counts: tuple[int, ...]
 
     def new_state(
         self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
-    ) -> State:
+    ) -> S:
         """A fresh game; every random choice comes from ``seed``."""
         ...
 
-    def replay(self, record: Mapping[str, Any]) -> State:
+    def replay(self, record: Mapping[str, Any]) -> S:
         """The state reached by a game record; ``BadRecord`` if it is malformed or illegal."""
         ...
 
-    def view(self, state: State, player: int | None) -> JSON:
+    def view(self, state: S, player: int | None) -> JSON:
         """What ``player`` may see (``None``: a spectator), as JSON-serialisable data."""
         ...
 
-    def redeal(self, state: State, player: int, rng: random.Random) -> State:
+    def redeal(self, state: S, player: int, rng: random.Random) -> S:
         """A state that ``player`` cannot tell apart from ``state``.
 
         Every piece of information hidden from ``player`` is re-drawn at random, consistently

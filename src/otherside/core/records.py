@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from otherside.core.errors import BadRecord
@@ -42,21 +41,3 @@ def check_record_header(data: object, game: str | None) -> dict[str, Any]:
 def dump_record(record: Mapping[str, Any]) -> str:
     """Canonical JSON text of a record (stable key order, one action per line is not needed)."""
     return json.dumps(record, ensure_ascii=False, indent=1) + "\n"
-
-
-def read_record_file(path: str | Path, game: str | None = None) -> dict[str, Any]:
-    """Read a record file; ``BadRecord`` names the file on any problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadRecord(f"cannot read {path}: {exc.strerror}") from exc
-    return load_record(text, game)
-
-
-def write_record_file(path: str | Path, record: Mapping[str, Any]) -> None:
-    """Write a record file atomically enough for a CLI (write then rename)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(dump_record(record), encoding="utf-8")
-    tmp.replace(path)

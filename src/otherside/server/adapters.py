@@ -9,13 +9,12 @@ drawn by the generic page (the view as data and one button per legal action).
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from otherside.bots import bot_names
+from otherside.bots import bot_info, bot_names
 from otherside.core.game import Game, State
 from otherside.games import get_game
 from otherside.server.pace import Pace
@@ -211,22 +210,39 @@ class GameAdapter:
                 )
         return format_bot(name, options)
 
-    def bot_choices(self) -> list[dict[str, str]]:
-        """What the pages offer for a bot seat: every bot, and each option's usual values."""
-        choices = []
-        for name in self.bots():
+    def bot_choices(self) -> list[dict[str, Any]]:
+        """What the pages offer for a bot seat: each bot (not its aliases) with the player
+        counts it is offered at, and each of its options' usual values."""
+        try:
+            infos = bot_info(self.name)
+        except ValueError:
+            infos = []
+        offered = {i.name: list(i.players) for i in infos} or {
+            name: list(self.player_counts) for name in self.bots()
+        }
+        choices: list[dict[str, Any]] = []
+        for name, players in offered.items():
             options = self.bot_options.get(name, ())
             if not options:
-                choices.append({"spec": name, "label": name})
+                choices.append({"spec": name, "label": name, "players": players})
             for option in options:
                 for value in option.choices:
                     choices.append(
                         {
                             "spec": format_bot(name, {option.name: value}),
                             "label": f"{name} · {value:g} {option.unit} a move",
+                            "players": players,
                         }
                     )
         return choices
+
+    def bot_info(self) -> dict[str, dict[str, str]]:
+        """Each bot's one-line description and measured strength, by name."""
+        try:
+            infos = bot_info(self.name)
+        except ValueError:
+            return {}
+        return {i.name: {"description": i.description, "strength": i.strength} for i in infos}
 
     def clean_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         """Validated options with defaults filled in; ``ValueError`` naming the bad option."""
@@ -259,6 +275,7 @@ class GameAdapter:
             "options": [spec.to_json() for spec in self.options],
             "bots": self.bots(),
             "bot_choices": self.bot_choices(),
+            "bot_info": self.bot_info(),
             "page": self.page,
             "pace": self.pace.to_json(),
             "rated_counts": list(self.rated_counts),
@@ -292,11 +309,11 @@ VERSO = GameAdapter(
 )
 
 
-def _rectoverso_with_clock(clock: Callable[[], float]) -> Game:
+def _rectoverso_with_clock(clock: Callable[[], float]) -> Game[Any]:
     """Recto Verso whose rounds run on ``clock`` (R14, R16: the server's time)."""
-    module = importlib.import_module("otherside.games.rectoverso")
-    game: Game = module.RectoVersoGame(clock=clock)
-    return game
+    from otherside.games.rectoverso import RectoVersoGame
+
+    return RectoVersoGame(clock=clock)
 
 
 VERSUS = GameAdapter(

@@ -15,6 +15,7 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
@@ -116,8 +117,9 @@ def create_app(
     app.include_router(sockets.router)
 
     @app.get("/api/health")
-    async def health() -> dict[str, bool]:
-        return {"ok": True}
+    async def health() -> dict[str, Any]:
+        """Up, and which server process answered (one of several on PostgreSQL)."""
+        return {"ok": True, "node": app.state.hub.cluster.node}
 
     def page(name: str) -> FileResponse:
         return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})

@@ -66,8 +66,8 @@ class SoloCluster:
         """Always granted."""
         return True
 
-    async def release(self, table_id: str) -> None:
-        """Nothing to release."""
+    def forget(self, table_id: str) -> None:
+        """Nothing to forget."""
 
     async def start(
         self, listener: Listener, orphans: Callable[[list[str]], Awaitable[None]]
@@ -103,6 +103,7 @@ class PostgresCluster:
         self.lease_seconds = lease_seconds
         self.renew_every = renew_every
         self._held: set[str] = set()
+        self._taken: set[str] = set()  # leases taken while a renewal was reading the held ones
         self._tasks: list[asyncio.Task[None]] = []
 
     # -- fan-out -------------------------------------------------------------------------------
@@ -171,23 +172,15 @@ class PostgresCluster:
 
         if await self.db.run(take):
             self._held.add(table_id)
+            self._taken.add(table_id)
             return True
         self._held.discard(table_id)
         return False
 
-    async def release(self, table_id: str) -> None:
-        """Give the lease of ``table_id`` back (its game is over, or nothing is left to run)."""
-        node = self.node
+    def forget(self, table_id: str) -> None:
+        """The game of ``table_id`` ended, and its lease with it (in the same transaction)."""
         self._held.discard(table_id)
-
-        def give(session: Session) -> None:
-            session.execute(
-                update(GameTable)
-                .where(GameTable.id == table_id, GameTable.lease_owner == node)
-                .values(lease_owner=None, lease_until=None)
-            )
-
-        await self.db.run(give)
+        self._taken.discard(table_id)
 
     async def _renew(self, orphans: Callable[[list[str]], Awaitable[None]]) -> None:
         node, seconds = self.node, self.lease_seconds

@@ -374,7 +374,8 @@ def save_move(
         **timing.values(),
     }
     if final_record is not None:
-        values["record"] = final_record
+        # A finished game has nothing left to run: its lease ends with it.
+        values.update(record=final_record, lease_owner=None, lease_until=None)
     connection = session.connection()
     done = connection.execute(
         update(GameTable)
@@ -424,6 +425,8 @@ def save_end(
             to_move=[],
             deadline_at=None,
             bots_to_act=False,
+            lease_owner=None,
+            lease_until=None,
             updated_at=now,
         )
     )

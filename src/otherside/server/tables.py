@@ -279,7 +279,10 @@ class TableHub:
             for held in list(self._live.values()):
                 await self.refresh(held)
             return
-        live = self._live.get(str(message.get("table")))
+        # A table being loaded right now may have been read before this change: wait for the
+        # load, so that the change is not lost on it.
+        async with self._loading:
+            live = self._live.get(str(message.get("table")))
         if live is None:
             return
         if message.get("kind") == "chat":
@@ -289,13 +292,15 @@ class TableHub:
         self.on_deadline_change()
 
     async def adopt(self, table_ids: list[str]) -> None:
-        """Take over tables whose bots wait for an owner (their process died): lease, load,
-        and let the bots play on."""
+        """Make sure the bots of these tables play: take over those without an owner (their
+        process died) — lease, load, catch up — and restart ours if their bots stopped."""
         for table_id in table_ids:
+            held = self._live.get(table_id)
+            if held is not None and held.bot_task is not None:
+                continue
             if await self.cluster.acquire(table_id):
                 live = await self.live(table_id)
                 await self.refresh(live)
-                log.info("took table %s over", table_id)
 
     async def _load_ratings(self, info: TableInfo) -> dict[int, float]:
         users = [s.user_id for s in info.seats if s.user_id is not None]
@@ -534,7 +539,7 @@ class TableHub:
         live.ratings.update(rated)
         self._broadcast(live, table=outcome is not None or forfeit is not None, view=True)
         if outcome is not None:
-            await self.cluster.release(live.id)
+            self.cluster.forget(live.id)
         self._kick_bots(live)
         self.on_deadline_change()
 
@@ -602,7 +607,7 @@ class TableHub:
             info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
         )
         self._broadcast(live, table=True, view=True)
-        await self.cluster.release(live.id)
+        self.cluster.forget(live.id)
 
     def _rate(
         self, session: Session, info: TableInfo, outcome: dict[str, Any], now: datetime

@@ -8,6 +8,7 @@ used elsewhere in the pile).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,3 +63,12 @@ def tableau(state: verso.VersoState, player: int) -> list[str]:
 def events(state: verso.VersoState, kind: str) -> list[dict[str, Any]]:
     """The events of the last action of one type."""
     return [e for e in state.events if e["type"] == kind]
+
+
+def solo_midgame(seed: int, moves: int = 8) -> verso.VersoState:
+    """A solo position ``moves`` random actions into the game dealt with ``seed``."""
+    rng = random.Random(seed)
+    state = verso.new_game(1, seed=seed)
+    for _ in range(moves):
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state

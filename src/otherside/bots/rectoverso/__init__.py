@@ -45,6 +45,12 @@ from __future__ import annotations
 from otherside.bots.base import register_bot
 from otherside.bots.rectoverso.partner import PartnerBot
 
-register_bot("rectoverso", "partner", "best")(PartnerBot)
+register_bot(
+    "rectoverso",
+    "partner",
+    "best",
+    description="Builds towards its own side from what it sees, and works round its partner.",
+    strength="two partners match 90% of cards within 120 s, median 13 s",
+)(PartnerBot)
 
 __all__ = ["PartnerBot"]

@@ -19,6 +19,7 @@ from rich.text import Text
 from otherside.bots import Step, bot_names, make_bot
 from otherside.bots.base import Bot
 from otherside.cli.human import HumanSeat, Referee
+from otherside.cli.records import read_record_file
 from otherside.cli.session import (
     check_record_path,
     play_until_stopped,
@@ -34,13 +35,7 @@ from otherside.cli.verso_render import (
 )
 from otherside.cli.verso_simulate import register_verso_simulate
 from otherside.cli.verso_train import register_verso_train
-from otherside.core import (
-    BadRecord,
-    State,
-    derive_seed,
-    make_rng,
-    read_record_file,
-)
+from otherside.core import BadRecord, State, derive_seed, make_rng
 from otherside.games import get_game
 
 HUMAN = "human"

@@ -6,13 +6,14 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from otherside.bots import Bot, Step, bot_names, make_bot
+from otherside.cli.records import read_record_file
 from otherside.cli.session import (
     QUIT_HELP,
     check_record_path,
@@ -23,8 +24,8 @@ from otherside.cli.session import (
 )
 from otherside.cli.simulate import SimulateExtras, add_simulate_command
 from otherside.cli.versus_render import NAMES, describe_attraction, flipped_cells, render
-from otherside.core import BadNotation, BadRecord, IllegalAction, read_record_file
-from otherside.core.game import Action, Game, State
+from otherside.core import BadNotation, BadRecord, IllegalAction
+from otherside.core.game import Action
 from otherside.games.versus import (
     GAME,
     Ply,
@@ -141,8 +142,8 @@ def _seats(spec: str, think: float, console: Console) -> tuple[list[Bot], tuple[
         raise typer.BadParameter(
             f"VERSUS needs 2 seats (Blue,Brown), got {spec!r}", param_hint="--seats"
         )
-    names = ("You" if k == HUMAN and kinds.count(HUMAN) == 1 else k for k in kinds)
-    seat_names = cast(tuple[str, str], tuple(names))
+    blue, brown = ("You" if k == HUMAN and kinds.count(HUMAN) == 1 else k for k in kinds)
+    seat_names = (blue, brown)
     known = bot_names("versus")
     seats: list[Bot] = []
     for kind in kinds:
@@ -178,9 +179,9 @@ def play(
     players, names = _seats(seats, think, console)
     humans = [p for p in players if isinstance(p, HumanSeat)]
 
-    def on_step(step: Step) -> None:
-        before = view(cast(VersusState, step.before), None)
-        after = view(cast(VersusState, step.after), None)
+    def on_step(step: Step[VersusState]) -> None:
+        before = view(step.before, None)
+        after = view(step.after, None)
         flipped = flipped_cells(before, after)
         console.print(f"{NAMES[step.player]} ({names[step.player]}): [bold]{step.action}[/]")
         for line in describe_attraction(before, after):
@@ -190,9 +191,7 @@ def play(
         if not humans or step.after.is_over:
             console.print(render(after, flipped, names))
 
-    final, _ = play_until_stopped(
-        console, cast(Game, GAME), cast(State, new_game()), players, random.Random(seed), on_step
-    )
+    final, _ = play_until_stopped(console, GAME, new_game(), players, random.Random(seed), on_step)
     save_record(console, final, record, names)
 
 

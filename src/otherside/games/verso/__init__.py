@@ -24,7 +24,11 @@ Notation: faces ``B3`` / ``g4`` / ``o*`` (upper case 3 VP); cards ``UP/DOWN``; a
 
 A view (V19, :func:`view`) holds every tableau (up faces; a down face only once it was shown),
 scores, square flags, pile size, top face, discards, the events of the last action, and the
-outcome; never a down face that was not shown nor the pile below its top.
+outcome; never a down face that was not shown nor the pile below its top. Its keys, and those of
+the events, are typed in :mod:`~.schema` (:class:`VersoView`, :data:`VersoEvent`).
+
+Search uses one fast representation beside the engine, :mod:`~.fast` (a position on bare
+integers that changes in place, with the engine's rule tables), tested against the engine.
 
 >>> state = new_game(players=3, seed=7)
 >>> state = state.apply("flip")
@@ -35,6 +39,7 @@ outcome; never a down face that was not shown nor the pile below its top.
 from otherside.games.verso.actions import VersoAction, parse_action
 from otherside.games.verso.cards import DECK, card_name, face_name, parse_card, parse_face
 from otherside.games.verso.game import GAME, VersoGame, deal, new_game, pile_size, replay
+from otherside.games.verso.schema import VersoEvent, VersoView
 from otherside.games.verso.solo import DESIGNERS_BEST, RATING_BANDS, rating
 from otherside.games.verso.state import VersoState
 from otherside.games.verso.view import determinize, redeal, view
@@ -45,8 +50,10 @@ __all__ = [
     "GAME",
     "RATING_BANDS",
     "VersoAction",
+    "VersoEvent",
     "VersoGame",
     "VersoState",
+    "VersoView",
     "card_name",
     "deal",
     "determinize",

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from otherside.core.errors import BadNotation, BadRecord, IllegalAction
+from otherside.core.game import Game
 from otherside.core.records import check_record_header
 from otherside.core.rng import make_rng
 from otherside.games.verso.cards import DECK, parse_card
@@ -116,7 +117,7 @@ def replay(record: Mapping[str, Any]) -> VersoState:
         raise BadRecord("'actions' must be a list of action notations")
     try:
         state = new_game(
-            data.get("players"),  # type: ignore[arg-type]
+            _check_players(data.get("players")),
             pile=pile,
             first_player=options.get("first_player", 0),
             allow_duplicate_keep=options.get("allow_duplicate_keep", False),
@@ -137,7 +138,7 @@ class VersoGame:
     """Verso as a :class:`otherside.core.Game`."""
 
     name = "verso"
-    player_counts = (1, 2, 3, 4, 5, 6)
+    player_counts: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 
     def new_state(
         self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -152,10 +153,16 @@ class VersoGame:
         return replay(record)
 
     def view(self, state: VersoState, player: int | None) -> dict[str, Any]:
-        return view(state, player)
+        """:func:`~otherside.games.verso.view.view` as the contract's plain JSON dict (a shallow
+        copy: the typed :class:`~otherside.games.verso.schema.VersoView` is the same data)."""
+        return _json(view(state, player))
 
     def redeal(self, state: VersoState, player: int, rng: random.Random) -> VersoState:
         return redeal(state, player, rng)
 
 
-GAME = VersoGame()
+def _json(data: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(data)
+
+
+GAME: Game[VersoState] = VersoGame()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Outcome
@@ -31,16 +31,25 @@ from otherside.games.verso.actions import (
     parse_action,
 )
 from otherside.games.verso.cards import COLOURS, DOWN, UP, card_name, face_name
+from otherside.games.verso.schema import CardView, DrawEvent, OptionsView, VersoEvent
 
 PLAY, FINAL, OVER = 0, 1, 2
-PHASE_NAMES = ("play", "final", "over")
+PhaseName = Literal["play", "final", "over"]
+PHASE_NAMES: tuple[PhaseName, ...] = ("play", "final", "over")
 SQUARE_POINTS = 7
 EMPTY_TABLEAU = (-1,) * 21
 UP_SLOT = tuple(f % 21 for f in UP)
 UP_VP = tuple(3 if f >= 21 else 1 for f in UP)
-UP_VALUE = tuple(f % 7 for f in UP)
-DOWN_VALUE = tuple(f % 7 for f in DOWN)
-DOWN_COLOUR = tuple((f % 21) // 7 for f in DOWN)
+HIGHEST = tuple((m >> 1).bit_length() if m >> 1 else 0 for m in range(128))
+"""V11.2, per 7-bit colour mask: the value of the card a turn takes (the highest numbered card;
+the star, value 0, only when it is alone)."""
+SOLO_TURNS = tuple(
+    (d % 21) // 7 if u % 7 and d % 7 and d % 7 > u % 7 else -1
+    for u, d in zip(UP, DOWN, strict=True)
+)
+"""V16, per oriented card the solo opponent takes: the colour of its down face when that face's
+value is above the up face's (neither a star), which makes you turn your highest card of that
+colour; else -1."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,7 @@ class Table:
     def solo(self) -> bool:
         return self.players == 1
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> OptionsView:
         return {
             "allow_duplicate_keep": self.allow_duplicate_keep,
             "first_player": self.first_player,
@@ -173,7 +182,7 @@ class VersoState:
         return Outcome.by_scores(self.score_list, "pile empty") if self.phase == OVER else None
 
     @property
-    def phase_name(self) -> str:
+    def phase_name(self) -> PhaseName:
         """``play``, ``final`` (the last series of V14/V17) or ``over``."""
         return PHASE_NAMES[self.phase]
 
@@ -213,7 +222,7 @@ class VersoState:
         return bool(self.shown >> (oc >> 1) & 1)
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[VersoEvent]:
         """What the last action did, as public event dicts (draws, turns, discards, squares…)."""
         return [_event_dict(e) for e in self.events_raw]
 
@@ -387,9 +396,7 @@ class VersoState:
         mask = self.masks[player * 3 + colour]
         if not mask:
             return
-        numbered = mask >> 1
-        slot = colour * 7 + (numbered.bit_length() if numbered else 0)
-        oc = self._remove(player, slot) ^ 1
+        oc = self._remove(player, colour * 7 + HIGHEST[mask]) ^ 1
         self.shown |= 1 << (oc >> 1)
         events.append(("turn", player, oc))
         self._gain(player, oc, events)
@@ -415,11 +422,10 @@ class VersoState:
         oc = self.table.pile[self.pos]
         self.pos += 1
         self.shown |= 1 << (oc >> 1)
-        up_value, down_value = UP_VALUE[oc], DOWN_VALUE[oc]
-        acts = bool(up_value and down_value and down_value > up_value)
-        events.append(("opponent", oc, acts))
-        if acts:
-            self._turn_highest(0, DOWN_COLOUR[oc], events)
+        colour = SOLO_TURNS[oc]
+        events.append(("opponent", oc, colour >= 0))
+        if colour >= 0:
+            self._turn_highest(0, colour, events)
         self.discards = (oc, self.discards)
 
     def _start_final(self, emptied_by: int, events: list[tuple[Any, ...]]) -> None:
@@ -476,16 +482,16 @@ def _oldest_first(node: tuple[Any, Any] | None) -> list[Any]:
     return out
 
 
-def card_json(oc: int, shown: bool) -> dict[str, str | None]:
+def card_json(oc: int, shown: bool) -> CardView:
     """A card as the views show it: its up face, and its down face only if ever shown."""
     return {"up": face_name(UP[oc]), "down": face_name(DOWN[oc]) if shown else None}
 
 
-def _event_dict(e: tuple[Any, ...]) -> dict[str, Any]:
+def _event_dict(e: tuple[Any, ...]) -> VersoEvent:
     kind = e[0]
     if kind == "draw":
         _, player, oc, before = e
-        out = {
+        out: DrawEvent = {
             "type": "draw",
             "player": player,
             "face": face_name(UP[oc]),

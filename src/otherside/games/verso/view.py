@@ -20,10 +20,10 @@ from otherside.games.verso.cards import (
     orient,
     parse_face,
 )
+from otherside.games.verso.schema import CardView, OutcomeView, VersoView
 from otherside.games.verso.solo import rating
 from otherside.games.verso.state import (
     EMPTY_TABLEAU,
-    OVER,
     PHASE_NAMES,
     Table,
     VersoState,
@@ -32,10 +32,13 @@ from otherside.games.verso.state import (
 )
 
 
-def view(state: VersoState, player: int | None) -> dict[str, Any]:
+def view(state: VersoState, player: int | None) -> VersoView:
     """The public view of V19 as JSON-ready data (``player`` None for a spectator)."""
     top = state.top
-    over = state.phase == OVER
+    outcome: OutcomeView | None = None
+    if state.outcome is not None:
+        scores, winners = state.outcome.scores, state.outcome.winners
+        outcome = {"scores": list(scores), "winners": list(winners), "reason": state.outcome.reason}
     return {
         "game": "verso",
         "players": state.players,
@@ -60,14 +63,26 @@ def view(state: VersoState, player: int | None) -> dict[str, Any]:
         "scores": list(state.score_list),
         "discards": [card_json(oc, state.is_shown(oc)) for oc in state.discard_pile()],
         "events": state.events,
-        "outcome": state.outcome.to_json() if over and state.outcome else None,
-        "rating": rating(state.score_list[0]) if over and state.solo else None,
+        "outcome": outcome,
+        "rating": rating(state.score_list[0]) if outcome and state.solo else None,
     }
 
 
-def _faces_of(entry: dict[str, Any]) -> tuple[int, int | None]:
-    down = entry.get("down")
-    return parse_face(entry["up"]), parse_face(down) if down else None
+def faces_of(card: CardView) -> tuple[int, int | None]:
+    """The up face of a card of a view, and its down face if it was ever shown."""
+    down = card["down"]
+    return parse_face(card["up"]), parse_face(down) if down else None
+
+
+def shown_cards(view_data: VersoView) -> int:
+    """The deck cards a view shows whole (both faces), as bits: ``known >> card & 1``."""
+    known = 0
+    for cards in [*(t["cards"] for t in view_data["tableaux"]), view_data["discards"]]:
+        for card in cards:
+            up, down = faces_of(card)
+            if down is not None:
+                known |= 1 << CARD_OF_FACES[(up, down)]
+    return known
 
 
 class _Sampler:
@@ -150,7 +165,7 @@ def redeal(state: VersoState, player: int, rng: random.Random) -> VersoState:
     return new
 
 
-def determinize(view_data: dict[str, Any], rng: random.Random) -> VersoState:
+def determinize(view_data: VersoView, rng: random.Random) -> VersoState:
     """A concrete position consistent with a view, hidden faces and pile drawn at random.
 
     For bots (information-set search): the result has the view's tableaux, scores, square flags,
@@ -175,7 +190,7 @@ def determinize(view_data: dict[str, Any], rng: random.Random) -> VersoState:
     for g, cards in enumerate(groups):
         row = []
         for i, entry in enumerate(cards):
-            up, down = _faces_of(entry)
+            up, down = faces_of(entry)
             if down is None:
                 unknown.append((g, i, up))
                 row.append(-1)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from otherside.core.errors import BadNotation, BadRecord, IllegalAction
-from otherside.core.game import Outcome
+from otherside.core.game import Game, Outcome
 from otherside.core.records import check_record_header
 from otherside.games.versus.notation import (
     Action,
@@ -263,7 +263,7 @@ class VersusGame:
     """VERSUS for the core contract: two players, Blue (seat 0) and Brown (seat 1)."""
 
     name = "versus"
-    player_counts = (2,)
+    player_counts: tuple[int, ...] = (2,)
 
     def new_state(
         self, players: int, *, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -284,4 +284,4 @@ class VersusGame:
         return state
 
 
-GAME = VersusGame()
+GAME: Game[VersusState] = VersusGame()

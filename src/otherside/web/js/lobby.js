@@ -60,13 +60,17 @@ function refreshForm() {
   const players = Number($("players").value);
   $("options").replaceChildren(...game.options.map((spec) => optionField(spec, players)));
   const keep = $("bots").value;
-  const info = game.bot_info ?? {};
   $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
-    ...game.bot_choices.map((c) => {
-      const about = info[c.spec.split(":")[0]];
-      return el("option", { value: c.spec, selected: c.spec === keep },
-        about ? `${c.label} bots — ${about.description}` : `${c.label} bots`);
-    }));
+    ...game.bot_choices.filter((c) => c.players.includes(players)).map((c) =>
+      el("option", { value: c.spec, selected: c.spec === keep }, `${c.label} bots`)));
+  describeBot();
+}
+
+// The chosen bot in words: how it plays and how strong it measured.
+function describeBot() {
+  const game = currentGame();
+  const about = game?.bot_info?.[$("bots").value.split(":")[0]];
+  $("bot-about").textContent = about ? `${about.description}${about.strength ? ` Measured: ${about.strength}.` : ""}` : "";
 }
 
 function readPace() {
@@ -193,6 +197,7 @@ $("guest-btn").addEventListener("click", () => authenticate("guest"));
 $("game").addEventListener("change", () => { refreshForm(); setPace(currentGame().pace); });
 $("players").addEventListener("change", refreshForm);
 $("pace").addEventListener("change", showPace);
+$("bots").addEventListener("change", describeBot);
 $("new-table").addEventListener("submit", createTable);
 $("board-game").addEventListener("change", loadLeaderboard);
 $("email-form").addEventListener("submit", saveEmail);

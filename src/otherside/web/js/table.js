@@ -124,7 +124,7 @@ function renderWaiting() {
   $("invite").textContent = link;
   $("invite").href = link;
   const isHost = user && user.id === table.owner_id;
-  const choices = gameInfo?.bot_choices ?? [];
+  const choices = (gameInfo?.bot_choices ?? []).filter((c) => c.players.includes(table.players));
   const info = gameInfo?.bot_info ?? {};
   const described = (c) => { const d = info[c.spec.split(":")[0]]; return d ? `${c.label} — ${d.description}` : c.label; };
   $("seats").replaceChildren(...table.seats.map((s) => el("div", { class: `seat ${s.kind === "empty" ? "" : "taken"}` },
