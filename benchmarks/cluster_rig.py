@@ -352,26 +352,30 @@ class Servers:
         if self.layout == "workers":
             # Every worker has started (and migrated) once each has a listening socket.
             deadline = time.monotonic() + 90
-            while len(self.groups(process_table())) < self.count:
+            while len(self.serving(process_table())) < self.count:
                 if time.monotonic() > deadline:
                     raise SystemExit("the uvicorn workers did not all start")
                 time.sleep(0.2)
             time.sleep(2)
 
-    def groups(self, table: dict[int, tuple[int, int]]) -> list[set[int]]:
-        """The pids of each server process with its bot workers; in the ``workers`` layout the
-        uvicorn supervisor (and its resource tracker) go with the first worker."""
+    def serving(self, table: dict[int, tuple[int, int]]) -> list[int]:
+        """The pid of each process serving requests (in the ``workers`` layout, uvicorn's
+        workers, not their supervisor)."""
         if self.layout != "workers":
-            return [tree(table, p.pid) for p in self.processes]
+            return [p.pid for p in self.processes]
         supervisor = self.processes[0].pid
-        workers = [
+        return sorted(
             pid
             for pid, (parent, _ticks) in table.items()
             if parent == supervisor and b"spawn_main" in _cmdline(pid)
-        ]
-        groups = [tree(table, pid) for pid in sorted(workers)]
-        if groups:
-            groups[0] |= tree(table, supervisor) - set().union(*groups)
+        )
+
+    def groups(self, table: dict[int, tuple[int, int]]) -> list[set[int]]:
+        """The pids of each server process with its bot workers; in the ``workers`` layout the
+        uvicorn supervisor (and its resource tracker) go with the first worker."""
+        groups = [tree(table, pid) for pid in self.serving(table)]
+        if self.layout == "workers" and groups:
+            groups[0] |= tree(table, self.processes[0].pid) - set().union(*groups)
         return groups
 
     def stop(self) -> None:
@@ -406,3 +410,63 @@ def cleaned_up() -> Iterator[list[Callable[[], None]]]:
                 step()
         signal.signal(signal.SIGTERM, previous)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+class Profiler:
+    """py-spy sampling each server process for a while (``--profile``), into collapsed stacks;
+    :func:`hot_frames` reads them."""
+
+    def __init__(self, directory: Path) -> None:
+        binary = shutil.which("py-spy") or shutil.which(
+            "py-spy", path=str(Path(sys.executable).parent)
+        )
+        if binary is None:
+            raise SystemExit("--profile needs py-spy: pip install py-spy")
+        self.binary = binary
+        self.dir = directory
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.running: list[subprocess.Popen[bytes]] = []
+
+    def start(self, name: str, pids: list[int], seconds: float) -> list[Path]:
+        outputs = []
+        for index, pid in enumerate(pids):
+            out = self.dir / f"{name}-server{index + 1}.txt"
+            command = [
+                self.binary, "record", "--pid", str(pid), "--duration", str(int(seconds)),
+                "--rate", "50", "--format", "raw", "--output", str(out), "--nonblocking", "--gil",
+                "--function",
+            ]  # fmt: skip
+            self.running.append(
+                subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            )
+            outputs.append(out)
+        return outputs
+
+    def wait(self) -> None:
+        for process in self.running:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.running = []
+
+
+def hot_frames(paths: list[Path], top: int = 12) -> list[tuple[float, str]]:
+    """The functions of the project (and the libraries it calls) on the most sampled stacks,
+    inclusive: (share of samples, frame), highest first."""
+    total = 0
+    inclusive: dict[str, int] = {}
+    for path in paths:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not stack:
+                continue
+            samples = int(count)
+            total += samples
+            for frame in set(stack.split(";")):
+                if "(otherside/" in frame:
+                    inclusive[frame] = inclusive.get(frame, 0) + samples
+    ranked = sorted(inclusive.items(), key=lambda item: -item[1])[:top]
+    return [(count / max(total, 1), frame) for frame, count in ranked]

@@ -58,13 +58,17 @@ from cluster_rig import (
     CpuSample,
     Nginx,
     Postgres,
+    Profiler,
     Servers,
     cleaned_up,
     cpu_percent,
     free_port,
+    hot_frames,
     machine_percent,
     tree,
 )
+
+SILENCE = 30.0  # seconds a player waits for the server before counting its table as hung
 
 # -- the client ---------------------------------------------------------------------------------
 
@@ -78,9 +82,14 @@ class Tally:
     moves: int = 0
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    warmup_errors: dict[str, int] = field(default_factory=dict)  # before measuring
+    lobby_retries: int = 0  # 409s that went away when asked again (all the run)
 
-    def error(self, kind: str) -> None:
-        self.errors[kind] = self.errors.get(kind, 0) + 1
+    def error(self, kind: str, window: Window) -> None:
+        if window.open():
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+        elif time.monotonic() < window.measure_from:
+            self.warmup_errors[kind] = self.warmup_errors.get(kind, 0) + 1
 
 
 @dataclass
@@ -106,18 +115,30 @@ async def player(
     has the time each version was asked for."""
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
     mine: set[int] = set()
+    last = -1
     async with websockets.connect(
         url, additional_headers={"Cookie": cookie}, max_size=2**20, compression=None
     ) as ws:
-        async for raw in ws:
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), SILENCE)
+            except TimeoutError:
+                # A table that never answers is a hang, not a slow server: count it, move on.
+                tally.error(f"no message for {SILENCE:.0f} s", window)
+                return False
             message = json.loads(raw)
             kind = message["type"]
             if kind == "error":
-                tally.error(message.get("code", "error"))
+                tally.error(message.get("code", "error"), window)
                 continue
             if kind != "view":
                 continue
             version = message["version"]
+            if version <= last:
+                # The same version again (a catch-up broadcast after the table message): a
+                # person would not act twice on it, nor see it as news.
+                continue
+            last = version
             began = sent.get(version)
             if began is not None and window.open():
                 ms = 1000 * (time.perf_counter() - began)
@@ -138,12 +159,31 @@ async def player(
                 sent.pop(version - 3, None)
                 action = rng.choice(message["legal"])
                 await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
-    return False
+
+
+async def lobby(client: httpx.AsyncClient, path: str, tally: Tally, body: Any = None) -> Any:
+    """POST to the lobby; a 409 is retried for a while, as a person would click again: the
+    process answering may not have heard yet (by NOTIFY) of a change made through another
+    one (the guest's join, when the host starts the game)."""
+    for _attempt in range(20):
+        answer = await client.post(path, json=body)
+        if answer.status_code != 409:
+            break
+        tally.lobby_retries += 1
+        await asyncio.sleep(0.25)
+    if answer.is_error:
+        kind = path.rsplit("/", 1)[-1] if path.count("/") > 2 else path
+        raise LobbyError(f"HTTP {answer.status_code} {kind}")
+    return answer.json()
+
+
+class LobbyError(Exception):
+    """A lobby request refused (other than a 409 that went away)."""
 
 
 async def pair(base: str, seed: int, tally: Tally, window: Window, think: float) -> None:
     """Two guests playing game after game until the deadline; a failure is counted, then the
-    pair starts again a moment later."""
+    pair starts again a moment later with new guests."""
     rng = random.Random(seed)
     while time.monotonic() < window.deadline:
         try:
@@ -152,27 +192,24 @@ async def pair(base: str, seed: int, tally: Tally, window: Window, think: float)
                 httpx.AsyncClient(base_url=base, timeout=30) as guest,
             ):
                 for client in (host, guest):
-                    (await client.post("/api/guest")).raise_for_status()
+                    await lobby(client, "/api/guest", tally)
                 cookies = [
                     f"otherside_session={c.cookies.get('otherside_session')}" for c in (host, guest)
                 ]
                 while time.monotonic() < window.deadline:
-                    made = await host.post("/api/tables", json={"game": "verso", "players": 2})
-                    made.raise_for_status()
-                    table_id = made.json()["id"]
-                    (await guest.post(f"/api/tables/{table_id}/join", json={})).raise_for_status()
-                    (await host.post(f"/api/tables/{table_id}/start")).raise_for_status()
+                    made = await lobby(host, "/api/tables", tally, {"game": "verso", "players": 2})
+                    await lobby(guest, f"/api/tables/{made['id']}/join", tally, {})
+                    await lobby(host, f"/api/tables/{made['id']}/start", tally)
                     sent: dict[int, float] = {}
                     ended = await asyncio.gather(
                         *(
-                            player(base, c, table_id, sent, tally, window, think, rng)
+                            player(base, c, made["id"], sent, tally, window, think, rng)
                             for c in cookies
                         )
                     )
                     tally.games += all(ended) and window.open()
-        except (httpx.HTTPError, websockets.WebSocketException, OSError) as exc:
-            if window.open():
-                tally.error(type(exc).__name__)
+        except (LobbyError, httpx.HTTPError, websockets.WebSocketException, OSError) as exc:
+            tally.error(str(exc) if isinstance(exc, LobbyError) else type(exc).__name__, window)
             await asyncio.sleep(1.0)
 
 
@@ -226,6 +263,7 @@ def client_main(
 
 @dataclass
 class Run:
+    database: str
     processes: int
     tables: int
     seconds: float
@@ -235,6 +273,8 @@ class Run:
     p99_other: float
     games: int
     errors: dict[str, int]
+    warmup_errors: dict[str, int]
+    lobby_retries: int
     servers_cpu: list[float]
     postgres_cpu: float
     proxy_cpu: float
@@ -259,10 +299,15 @@ def one_run(
     work: Path,
     console: Console,
     cleanup: list[Callable[[], None]],
+    sqlite: bool = False,
 ) -> Run:
     name = f"bench_{processes}_{tables}_{os.getpid()}"
-    pg.sql(f"CREATE DATABASE {name}")
-    servers = Servers(pg.url(name), processes, args.layout, work)
+    if sqlite:
+        url = f"sqlite:///{work / f'{name}.db'}"
+    else:
+        pg.sql(f"CREATE DATABASE {name}")
+        url = pg.url(name)
+    servers = Servers(url, processes, args.layout, work)
     cleanup.append(servers.stop)
     servers.start()
     proxy = Nginx(work / f"nginx-{processes}-{tables}", console)
@@ -303,6 +348,8 @@ def one_run(
     for client in clients:
         client.start()
     before: CpuSample | None = None
+    profiler = Profiler(Path(args.profile)) if args.profile else None
+    profiles: list[Path] = []
     with Progress(
         TextColumn(f"{processes} process(es), {tables} tables"),
         BarColumn(),
@@ -317,6 +364,10 @@ def one_run(
             time.sleep(min(0.5, max(0.01, window.deadline - time.monotonic())))
             if before is None and time.monotonic() >= window.measure_from:
                 before = CpuSample.now()
+                if profiler is not None:
+                    profiles = profiler.start(
+                        f"p{processes}-t{tables}", servers.serving(before.table), args.duration
+                    )
             progress.update(
                 bar,
                 completed=total - (window.deadline - time.monotonic()),
@@ -327,14 +378,21 @@ def one_run(
     assert before is not None
     tallies = [results.get(timeout=60 + 3 * args.think) for _ in clients]
     stop_clients()
+    if profiler is not None:
+        profiler.wait()
+        console.print(f"where the server processes spent their CPU (py-spy, {profiles[0].parent}):")
+        for share, frame in hot_frames(profiles):
+            console.print(f"  {100 * share:5.1f}%  {frame}")
 
     elapsed = after.at - before.at
     latencies = [ms for t in tallies for ms in t["latencies"]]
     others = [ms for t in tallies for ms in t["other_latencies"]]
     errors: dict[str, int] = {}
+    warmup_errors: dict[str, int] = {}
     for t in tallies:
-        for kind, count in t["errors"].items():
-            errors[kind] = errors.get(kind, 0) + count
+        for into, key in ((errors, "errors"), (warmup_errors, "warmup_errors")):
+            for kind, count in t[key].items():
+                into[kind] = into.get(kind, 0) + count
     server_groups = servers.groups(after.table)
     ours = set().union(
         *server_groups,
@@ -345,6 +403,7 @@ def one_run(
     )
     machine_busy, idle = machine_percent(before, after)
     run = Run(
+        database="SQLite" if sqlite else "PostgreSQL",
         processes=processes,
         tables=tables,
         seconds=elapsed,
@@ -354,6 +413,8 @@ def one_run(
         p99_other=percentile(others, 0.99),
         games=sum(t["games"] for t in tallies),
         errors=errors,
+        warmup_errors=warmup_errors,
+        lobby_retries=sum(t["lobby_retries"] for t in tallies),
         servers_cpu=[cpu_percent(before, after, g) for g in server_groups],
         postgres_cpu=cpu_percent(before, after, tree(after.table, pg.postmaster())),
         proxy_cpu=cpu_percent(before, after, tree(after.table, proxy.process.pid)),
@@ -365,7 +426,8 @@ def one_run(
     for step in (stop_clients, proxy.stop, servers.stop):
         step()
         cleanup.remove(step)
-    pg.sql(f"DROP DATABASE {name} WITH (FORCE)")
+    if not sqlite:
+        pg.sql(f"DROP DATABASE {name} WITH (FORCE)")
     return run
 
 
@@ -375,24 +437,25 @@ def one_run(
 def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
     table = Table(
         title=f"{args.layout} layout, balance by {args.balance}, think {args.think} s, "
-        f"{args.duration:.0f} s measured after {args.warmup:.0f} s warm-up; "
-        "CPU in % of one core (machine: "
-        f"{os.cpu_count()} cores)"
+        f"{args.duration:.0f} s measured after {args.warmup:.0f} s warm-up"
+        + (f", PostgreSQL {' '.join(args.pg)}" if args.pg else "")
+        + f"; CPU in % of one core ({os.cpu_count()} cores)"
     )
     for column in (
-        "procs", "tables", "moves/s", "p50 ms", "p99 ms", "p99 other", "errors",
+        "procs", "tables", "moves/s", "p50 ms", "p99 ms", "p99 other", "errors", "409 again",
         "servers CPU", "PG", "nginx", "clients CPU", "others", "idle", "load",
     ):  # fmt: skip
         table.add_column(column, justify="right")
     for r in runs:
         table.add_row(
-            str(r.processes),
+            str(r.processes) + (" SQLite" if r.database == "SQLite" else ""),
             str(r.tables),
             f"{r.moves_per_s:.0f}",
             f"{r.p50:.1f}",
             f"{r.p99:.0f}",
             f"{r.p99_other:.0f}",
-            str(sum(r.errors.values())) + (f" {r.errors}" if r.errors else ""),
+            str(sum(r.errors.values())),
+            str(r.lobby_retries),
             "+".join(f"{c:.0f}" for c in r.servers_cpu),
             f"{r.postgres_cpu:.0f}",
             f"{r.proxy_cpu:.0f}",
@@ -402,13 +465,23 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
             f"{r.load_before:.1f}",
         )
     console.print(table)
-    for processes in sorted({r.processes for r in runs}):
+    for r in runs:
+        if r.errors or r.warmup_errors:
+            console.print(
+                f"{r.processes} process(es), {r.tables} tables: errors {r.errors}, "
+                f"during the warm-up {r.warmup_errors}"
+            )
+    for database, processes in sorted({(r.database, r.processes) for r in runs}):
         good = [
-            r for r in runs if r.processes == processes and r.p99 <= args.p99_limit and not r.errors
+            r
+            for r in runs
+            if (r.database, r.processes) == (database, processes)
+            and r.p99 <= args.p99_limit
+            and not r.errors
         ]
         best = max(good, key=lambda r: r.moves_per_s, default=None)
         console.print(
-            f"{processes} process(es): capacity at p99 ≤ {args.p99_limit:.0f} ms: "
+            f"{processes} process(es) on {database}: capacity at p99 ≤ {args.p99_limit:.0f} ms: "
             + (f"{best.moves_per_s:.0f} moves/s ({best.tables} tables)" if best else "none")
         )
 
@@ -422,19 +495,26 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.8))
     counts = sorted({r.processes for r in runs})
     for tables in sorted({r.tables for r in runs}):
-        mine = sorted((r for r in runs if r.tables == tables), key=lambda r: r.processes)
-        xs = [r.processes for r in mine]
-        left.plot(xs, [r.moves_per_s for r in mine], "o-", label=f"{tables} tables")
-        middle.plot(xs, [r.p99 for r in mine], "o-", label=f"{tables} tables")
+        for database, style in (("PostgreSQL", "o-"), ("SQLite", "*")):
+            mine = sorted(
+                (r for r in runs if (r.tables, r.database) == (tables, database)),
+                key=lambda r: r.processes,
+            )
+            if not mine:
+                continue
+            xs = [r.processes for r in mine]
+            label = f"{tables} tables" + (", SQLite" if database == "SQLite" else "")
+            left.plot(xs, [r.moves_per_s for r in mine], style, label=label, markersize=9)
+            middle.plot(xs, [r.p99 for r in mine], style, label=label, markersize=9)
     left.set(xlabel="server processes", ylabel="moves/s served", xticks=counts, ylim=(0, None))
     left.set_title("throughput")
     middle.axhline(args.p99_limit, color="grey", linestyle=":", label="acceptable p99")
     middle.set(xlabel="server processes", ylabel="p99 action→view (ms)", xticks=counts)
     middle.set_yscale("log")
     middle.set_title("latency")
-    left.legend()
-    middle.legend()
-    labels = [f"{r.processes}p/{r.tables}t" for r in runs]
+    left.legend(fontsize="small")
+    middle.legend(fontsize="small")
+    labels = [f"{r.processes}{'s' if r.database == 'SQLite' else 'p'}/{r.tables}t" for r in runs]
     parts = [
         ("servers", [sum(r.servers_cpu) for r in runs]),
         ("PostgreSQL", [r.postgres_cpu for r in runs]),
@@ -462,6 +542,18 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
 # -- main --------------------------------------------------------------------------------------
 
 
+def wait_for_quiet(limit: float, console: Console, longest: float = 1800.0) -> None:
+    """Wait (at most ``longest`` seconds) until the machine's 1-minute load average is below
+    ``limit``: on a machine shared with others, measure when they are quiet."""
+    began = time.monotonic()
+    with console.status(f"waiting for the load average to fall below {limit}"):
+        while os.getloadavg()[0] >= limit and time.monotonic() - began < longest:
+            time.sleep(5)
+    waited = time.monotonic() - began
+    if waited > 5:
+        console.print(f"waited {waited:.0f} s for load {os.getloadavg()[0]:.2f}")
+
+
 def counts(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part.strip()]
 
@@ -478,11 +570,29 @@ def main() -> None:
     parser.add_argument("--balance", choices=["table", "conn"], default="table")
     parser.add_argument("--p99-limit", type=float, default=100.0, help="acceptable p99, ms")
     parser.add_argument(
+        "--sqlite",
+        action="store_true",
+        help="first run one process on SQLite (the default, single-process deployment) "
+        "behind the same nginx, for each table count, as a baseline",
+    )
+    parser.add_argument(
+        "--wait-for-load",
+        type=float,
+        metavar="LOAD",
+        help="before each run, wait until the 1-minute load average is below LOAD",
+    )
+    parser.add_argument(
         "--pg",
         action="append",
         default=[],
         metavar="NAME=VALUE",
         help="a PostgreSQL setting (repeatable), e.g. synchronous_commit=off",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="sample the server processes with py-spy while measuring (costs them some CPU: "
+        "not for the figures) and keep the stacks in DIR",
     )
     parser.add_argument("--plot", help="write a plot of the runs to this PNG file")
     parser.add_argument("--json", help="write every run's figures to this JSON file")
@@ -501,14 +611,22 @@ def main() -> None:
         pg = Postgres(console)
         cleanup.append(pg.stop)
         pg.start(args.pg)
-        for processes in args.processes:
-            for tables in args.tables:
-                runs.append(one_run(args, pg, processes, tables, work, console, cleanup))
-                r = runs[-1]
-                console.print(
-                    f"{processes} process(es), {tables} tables: {r.moves_per_s:.0f} moves/s, "
-                    f"p50 {r.p50:.1f} ms, p99 {r.p99:.0f} ms, errors {r.errors or 0}"
-                )
+        plan = [(True, 1, tables) for tables in args.tables] if args.sqlite else []
+        plan += [
+            (False, processes, tables) for processes in args.processes for tables in args.tables
+        ]
+        for sqlite, processes, tables in plan:
+            if args.wait_for_load is not None:
+                wait_for_quiet(args.wait_for_load, console)
+            runs.append(one_run(args, pg, processes, tables, work, console, cleanup, sqlite))
+            r = runs[-1]
+            console.print(
+                f"{r.processes} process(es) on {r.database}, {tables} tables: "
+                f"{r.moves_per_s:.0f} moves/s, p50 {r.p50:.1f} ms, p99 {r.p99:.0f} ms, "
+                f"errors {r.errors or 0}; CPU servers {sum(r.servers_cpu):.0f}%, "
+                f"PostgreSQL {r.postgres_cpu:.0f}%, nginx {r.proxy_cpu:.0f}%, "
+                f"clients {sum(r.clients_cpu):.0f}%, others {r.others_cpu:.0f}%"
+            )
     show(runs, args, console)
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in runs], indent=1))
