@@ -1,6 +1,6 @@
 """Load benchmark of the table server on several processes behind a real reverse proxy.
 
-For each process count (``--processes 1,2,4``) and table count (``--tables 200,400,800``) it
+For each process count (``--processes 1,2,4``) and table count (``--tables 100,200,400``) it
 starts that many server processes on one throwaway PostgreSQL cluster, Debian's nginx in front of
 them (HTTP and websockets), and a client split over ``--clients`` processes (each an asyncio loop
 of websocket players as in ``load_tables.py``: two guests per Verso table playing random legal
@@ -22,7 +22,8 @@ PostgreSQL cluster in a temporary directory on a free port (Debian's ``postgresq
 as the ``postgres`` user when run as root, like ``scripts/test``), a fresh database per run;
 every process it started is stopped at the end, also on Ctrl-C.
 
-    python benchmarks/load_cluster.py --processes 1,2,4 --tables 200,400,800 --plot cluster.png
+    python benchmarks/load_cluster.py --plot cluster.png           # about 8 minutes
+    python benchmarks/load_cluster.py --quick --plot cluster.png   # under 2 minutes
 """
 
 from __future__ import annotations
@@ -488,6 +489,7 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
 
 def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -511,6 +513,9 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
     middle.axhline(args.p99_limit, color="grey", linestyle=":", label="acceptable p99")
     middle.set(xlabel="server processes", ylabel="p99 action→view (ms)", xticks=counts)
     middle.set_yscale("log")
+    middle.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    middle.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+    middle.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     middle.set_title("latency")
     left.legend(fontsize="small")
     middle.legend(fontsize="small")
@@ -558,12 +563,36 @@ def counts(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part.strip()]
 
 
+# The sizes of a run, unless given: the full one takes about eight minutes on two cores (nine
+# runs of 40 s plus starting and stopping), the quick one under two (three runs of 23 s).
+FULL: dict[str, Any] = {"tables": [100, 200, 400], "duration": 30.0, "warmup": 10.0}
+QUICK: dict[str, Any] = {"tables": [200], "duration": 15.0, "warmup": 8.0}
+
+
+def size_text(size: dict[str, Any]) -> str:
+    return ", ".join(
+        f"--{name} {','.join(map(str, value)) if isinstance(value, list) else f'{value:g}'}"
+        for name, value in size.items()
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--processes", type=counts, default=[1, 2, 4], help="e.g. 1,2,4")
-    parser.add_argument("--tables", type=counts, default=[200, 400, 800], help="e.g. 200,400")
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds measured")
-    parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"the small size, under two minutes: {size_text(QUICK)} unless given",
+    )
+    parser.add_argument(
+        "--tables", type=counts, help=f"e.g. 100,200 (default {','.join(map(str, FULL['tables']))})"
+    )
+    parser.add_argument(
+        "--duration", type=float, help=f"seconds measured (default {FULL['duration']:g})"
+    )
+    parser.add_argument(
+        "--warmup", type=float, help=f"seconds before measuring (default {FULL['warmup']:g})"
+    )
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between actions")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--layout", choices=["ports", "workers"], default="ports")
@@ -597,6 +626,9 @@ def main() -> None:
     parser.add_argument("--plot", help="write a plot of the runs to this PNG file")
     parser.add_argument("--json", help="write every run's figures to this JSON file")
     args = parser.parse_args()
+    for name, value in (QUICK if args.quick else FULL).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
     # A results table wider than 80 columns also when the output goes to a file.
     console = Console(width=None if sys.stdout.isatty() else 200)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
