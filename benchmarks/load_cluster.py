@@ -1,14 +1,17 @@
 """Load benchmark of the table server on several processes behind a real reverse proxy.
 
-For each process count (``--processes 1,2,4``) and table count (``--tables 100,200,400``) it
+For each process count (``--processes 1,2,4``) and table count (``--tables 50,100,200``) it
 starts that many server processes on one throwaway PostgreSQL cluster, Debian's nginx in front of
 them (HTTP and websockets), and a client split over ``--clients`` processes (each an asyncio loop
 of websocket players as in ``load_tables.py``: two guests per Verso table playing random legal
-actions after ``--think`` seconds, a new table when a game ends). It prints, per run, the moves/s
-served, the p50/p99 time from an action to each seated player's view of it, the errors, and the
-CPU (user + system, from ``/proc/<pid>/stat``; 100% = one core) of each server process (with its
-bot workers), of PostgreSQL (all its processes), of nginx, of each client process and of
-everything else on the machine, so that a reader sees what saturates.
+actions after ``--think`` seconds, a new table when a game ends; ``--arrivals`` pairs arrive a
+second). Measuring starts once every table has started its game (or after ``--warmup`` seconds
+at most, which the results then say), so that the figures are of a steady load, not of the
+arrivals. It prints, per run, the moves/s served, the p50/p99 time from an action to each
+seated player's view of it, the errors, and the CPU (user + system, from ``/proc/<pid>/stat``;
+100% = one core) of each server process (with its bot workers), of PostgreSQL (all its
+processes), of nginx, of each client process and of everything else on the machine, so that a
+reader sees what saturates.
 
 Layout (``--layout``): ``ports`` (the default) runs N ``otherside serve`` processes on N ports as
 nginx's upstreams, as N hosts behind one load balancer would be; ``workers`` runs one
@@ -38,6 +41,7 @@ import random
 import resource
 import shutil
 import signal
+import ssl
 import statistics
 import sys
 import tempfile
@@ -70,6 +74,7 @@ from cluster_rig import (
 )
 
 SILENCE = 30.0  # seconds a player waits for the server before counting its table as hung
+SETTLE = 3.0  # seconds between the last table's start and the measurement's
 
 # -- the client ---------------------------------------------------------------------------------
 
@@ -95,8 +100,20 @@ class Tally:
 
 @dataclass
 class Window:
-    measure_from: float
-    deadline: float
+    """The measured window, the same in every client process: ``duration`` seconds from
+    ``start`` (a ``time.monotonic()`` time, shared by the processes of one machine), which the
+    parent moves earlier once every table plays."""
+
+    start: Synchronized[float]
+    duration: float
+
+    @property
+    def measure_from(self) -> float:
+        return self.start.value
+
+    @property
+    def deadline(self) -> float:
+        return self.start.value + self.duration
 
     def open(self) -> bool:
         return self.measure_from <= time.monotonic() <= self.deadline
@@ -182,15 +199,27 @@ class LobbyError(Exception):
     """A lobby request refused (other than a 409 that went away)."""
 
 
-async def pair(base: str, seed: int, tally: Tally, window: Window, think: float) -> None:
-    """Two guests playing game after game until the deadline; a failure is counted, then the
-    pair starts again a moment later with new guests."""
+async def pair(
+    base: str,
+    seed: int,
+    tally: Tally,
+    window: Window,
+    think: float,
+    ready: Synchronized[int],
+    tls: ssl.SSLContext,
+) -> None:
+    """Two guests playing game after game until the deadline (``ready`` counts the pairs whose
+    first game has started); a failure is counted, then the pair starts again a moment later
+    with new guests. ``tls`` is shared: httpx would otherwise load the system's certificates
+    for each client (tens of ms of the event loop each, stalling the players already playing),
+    though none is used on plain HTTP."""
     rng = random.Random(seed)
+    started = False
     while time.monotonic() < window.deadline:
         try:
             async with (
-                httpx.AsyncClient(base_url=base, timeout=30) as host,
-                httpx.AsyncClient(base_url=base, timeout=30) as guest,
+                httpx.AsyncClient(base_url=base, timeout=30, verify=tls) as host,
+                httpx.AsyncClient(base_url=base, timeout=30, verify=tls) as guest,
             ):
                 for client in (host, guest):
                     await lobby(client, "/api/guest", tally)
@@ -201,6 +230,10 @@ async def pair(base: str, seed: int, tally: Tally, window: Window, think: float)
                     made = await lobby(host, "/api/tables", tally, {"game": "verso", "players": 2})
                     await lobby(guest, f"/api/tables/{made['id']}/join", tally, {})
                     await lobby(host, f"/api/tables/{made['id']}/start", tally)
+                    if not started:
+                        started = True
+                        with ready.get_lock():
+                            ready.value += 1
                     sent: dict[int, float] = {}
                     ended = await asyncio.gather(
                         *(
@@ -215,15 +248,22 @@ async def pair(base: str, seed: int, tally: Tally, window: Window, think: float)
 
 
 async def client_loop(
-    base: str, seeds: list[int], window: Window, think: float, progress: Synchronized[int]
+    base: str,
+    seeds: list[int],
+    window: Window,
+    think: float,
+    rate: float,
+    progress: Synchronized[int],
+    ready: Synchronized[int],
 ) -> Tally:
     tally = Tally()
-    ramp = max(0.0, window.measure_from - time.monotonic()) / 2
+    tls = ssl.create_default_context()
     tasks = []
     for index, seed in enumerate(seeds):
-        # Pairs sign up and open their tables over the first half of the warm-up.
-        delay = ramp * index / max(len(seeds), 1)
-        tasks.append(asyncio.create_task(_after(delay, pair(base, seed, tally, window, think))))
+        # Pairs arrive at a steady ``rate`` a second (this process's share of it), as people
+        # would, rather than all in the same instant.
+        job = pair(base, seed, tally, window, think, ready, tls)
+        tasks.append(asyncio.create_task(_after(index / rate, job)))
     while time.monotonic() < window.deadline:
         await asyncio.sleep(0.5)
         progress.value = tally.moves
@@ -245,7 +285,9 @@ def client_main(
     seeds: list[int],
     window: Window,
     think: float,
+    rate: float,
     progress: Synchronized[int],
+    ready: Synchronized[int],
     results: Any,
 ) -> None:
     """One client process: its share of the pairs on its own event loop (uvloop if present)."""
@@ -255,7 +297,7 @@ def client_main(
         import uvloop
 
         runner = uvloop.run
-    tally = runner(client_loop(base, seeds, window, think, progress))
+    tally = runner(client_loop(base, seeds, window, think, rate, progress, ready))
     results.put(asdict(tally))
 
 
@@ -272,6 +314,8 @@ class Run:
     p50: float
     p99: float
     p99_other: float
+    all_playing_after: float | None  # seconds from the clients' start; None: not all in time
+    playing: int  # tables whose first game had started when measuring began
     games: int
     errors: dict[str, int]
     warmup_errors: dict[str, int]
@@ -320,9 +364,11 @@ def one_run(
     load_before = os.getloadavg()[0]
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
-    start = time.monotonic() + 2.0  # the clients' imports
-    window = Window(start + args.warmup, start + args.warmup + args.duration)
+    # Measuring starts when every table has started its game (and a few seconds more for the
+    # last ones to settle), or after the longest warm-up: the clients' imports, then --warmup.
+    window = Window(context.Value("d", time.monotonic() + 2.0 + args.warmup), args.duration)
     counters = [context.Value("q", 0) for _ in range(args.clients)]
+    playing = [context.Value("q", 0) for _ in range(args.clients)]
     clients = [
         context.Process(
             target=client_main,
@@ -331,7 +377,9 @@ def one_run(
                 list(range(k, tables, args.clients)),
                 window,
                 args.think,
+                args.arrivals / args.clients,
                 counters[k],
+                playing[k],
                 results,
             ),
             daemon=True,
@@ -354,26 +402,36 @@ def one_run(
     with Progress(
         TextColumn(f"{processes} process(es), {tables} tables"),
         BarColumn(),
-        TextColumn("{task.fields[phase]} {task.fields[moves]} moves"),
+        TextColumn("{task.fields[phase]}, {task.fields[moves]} moves"),
         TimeRemainingColumn(),
         console=console,
         transient=True,
     ) as progress:
-        total = window.deadline - time.monotonic()
-        bar = progress.add_task("run", total=total, moves=0, phase="warm-up")
+        began = time.monotonic()
+        bar = progress.add_task("run", total=window.deadline - began, moves=0, phase="warm-up")
+        started_all: float | None = None
+        ready = measured_playing = 0
         while time.monotonic() < window.deadline:
-            time.sleep(min(0.5, max(0.01, window.deadline - time.monotonic())))
+            now = time.monotonic()
+            pause = window.measure_from - now if before is None else window.deadline - now
+            time.sleep(min(0.5, max(0.01, pause)))
+            ready = sum(c.value for c in playing)
+            if started_all is None and before is None and ready >= tables:
+                started_all = time.monotonic() - began
+                window.start.value = min(window.measure_from, time.monotonic() + SETTLE)
             if before is None and time.monotonic() >= window.measure_from:
                 before = CpuSample.now()
+                measured_playing = ready
                 if profiler is not None:
                     profiles = profiler.start(
                         f"p{processes}-t{tables}", servers.serving(before.table), args.duration
                     )
             progress.update(
                 bar,
-                completed=total - (window.deadline - time.monotonic()),
+                total=window.deadline - began,
+                completed=time.monotonic() - began,
                 moves=sum(c.value for c in counters),
-                phase="measuring" if before is not None else "warm-up",
+                phase="measuring" if before is not None else f"warm-up, {ready} tables playing",
             )
     after = CpuSample.now()
     assert before is not None
@@ -408,10 +466,12 @@ def one_run(
         processes=processes,
         tables=tables,
         seconds=elapsed,
-        moves_per_s=sum(t["moves"] for t in tallies) / elapsed,
+        moves_per_s=sum(t["moves"] for t in tallies) / args.duration,
         p50=statistics.median(latencies) if latencies else float("nan"),
         p99=percentile(latencies, 0.99),
         p99_other=percentile(others, 0.99),
+        all_playing_after=started_all,
+        playing=measured_playing,
         games=sum(t["games"] for t in tallies),
         errors=errors,
         warmup_errors=warmup_errors,
@@ -438,12 +498,13 @@ def one_run(
 def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
     table = Table(
         title=f"{args.layout} layout, balance by {args.balance}, think {args.think} s, "
-        f"{args.duration:.0f} s measured after {args.warmup:.0f} s warm-up"
+        f"{args.duration:.0f} s measured once every table plays (at most {args.warmup:.0f} s)"
         + (f", PostgreSQL {' '.join(args.pg)}" if args.pg else "")
         + f"; CPU in % of one core ({os.cpu_count()} cores)"
     )
     for column in (
-        "procs", "tables", "moves/s", "p50 ms", "p99 ms", "p99 other", "errors", "409 again",
+        "procs", "tables", "all play", "moves/s", "p50 ms", "p99 ms", "p99 other", "errors",
+        "409 again",
         "servers CPU", "PG", "nginx", "clients CPU", "others", "idle", "load",
     ):  # fmt: skip
         table.add_column(column, justify="right")
@@ -451,6 +512,9 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
         table.add_row(
             str(r.processes) + (" SQLite" if r.database == "SQLite" else ""),
             str(r.tables),
+            f"{r.all_playing_after:.0f} s"
+            if r.all_playing_after is not None
+            else f"{r.playing} by {args.warmup:.0f} s",
             f"{r.moves_per_s:.0f}",
             f"{r.p50:.1f}",
             f"{r.p99:.0f}",
@@ -563,10 +627,11 @@ def counts(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part.strip()]
 
 
-# The sizes of a run, unless given: the full one takes about eight minutes on two cores (nine
-# runs of 40 s plus starting and stopping), the quick one under two (three runs of 23 s).
-FULL: dict[str, Any] = {"tables": [100, 200, 400], "duration": 30.0, "warmup": 10.0}
-QUICK: dict[str, Any] = {"tables": [200], "duration": 15.0, "warmup": 8.0}
+# The sizes of a run, unless given. On two cores the lobby opens about six tables a second
+# (guests, table, join, start: a dozen transactions a pair), so a warm-up of 200 tables takes
+# half a minute; the full size takes about eight minutes, the quick one under two.
+FULL: dict[str, Any] = {"tables": [50, 100, 200], "duration": 20.0, "warmup": 45.0}
+QUICK: dict[str, Any] = {"tables": [100], "duration": 12.0, "warmup": 25.0}
 
 
 def size_text(size: dict[str, Any]) -> str:
@@ -591,9 +656,15 @@ def main() -> None:
         "--duration", type=float, help=f"seconds measured (default {FULL['duration']:g})"
     )
     parser.add_argument(
-        "--warmup", type=float, help=f"seconds before measuring (default {FULL['warmup']:g})"
+        "--warmup",
+        type=float,
+        help="the longest warm-up: measuring starts once every table plays, or after this many "
+        f"seconds (default {FULL['warmup']:g})",
     )
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between actions")
+    parser.add_argument(
+        "--arrivals", type=float, default=40.0, help="pairs of players arriving a second"
+    )
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--layout", choices=["ports", "workers"], default="ports")
     parser.add_argument("--balance", choices=["table", "conn"], default="table")
