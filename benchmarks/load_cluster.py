@@ -572,7 +572,9 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
             label = f"{tables} tables" + (", SQLite" if database == "SQLite" else "")
             left.plot(xs, [r.moves_per_s for r in mine], style, label=label, markersize=9)
             middle.plot(xs, [r.p99 for r in mine], style, label=label, markersize=9)
-    left.set(xlabel="server processes", ylabel="moves/s served", xticks=counts, ylim=(0, None))
+    # Head room above the highest point for the legend.
+    top = 1.3 * max((r.moves_per_s for r in runs), default=1.0)
+    left.set(xlabel="server processes", ylabel="moves/s served", xticks=counts, ylim=(0, top))
     left.set_title("throughput")
     middle.axhline(args.p99_limit, color="grey", linestyle=":", label="acceptable p99")
     middle.set(xlabel="server processes", ylabel="p99 action→view (ms)", xticks=counts)
