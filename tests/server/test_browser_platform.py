@@ -49,6 +49,7 @@ def _post(page: Any, server: str, path: str, body: dict[str, Any] | None = None)
 
 def _shoot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # else the sticky header lands mid-page
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 

@@ -206,11 +206,13 @@ async def test_workers_share_one_port(database: str) -> None:
         bob, bob_cookie = await _guest(port)
         made = await ada.post("/api/tables", json={"game": "versus", "players": 2})
         table = made.json()["id"]
-        await bob.post(f"/api/tables/{table}/join", json={})
+        assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
         # Several connections: the kernel spreads them over the workers; each sees each move.
         async with _watch(port, table, cookie) as blue, _watch(port, table, bob_cookie) as brown:
             try:
-                await ada.post(f"/api/tables/{table}/start")
+                # Started through either worker, whether or not it has heard of Bob yet.
+                started = await ada.post(f"/api/tables/{table}/start")
+                assert started.status_code == 200, started.text
                 await _until(blue, _view_at(0))
                 await blue.send(json.dumps({"type": "action", "version": 0, "action": "0:-4>0:-3"}))
                 for ws in (blue, brown):

@@ -274,6 +274,23 @@ def save_rematch(session: Session, table_id: str, rematch_id: str) -> bool:
     return bool(done.rowcount)  # type: ignore[attr-defined]
 
 
+def check_seats(session: Session, table_id: str, status: str, seats: tuple[SeatInfo, ...]) -> None:
+    """Lock the table's row until the transaction ends, and raise :class:`StaleWrite` unless its
+    status and who sits where are still ``status`` and ``seats``: another server process may
+    have changed them since this one read them (PostgreSQL; one process on SQLite)."""
+    found = session.scalar(
+        select(GameTable.status).where(GameTable.id == table_id).with_for_update()
+    )
+    rows = session.execute(
+        select(Seat.seat, Seat.user_id, Seat.bot)
+        .where(Seat.table_id == table_id)
+        .order_by(Seat.seat)
+    ).all()
+    seen = [(s.seat, s.user_id, s.bot) for s in seats]
+    if found != status or [tuple(row) for row in rows] != seen:
+        raise StaleWrite(f"table {table_id} changed in another process")
+
+
 def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
     """Write one seat (user, bot, empty; a forfeit and the bot replacing the player)."""
     session.execute(

@@ -34,7 +34,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -73,6 +73,7 @@ from otherside.server.store import (
     StaleWrite,
     TableInfo,
     Timing,
+    check_seats,
     count_waiting_hosted,
     create_table,
     load_moves,
@@ -90,6 +91,7 @@ from otherside.server.store import (
 )
 
 log = logging.getLogger("otherside.server")
+R = TypeVar("R")
 CHAT_HISTORY = 50
 FORFEIT_WORDS = {"resigned": "resigned", "timeout": "ran out of time", "left": "left the game"}
 
@@ -799,23 +801,51 @@ class TableHub:
 
     async def _change(self, table_id: str, user: UserInfo, change: str, **kwargs: Any) -> TableInfo:
         live = await self.live(table_id)
-        async with live.lock:
-            if live.info.status != "waiting":
+
+        def decide(info: TableInfo) -> tuple[Callable[[Session], None], list[SeatInfo]]:
+            if info.status != "waiting":
                 raise TableError(409, "the game has started; seats cannot change now")
-            seats: list[SeatInfo] = getattr(self, f"_seats_{change}")(live.info, user, **kwargs)
+            seats: list[SeatInfo] = getattr(self, f"_seats_{change}")(info, user, **kwargs)
             now = self.clock.now()
 
             def save(session: Session) -> None:
+                check_seats(session, table_id, "waiting", info.seats)
                 for seat in seats:
                     save_seat(session, table_id, seat, now)
                 self.cluster.announce(session, table_id, "table")
 
-            await self.db.run(save)
-            for seat in seats:
+            return save, seats
+
+        async with live.lock:
+            for seat in await self._decided_and_saved(live, decide):
                 live.info = live.info.with_seat(seat)
             live.ratings = await self._load_ratings(live.info)
             self._broadcast(live, table=True, view=False)
             return live.info
+
+    async def _decided_and_saved(
+        self, live: LiveTable, decide: Callable[[TableInfo], tuple[Callable[[Session], Any], R]]
+    ) -> R:
+        """Decide on the table as this process knows it, then write. Another server process
+        may have changed the table without this one having heard yet: if the write finds that
+        (``StaleWrite``), or the decision is a refusal while other processes share the
+        database, catch up with the database and decide once more (a second conflict: 409)."""
+        for attempt in range(2):
+            try:
+                write, decided = decide(live.info)
+            except TableError:
+                if attempt or not self.cluster.shared:
+                    raise
+                await self._refresh_locked(live)
+                continue
+            try:
+                await self.db.run(write)
+                return decided
+            except StaleWrite as exc:
+                if attempt:
+                    raise TableError(409, "the table changed meanwhile: please try again") from exc
+                await self._refresh_locked(live)
+        raise AssertionError("unreachable")
 
     async def join(self, table_id: str, user: UserInfo, seat: int | None = None) -> TableInfo:
         """Sit ``user`` at an empty seat (the first one unless ``seat`` is given)."""
@@ -918,12 +948,18 @@ class TableHub:
                     new_id = create_table(
                         session, user.id, info.game, info.players, options, info.pace, now, seats
                     )
-                    save_rematch(session, info.id, new_id)
+                    if not save_rematch(session, info.id, new_id):
+                        raise StaleWrite(f"table {info.id} has a rematch already")
                     self.cluster.announce(session, info.id, "table")
                     return new_id
 
-                live.info = replace(info, rematch_id=await self.db.run(write))
-                self._broadcast(live, table=True, view=False)
+                try:
+                    live.info = replace(info, rematch_id=await self.db.run(write))
+                    self._broadcast(live, table=True, view=False)
+                except StaleWrite:
+                    # Another server process made the rematch first (its new table rolled
+                    # back with the error): everyone goes to that one.
+                    await self._refresh_locked(live)
             rematch_id = live.info.rematch_id
         assert rematch_id is not None
         return (await self.live(rematch_id)).info
@@ -931,8 +967,8 @@ class TableHub:
     async def start(self, table_id: str, user: UserInfo) -> TableInfo:
         """The owner starts the game once every seat is taken."""
         live = await self.live(table_id)
-        async with live.lock:
-            info = live.info
+
+        def decide(info: TableInfo) -> tuple[Callable[[Session], None], tuple[Any, TableInfo]]:
             self._check_owner(info, user)
             if info.status != "waiting":
                 raise TableError(409, "the game has already started")
@@ -953,15 +989,15 @@ class TableHub:
             plan = timing.starting(info.pace, info.seats, state, now)
 
             def write(session: Session) -> None:
+                check_seats(session, table_id, "waiting", info.seats)
                 save_start(session, table_id, options, record, rated, plan, now)
                 self.cluster.announce(session, table_id, "table")
 
-            await self.db.run(write)
-            live.state = state
-            live.info = _with_timing(
-                replace(info, status="playing", options=options, version=0, rated=rated),
-                plan,
-            )
+            started = replace(info, status="playing", options=options, version=0, rated=rated)
+            return write, (state, _with_timing(started, plan))
+
+        async with live.lock:
+            live.state, live.info = await self._decided_and_saved(live, decide)
             self._broadcast(live, table=True, view=True)
             self._kick_bots(live)
             self.on_deadline_change()

@@ -1,0 +1,125 @@
+"""Two server processes' view of a waiting table can differ for a moment (a change made through
+one reaches the other by a notification). Seats, the start and the rematch are decided on what a
+process knows, then written only if the database still agrees; otherwise the process catches up
+and decides again, so nobody's seat is overwritten and no game starts on a seat that emptied.
+
+Two apps on one SQLite file stand for two processes whose notifications have not arrived yet
+(``SoloCluster`` hears nothing): a deterministic worst case. On PostgreSQL, two apps that do hear
+each other race for one seat for real."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import create_engine, text
+
+from otherside.server.db import sqlite_url
+from tests.server.conftest import hub_of, people, postgres_database, running
+
+
+@pytest.fixture
+async def apps(tmp_path: Any) -> AsyncIterator[tuple[FastAPI, FastAPI, str]]:
+    url = sqlite_url(tmp_path / "shared.db")
+    async with running(url) as first, running(url) as second:
+        yield first, second, url
+
+
+def _seats(url: str, table: str) -> list[tuple[Any, Any]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            query = "SELECT user_id, bot FROM seats WHERE table_id = :t ORDER BY seat"
+            return [tuple(row) for row in db.execute(text(query), {"t": table})]
+    finally:
+        engine.dispose()
+
+
+def _count(url: str, query: str) -> Any:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as db:
+            return db.execute(text(query)).scalar()
+    finally:
+        engine.dispose()
+
+
+async def test_a_seat_taken_in_another_process_is_not_given_twice(
+    apps: tuple[FastAPI, FastAPI, str],
+) -> None:
+    first, second, url = apps
+    ada, carol = await people(first, 2)
+    (bob,) = await people(second, 1)
+    made = await ada.http.post("/api/tables", json={"game": "verso", "players": 3})
+    table = made.json()["id"]
+    await hub_of(first).live(table)  # the first process holds the table: empty seats 2 and 3
+    assert (await bob.http.post(f"/api/tables/{table}/join", json={"seat": 1})).status_code == 200
+    # The first process has not heard of Bob: it catches up and refuses Carol his seat.
+    refused = await carol.http.post(f"/api/tables/{table}/join", json={"seat": 1})
+    assert refused.status_code == 409 and "seat 2 is not free" in refused.json()["detail"]
+    assert _seats(url, table) == [(ada.user.id, None), (bob.user.id, None), (None, None)]
+    # Caught up, it seats her in the free one.
+    joined = await carol.http.post(f"/api/tables/{table}/join", json={"seat": 2})
+    assert joined.status_code == 200
+    assert [s["name"] for s in joined.json()["seats"]] == [
+        ada.user.name,
+        bob.user.name,
+        carol.user.name,
+    ]
+
+
+async def test_no_start_on_a_seat_that_emptied_in_another_process(
+    apps: tuple[FastAPI, FastAPI, str],
+) -> None:
+    first, second, url = apps
+    (ada,) = await people(first, 1)
+    (bob,) = await people(second, 1)
+    made = await ada.http.post("/api/tables", json={"game": "verso", "players": 3})
+    table = made.json()["id"]
+    assert (await bob.http.post(f"/api/tables/{table}/join", json={})).status_code == 200
+    filled = await ada.http.post(f"/api/tables/{table}/bots", json={"bot": "greedy"})
+    assert [s["name"] for s in filled.json()["seats"]][:2] == [ada.user.name, bob.user.name]
+    # Bob leaves through the second process, which has not heard of the bot (it catches up).
+    assert (await bob.http.post(f"/api/tables/{table}/leave")).status_code == 200
+    assert _seats(url, table) == [(ada.user.id, None), (None, None), (None, "greedy")]
+    refused = await ada.http.post(f"/api/tables/{table}/start")
+    assert refused.status_code == 409 and "seat 2 is empty" in refused.json()["detail"]
+    assert _count(url, f"SELECT status FROM game_tables WHERE id = '{table}'") == "waiting"
+
+
+async def test_one_rematch_when_two_processes_ask_for_it(
+    apps: tuple[FastAPI, FastAPI, str],
+) -> None:
+    first, second, url = apps
+    ada, bob = await people(first, 2)
+    made = await ada.http.post("/api/tables", json={"game": "versus", "players": 2})
+    table = made.json()["id"]
+    await bob.http.post(f"/api/tables/{table}/join", json={})
+    await ada.http.post(f"/api/tables/{table}/start")
+    assert (await ada.http.post(f"/api/tables/{table}/leave")).status_code == 200  # she forfeits
+    # The second process loads the finished table, then the first makes the rematch.
+    assert (await hub_of(second).live(table)).info.rematch_id is None
+    one = await ada.http.post(f"/api/tables/{table}/rematch")
+    other = await hub_of(second).rematch(table, bob.user)
+    assert one.status_code == 201 and other.id == one.json()["id"]
+    assert _count(url, "SELECT count(*) FROM game_tables") == 2
+
+
+@pytest.mark.postgres
+async def test_processes_racing_for_one_seat_seat_one_person() -> None:
+    with postgres_database() as url:
+        async with running(url) as first, running(url) as second:
+            (ada,) = await people(first, 1)
+            made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
+            table = made.json()["id"]
+            racers = await people(first, 4) + await people(second, 4)
+            answers = await asyncio.gather(
+                *(p.http.post(f"/api/tables/{table}/join", json={"seat": 1}) for p in racers)
+            )
+            won = [p for p, a in zip(racers, answers, strict=True) if a.status_code == 200]
+            assert len(won) == 1, [a.text for a in answers]
+            assert all(a.status_code == 409 for a in answers if a.status_code != 200)
+            assert _seats(url, table)[1] == (won[0].user.id, None)
