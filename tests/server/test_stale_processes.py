@@ -17,8 +17,11 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
+from otherside.core.simultaneous import legal_actions_of
 from otherside.server.db import sqlite_url
-from tests.server.conftest import hub_of, people, postgres_database, running
+from otherside.server.store import TableInfo
+from otherside.server.tables import TableHub
+from tests.server.conftest import Player, hub_of, people, postgres_database, running
 
 
 @pytest.fixture
@@ -106,6 +109,50 @@ async def test_one_rematch_when_two_processes_ask_for_it(
     other = await hub_of(second).rematch(table, bob.user)
     assert one.status_code == 201 and other.id == one.json()["id"]
     assert _count(url, "SELECT count(*) FROM game_tables") == 2
+
+
+async def _move(hub: TableHub, table: str, players: list[Player]) -> None:
+    """The player to move at ``table`` plays their first legal action through ``hub``."""
+    live = await hub.live(table)
+    assert live.state is not None
+    seat = live.info.to_move[0]
+    user = next(p.user for p in players if p.user.id == live.info.seats[seat].user_id)
+    action = legal_actions_of(live.state, seat)[0]
+    await hub.play(live, user, live.info.version, str(action))
+
+
+async def test_a_move_committed_while_a_process_loads_the_table_is_applied_once(
+    apps: tuple[FastAPI, FastAPI, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second, _url = apps
+    ada, bob = await people(first, 2)
+    made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
+    table = made.json()["id"]
+    await bob.http.post(f"/api/tables/{table}/join", json={})
+    await ada.http.post(f"/api/tables/{table}/start")
+    mover, reader = hub_of(first), hub_of(second)
+    # The second process reads the table; a move is committed through the first before it
+    # reads the moves (they are two transactions).
+    run = reader.db.run
+    pending = [True]
+
+    async def move_in_between(work: Any) -> Any:
+        result = await run(work)
+        if isinstance(result, TableInfo) and pending:
+            pending.clear()
+            await _move(mover, table, [ada, bob])
+        return result
+
+    monkeypatch.setattr(reader.db, "run", move_in_between)
+    held = await reader.live(table)
+    assert held.info.version == 0 and held.state is not None
+    # Catching up with that move and the next applies each once.
+    await _move(mover, table, [ada, bob])
+    await reader.refresh(held)
+    played = await mover.live(table)
+    assert held.info.version == played.info.version == 2
+    assert played.state is not None and held.state is not None
+    assert held.state.to_record() == played.state.to_record()
 
 
 @pytest.mark.postgres

@@ -516,24 +516,28 @@ class MoveRow:
     played_at: datetime
 
 
-def load_moves(session: Session, table_id: str) -> tuple[dict[str, Any] | None, list[MoveRow]]:
-    """The table's first record and its moves in order."""
+def load_moves(
+    session: Session, table_id: str, upto: int | None = None
+) -> tuple[dict[str, Any] | None, list[MoveRow]]:
+    """The table's first record and its moves in order (only the first ``upto`` if given)."""
     initial = session.scalar(select(GameTable.initial_record).where(GameTable.id == table_id))
-    moves = session.execute(
-        select(Move.seat, Move.action, Move.played_at)
-        .where(Move.table_id == table_id)
-        .order_by(Move.number)
-    ).all()
-    return initial, [MoveRow(seat, action, _aware(at)) for seat, action, at in moves]
+    return initial, load_moves_after(session, table_id, 0, upto)
 
 
-def load_moves_after(session: Session, table_id: str, version: int) -> list[MoveRow]:
-    """The table's moves after ``version``, in order."""
-    rows = session.execute(
-        select(Move.seat, Move.action, Move.played_at)
-        .where(Move.table_id == table_id, Move.number > version)
-        .order_by(Move.number)
-    ).all()
+def load_moves_after(
+    session: Session, table_id: str, version: int, upto: int | None = None
+) -> list[MoveRow]:
+    """The table's moves after ``version``, in order, up to version ``upto`` if given.
+
+    A process that read the table at version ``upto`` must replay up to it and no further:
+    moves committed since (by another process) come with their own notification, and a state
+    ahead of the version it is stored with would have them applied twice."""
+    query = select(Move.seat, Move.action, Move.played_at).where(
+        Move.table_id == table_id, Move.number > version
+    )
+    if upto is not None:
+        query = query.where(Move.number <= upto)
+    rows = session.execute(query.order_by(Move.number)).all()
     return [MoveRow(seat, action, _aware(at)) for seat, action, at in rows]
 
 

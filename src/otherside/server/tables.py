@@ -235,7 +235,10 @@ class TableHub:
             game = adapter.game_with_clock(game_clock)
             state = None
             if info.status != "waiting":
-                initial, moves = await self.db.run(lambda s: load_moves(s, table_id))
+                # Up to the version just read: ``info`` and ``state`` must agree.
+                initial, moves = await self.db.run(
+                    lambda s: load_moves(s, table_id, upto=info.version)
+                )
                 state = await asyncio.to_thread(rebuild, game, game_clock, initial, moves)
             live = LiveTable(info, adapter, game, game_clock, state)
             live.ratings = await self._load_ratings(info)
@@ -252,13 +255,16 @@ class TableHub:
         if info is None:
             return
         known = live.info.version if live.state is not None else None
+        # The moves are read in another transaction than ``info``, and others may have been
+        # committed in between: replay only up to ``info.version``, the version stored below.
+        upto = info.version
         if info.status != "waiting" and (known is None or info.version < known):
-            initial, moves = await self.db.run(lambda s: load_moves(s, live.id))
+            initial, moves = await self.db.run(lambda s: load_moves(s, live.id, upto=upto))
             live.state = await asyncio.to_thread(
                 rebuild, live.game, live.game_clock, initial, moves
             )
         elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
-            moves = await self.db.run(lambda s: load_moves_after(s, live.id, known or 0))
+            moves = await self.db.run(lambda s: load_moves_after(s, live.id, known or 0, upto=upto))
             state = live.state
             try:
                 for move in moves:
