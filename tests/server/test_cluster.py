@@ -20,6 +20,8 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from otherside.games import verso
+from otherside.server.cluster import PostgresCluster
+from otherside.server.db import Database
 from tests.server.conftest import postgres_database
 from tests.server.processes import SRC, Server, free_port
 
@@ -223,3 +225,35 @@ async def test_workers_share_one_port(database: str) -> None:
         await bob.aclose()
     finally:
         server.kill()
+
+
+async def test_a_change_that_cannot_be_acted_on_does_not_stop_the_others(database: str) -> None:
+    db = Database(database)
+    await asyncio.to_thread(db.migrate)
+    heard: list[dict[str, Any]] = []
+
+    async def listener(message: dict[str, Any]) -> None:
+        heard.append(message)
+        if message.get("table") == "broken":
+            raise RuntimeError("this table cannot catch up")
+
+    async def no_orphans(table_ids: list[str]) -> None:
+        """No table waits for an owner here."""
+
+    async def hears(table: str | None) -> None:
+        while table not in [m.get("table") for m in heard]:
+            await asyncio.sleep(0.05)
+
+    listening = PostgresCluster(db, database)
+    speaking = PostgresCluster(db, database)
+    await listening.start(listener, no_orphans)
+    try:
+        await asyncio.wait_for(hears(None), WAIT)  # the resync of a new connection
+        for table in ("broken", "fine"):
+            await db.run(lambda s, t=table: speaking.announce(s, t, "move"))
+        await asyncio.wait_for(hears("fine"), WAIT)
+        # Heard on the same connection: it was not dropped (a new one would resync).
+        assert [m.get("table") for m in heard] == [None, "broken", "fine"]
+    finally:
+        await listening.stop()
+        db.close()

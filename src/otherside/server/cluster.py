@@ -137,7 +137,7 @@ class PostgresCluster:
                         except json.JSONDecodeError:
                             continue
                         if message.get("node") != self.node:
-                            await listener(message)
+                            await _hear(listener, message)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -254,6 +254,15 @@ class PostgresCluster:
         with contextlib.suppress(Exception):
             await self.db.run(give_all)
         self._held.clear()
+
+
+async def _hear(listener: Listener, message: dict[str, Any]) -> None:
+    """Pass ``message`` on. If acting on it fails, say so and go on: dropping the connection
+    for it would lose what is said meanwhile, and one table would stop the others' changes."""
+    try:
+        await listener(message)
+    except Exception:
+        log.exception("could not act on the change %s", message)
 
 
 def _psycopg_url(url: str) -> str:

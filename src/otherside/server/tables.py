@@ -285,7 +285,11 @@ class TableHub:
         if this process holds it, and pass a chat line on to the watchers here."""
         if message.get("kind") == "resync":
             for held in list(self._live.values()):
-                await self.refresh(held)
+                try:
+                    await self.refresh(held)
+                except Exception:
+                    # One table that cannot catch up must not keep the others behind.
+                    log.exception("could not catch up with table %s", held.id)
             return
         # A table being loaded right now may have been read before this change: wait for the
         # load, so that the change is not lost on it.
