@@ -73,7 +73,9 @@ from cluster_rig import (
     tree,
 )
 
-SILENCE = 30.0  # seconds a player waits for the server before counting its table as hung
+# Seconds a player waits for the server before counting its table as hung: far beyond a move's
+# p99 even when overloaded, and short enough to be seen within the measured window.
+SILENCE = 10.0
 SETTLE = 3.0  # seconds between the last table's start and the measurement's
 
 # -- the client ---------------------------------------------------------------------------------
@@ -85,6 +87,10 @@ class Tally:
 
     latencies: list[float] = field(default_factory=list)  # ms, action -> each player's view
     other_latencies: list[float] = field(default_factory=list)  # ms, -> the other player's
+    # ms from the host's start (answered) to each player's first view of the game, SILENCE for
+    # a player who saw none: the time a change takes to cross processes (the start is made
+    # through whichever process nginx chose, the players may watch through another).
+    start_latencies: list[float] = field(default_factory=list)
     moves: int = 0
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -128,9 +134,11 @@ async def player(
     window: Window,
     think: float,
     rng: random.Random,
+    started: float,
 ) -> bool:
     """Play one seat until the game ends (True) or time is up; ``sent`` (shared by the pair)
-    has the time each version was asked for."""
+    has the time each version was asked for, ``started`` the time the game's start was
+    answered."""
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
     mine: set[int] = set()
     last = -1
@@ -143,6 +151,8 @@ async def player(
             except TimeoutError:
                 # A table that never answers is a hang, not a slow server: count it, move on.
                 tally.error(f"no message for {SILENCE:.0f} s", window)
+                if last < 0 and window.open():
+                    tally.start_latencies.append(1000 * SILENCE)
                 return False
             message = json.loads(raw)
             kind = message["type"]
@@ -156,6 +166,8 @@ async def player(
                 # The same version again (a catch-up broadcast after the table message): a
                 # person would not act twice on it, nor see it as news.
                 continue
+            if last < 0 and window.open():
+                tally.start_latencies.append(1000 * (time.perf_counter() - started))
             last = version
             began = sent.get(version)
             if began is not None and window.open():
@@ -230,6 +242,7 @@ async def pair(
                     made = await lobby(host, "/api/tables", tally, {"game": "verso", "players": 2})
                     await lobby(guest, f"/api/tables/{made['id']}/join", tally, {})
                     await lobby(host, f"/api/tables/{made['id']}/start", tally)
+                    answered = time.perf_counter()
                     if not started:
                         started = True
                         with ready.get_lock():
@@ -237,7 +250,7 @@ async def pair(
                     sent: dict[int, float] = {}
                     ended = await asyncio.gather(
                         *(
-                            player(base, c, made["id"], sent, tally, window, think, rng)
+                            player(base, c, made["id"], sent, tally, window, think, rng, answered)
                             for c in cookies
                         )
                     )
@@ -314,6 +327,8 @@ class Run:
     p50: float
     p99: float
     p99_other: float
+    start_p50: float
+    start_p99: float
     all_playing_after: float | None  # seconds from the clients' start; None: not all in time
     playing: int  # tables whose first game had started when measuring began
     games: int
@@ -446,6 +461,7 @@ def one_run(
     elapsed = after.at - before.at
     latencies = [ms for t in tallies for ms in t["latencies"]]
     others = [ms for t in tallies for ms in t["other_latencies"]]
+    starts = [ms for t in tallies for ms in t["start_latencies"]]
     errors: dict[str, int] = {}
     warmup_errors: dict[str, int] = {}
     for t in tallies:
@@ -470,6 +486,8 @@ def one_run(
         p50=statistics.median(latencies) if latencies else float("nan"),
         p99=percentile(latencies, 0.99),
         p99_other=percentile(others, 0.99),
+        start_p50=percentile(starts, 0.5),
+        start_p99=percentile(starts, 0.99),
         all_playing_after=started_all,
         playing=measured_playing,
         games=sum(t["games"] for t in tallies),
@@ -503,9 +521,9 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
         + f"; CPU in % of one core ({os.cpu_count()} cores)"
     )
     for column in (
-        "procs", "tables", "all play", "moves/s", "p50 ms", "p99 ms", "p99 other", "errors",
-        "409 again",
-        "servers CPU", "PG", "nginx", "clients CPU", "others", "idle", "load",
+        "procs", "tables", "all play", "moves/s", "p50 ms", "p99 ms", "p99 other",
+        "start→view p50/p99", "errors", "409 again", "servers CPU", "PG", "nginx",
+        "clients CPU", "others", "idle", "load",
     ):  # fmt: skip
         table.add_column(column, justify="right")
     for r in runs:
@@ -519,6 +537,7 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
             f"{r.p50:.1f}",
             f"{r.p99:.0f}",
             f"{r.p99_other:.0f}",
+            f"{r.start_p50:.0f}/{r.start_p99:.0f}",
             str(sum(r.errors.values())),
             str(r.lobby_retries),
             "+".join(f"{c:.0f}" for c in r.servers_cpu),
@@ -571,18 +590,26 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
             xs = [r.processes for r in mine]
             label = f"{tables} tables" + (", SQLite" if database == "SQLite" else "")
             left.plot(xs, [r.moves_per_s for r in mine], style, label=label, markersize=9)
-            middle.plot(xs, [r.p99 for r in mine], style, label=label, markersize=9)
+            line = middle.plot(xs, [r.p99 for r in mine], style, label=label, markersize=9)
+            if database == "PostgreSQL":
+                middle.plot(
+                    xs,
+                    [r.start_p99 for r in mine],
+                    "x--",
+                    color=line[0].get_color(),
+                    label=f"{tables} tables, start→first view",
+                )
     # Head room above the highest point for the legend.
     top = 1.3 * max((r.moves_per_s for r in runs), default=1.0)
     left.set(xlabel="server processes", ylabel="moves/s served", xticks=counts, ylim=(0, top))
     left.set_title("throughput")
     middle.axhline(args.p99_limit, color="grey", linestyle=":", label="acceptable p99")
-    middle.set(xlabel="server processes", ylabel="p99 action→view (ms)", xticks=counts)
+    middle.set(xlabel="server processes", ylabel="p99 (ms)", xticks=counts)
     middle.set_yscale("log")
     middle.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     middle.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
     middle.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-    middle.set_title("latency")
+    middle.set_title("latency: action→view, start→first view")
     left.legend(fontsize="small")
     middle.legend(fontsize="small")
     labels = [f"{r.processes}{'s' if r.database == 'SQLite' else 'p'}/{r.tables}t" for r in runs]
@@ -728,6 +755,7 @@ def main() -> None:
             console.print(
                 f"{r.processes} process(es) on {r.database}, {tables} tables: "
                 f"{r.moves_per_s:.0f} moves/s, p50 {r.p50:.1f} ms, p99 {r.p99:.0f} ms, "
+                f"start→view p99 {r.start_p99:.0f} ms, "
                 f"errors {r.errors or 0}; CPU servers {sum(r.servers_cpu):.0f}%, "
                 f"PostgreSQL {r.postgres_cpu:.0f}%, nginx {r.proxy_cpu:.0f}%, "
                 f"clients {sum(r.clients_cpu):.0f}%, others {r.others_cpu:.0f}%"
