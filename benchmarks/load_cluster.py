@@ -89,7 +89,8 @@ class Tally:
     other_latencies: list[float] = field(default_factory=list)  # ms, -> the other player's
     # ms from the host's start (answered) to each player's first view of the game, SILENCE for
     # a player who saw none: the time a change takes to cross processes (the start is made
-    # through whichever process nginx chose, the players may watch through another).
+    # through whichever process nginx chose, the players may watch through another). Over the
+    # whole run, warm-up included: most games start then (a game outlasts the window).
     start_latencies: list[float] = field(default_factory=list)
     moves: int = 0
     games: int = 0
@@ -151,7 +152,7 @@ async def player(
             except TimeoutError:
                 # A table that never answers is a hang, not a slow server: count it, move on.
                 tally.error(f"no message for {SILENCE:.0f} s", window)
-                if last < 0 and window.open():
+                if last < 0 and time.monotonic() <= window.deadline:
                     tally.start_latencies.append(1000 * SILENCE)
                 return False
             message = json.loads(raw)
@@ -166,7 +167,7 @@ async def player(
                 # The same version again (a catch-up broadcast after the table message): a
                 # person would not act twice on it, nor see it as news.
                 continue
-            if last < 0 and window.open():
+            if last < 0 and time.monotonic() <= window.deadline:
                 tally.start_latencies.append(1000 * (time.perf_counter() - started))
             last = version
             began = sent.get(version)
@@ -522,7 +523,7 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
     )
     for column in (
         "procs", "tables", "all play", "moves/s", "p50 ms", "p99 ms", "p99 other",
-        "start→view p50/p99", "errors", "409 again", "servers CPU", "PG", "nginx",
+        "start→view p50/p99*", "errors", "409 again", "servers CPU", "PG", "nginx",
         "clients CPU", "others", "idle", "load",
     ):  # fmt: skip
         table.add_column(column, justify="right")
@@ -537,7 +538,8 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
             f"{r.p50:.1f}",
             f"{r.p99:.0f}",
             f"{r.p99_other:.0f}",
-            f"{r.start_p50:.0f}/{r.start_p99:.0f}",
+            f"{r.start_p50:.0f}/{r.start_p99:.0f}"
+            + (" (hung)" if r.start_p99 >= 1000 * SILENCE else ""),
             str(sum(r.errors.values())),
             str(r.lobby_retries),
             "+".join(f"{c:.0f}" for c in r.servers_cpu),
@@ -549,6 +551,11 @@ def show(runs: list[Run], args: argparse.Namespace, console: Console) -> None:
             f"{r.load_before:.1f}",
         )
     console.print(table)
+    console.print(
+        f"* from the host's start to each player's first view, over the whole run (most games "
+        f"start in the warm-up); a player with no view within {SILENCE:.0f} s counts as "
+        f"{1000 * SILENCE:.0f} ms (hung)"
+    )
     for r in runs:
         if r.errors or r.warmup_errors:
             console.print(
