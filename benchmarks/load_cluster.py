@@ -583,6 +583,7 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.8))
     counts = sorted({r.processes for r in runs})
@@ -599,18 +600,13 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
             left.plot(xs, [r.moves_per_s for r in mine], style, label=label, markersize=9)
             line = middle.plot(xs, [r.p99 for r in mine], style, label=label, markersize=9)
             if database == "PostgreSQL":
-                middle.plot(
-                    xs,
-                    [r.start_p99 for r in mine],
-                    "x--",
-                    color=line[0].get_color(),
-                    label=f"{tables} tables, start→first view",
-                )
+                color = line[0].get_color()
+                middle.plot(xs, [r.start_p99 for r in mine], "x--", color=color)
     # Head room above the highest point for the legend.
     top = 1.3 * max((r.moves_per_s for r in runs), default=1.0)
     left.set(xlabel="server processes", ylabel="moves/s served", xticks=counts, ylim=(0, top))
     left.set_title("throughput")
-    middle.axhline(args.p99_limit, color="grey", linestyle=":", label="acceptable p99")
+    middle.axhline(args.p99_limit, color="grey", linestyle=":")
     middle.set(xlabel="server processes", ylabel="p99 (ms)", xticks=counts)
     middle.set_yscale("log")
     middle.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
@@ -618,7 +614,16 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
     middle.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     middle.set_title("latency: action→view, start→first view")
     left.legend(fontsize="small")
-    middle.legend(fontsize="small")
+    # Colours are the table counts (as on the left); here the line styles say what is timed.
+    middle.legend(
+        handles=[
+            Line2D([], [], color="black", marker="o", label="action→view"),
+            Line2D([], [], color="black", marker="x", linestyle="--", label="start→first view"),
+            Line2D([], [], color="grey", linestyle=":", label="acceptable p99"),
+        ],
+        fontsize="small",
+        loc="lower right",
+    )
     labels = [f"{r.processes}{'s' if r.database == 'SQLite' else 'p'}/{r.tables}t" for r in runs]
     parts = [
         ("servers", [sum(r.servers_cpu) for r in runs]),
