@@ -170,3 +170,35 @@ async def test_processes_racing_for_one_seat_seat_one_person() -> None:
             assert len(won) == 1, [a.text for a in answers]
             assert all(a.status_code == 409 for a in answers if a.status_code != 200)
             assert _seats(url, table)[1] == (won[0].user.id, None)
+
+
+@pytest.mark.postgres
+async def test_a_process_follows_only_the_tables_watched_or_owned_there() -> None:
+    with postgres_database() as url:
+        async with running(url) as first, running(url) as second:
+            (ada,) = await people(first, 1)
+            (cyd,) = await people(second, 1)
+            made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
+            table = made.json()["id"]
+            # The second process serves Cyd's join, then her watching; the game is played in
+            # the first.
+            joined = await cyd.http.post(f"/api/tables/{table}/join", json={})
+            assert joined.status_code == 200
+            await ada.http.post(f"/api/tables/{table}/start")
+            follower = hub_of(second)
+            # Nobody watches it in the second process: hearing of the start, it lets the
+            # table go, and loads it afresh when someone comes.
+            for _ in range(200):
+                if follower.loaded(table) is None:
+                    break
+                await asyncio.sleep(0.02)
+            assert follower.loaded(table) is None
+            watcher = cyd.recorder()
+            live = await follower.attach(table, watcher)
+            await _move(hub_of(first), table, [ada, cyd])
+            for _ in range(200):
+                if watcher.last("view")["version"] == 1:
+                    break
+                await asyncio.sleep(0.02)
+            assert follower.loaded(table) is live  # followed now that it is watched
+            assert live.info.version == 1 and watcher.last("view")["version"] == 1
