@@ -31,7 +31,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -210,7 +210,9 @@ class TableHub:
         self._live: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self._rng = random.Random(secrets.randbits(64))
-        self._bot_tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # bots and catch-ups, stopped at close
+        self._catching_up: set[str] = set()  # tables catching up with another process's change
+        self._behind: set[str] = set()  # of those, the ones changed again meanwhile
         # Called when a table's deadline may have moved earlier (the scheduler wakes up).
         self.on_deadline_change: Callable[[], None] = lambda: None
         # Called with (table, seat) when a player must be reminded (the scheduler mails).
@@ -282,26 +284,66 @@ class TableHub:
 
     async def on_remote(self, message: dict[str, Any]) -> None:
         """Another server process changed a table (``message`` from :mod:`.cluster`): catch up
-        if this process holds it, and pass a chat line on to the watchers here."""
+        if this process holds it, and pass a chat line on to the watchers here.
+
+        The listener hears every process's changes one after another, so nothing here waits
+        on the database: each table catches up in a task of its own, and the changes heard
+        while it does make one more catch-up, not one each."""
         if message.get("kind") == "resync":
-            for held in list(self._live.values()):
-                try:
-                    await self.refresh(held)
-                except Exception:
-                    # One table that cannot catch up must not keep the others behind.
-                    log.exception("could not catch up with table %s", held.id)
+            for held in list(self._live):
+                self._catch_up_soon(held)
             return
-        # A table being loaded right now may have been read before this change: wait for the
-        # load, so that the change is not lost on it.
-        async with self._loading:
-            live = self._live.get(str(message.get("table")))
-        if live is None:
-            return
+        table_id = str(message.get("table"))
         if message.get("kind") == "chat":
-            self._say(live, ChatLineOut.model_validate(message.get("line")))
+            self._background(self._pass_chat(table_id, message.get("line")))
             return
-        await self.refresh(live)
-        self.on_deadline_change()
+        self._catch_up_soon(table_id)
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _pass_chat(self, table_id: str, line: Any) -> None:
+        # asyncio's lock wakes its waiters in order: chat lines keep theirs.
+        async with self._loading:
+            live = self._live.get(table_id)
+        if live is not None:
+            self._say(live, ChatLineOut.model_validate(line))
+
+    def _catch_up_soon(self, table_id: str) -> None:
+        if table_id in self._catching_up:
+            self._behind.add(table_id)
+            return
+        self._catching_up.add(table_id)
+        self._background(self._catch_up(table_id))
+
+    async def _catch_up(self, table_id: str) -> None:
+        try:
+            while True:
+                self._behind.discard(table_id)
+                # A table being loaded right now may have been read before this change: wait
+                # for the load, so that the change is not lost on it.
+                async with self._loading:
+                    live = self._live.get(table_id)
+                if live is None:
+                    break
+                # Nobody here watches it and this process does not own it: forget it rather
+                # than follow every move of a table it only served a request of.
+                self._forget_if_idle(live)
+                if table_id not in self._live:
+                    break
+                await self.refresh(live)
+                self.on_deadline_change()
+                if table_id not in self._behind:
+                    break
+        except Exception:
+            # One table that cannot catch up must not keep the others behind.
+            log.exception("could not catch up with table %s", table_id)
+        finally:
+            # No await since the last look at ``_behind``: a change heard from now on starts
+            # a new catch-up.
+            self._catching_up.discard(table_id)
 
     async def adopt(self, table_ids: list[str]) -> None:
         """Make sure the bots of these tables play: take over those without an owner (their
@@ -330,8 +372,8 @@ class TableHub:
         return len(ids)
 
     async def close(self) -> None:
-        """Stop the bot tasks (at server shutdown)."""
-        tasks = list(self._bot_tasks)
+        """Stop the bots and catch-ups (at server shutdown)."""
+        tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -730,8 +772,8 @@ class TableHub:
         if live.bot_task is None and self._bots_to_act(live):
             task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
             live.bot_task = task
-            self._bot_tasks.add(task)
-            task.add_done_callback(self._bot_tasks.discard)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def _run_bots(self, live: LiveTable) -> None:
         try:
