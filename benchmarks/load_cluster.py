@@ -622,7 +622,7 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
             Line2D([], [], color="grey", linestyle=":", label="acceptable p99"),
         ],
         fontsize="small",
-        loc="lower right",
+        loc="best",
     )
     labels = [f"{r.processes}{'s' if r.database == 'SQLite' else 'p'}/{r.tables}t" for r in runs]
     parts = [
