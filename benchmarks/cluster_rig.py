@@ -360,8 +360,8 @@ class Servers:
 
     def serving(self, table: dict[int, tuple[int, int]]) -> list[int]:
         """The pid of each process serving requests (in the ``workers`` layout, uvicorn's
-        workers, not their supervisor)."""
-        if self.layout != "workers":
+        workers, not their supervisor; ``--workers 1`` serves in the process itself)."""
+        if self.layout != "workers" or self.count == 1:
             return [p.pid for p in self.processes]
         supervisor = self.processes[0].pid
         return sorted(
@@ -374,7 +374,7 @@ class Servers:
         """The pids of each server process with its bot workers; in the ``workers`` layout the
         uvicorn supervisor (and its resource tracker) go with the first worker."""
         groups = [tree(table, pid) for pid in self.serving(table)]
-        if self.layout == "workers" and groups:
+        if self.layout == "workers" and self.count > 1 and groups:
             groups[0] |= tree(table, self.processes[0].pid) - set().union(*groups)
         return groups
 

@@ -25,7 +25,7 @@ PostgreSQL cluster in a temporary directory on a free port (Debian's ``postgresq
 as the ``postgres`` user when run as root, like ``scripts/test``), a fresh database per run;
 every process it started is stopped at the end, also on Ctrl-C.
 
-    python benchmarks/load_cluster.py --plot cluster.png           # about 8 minutes
+    python benchmarks/load_cluster.py --plot cluster.png           # about 7 minutes
     python benchmarks/load_cluster.py --quick --plot cluster.png   # under 2 minutes
 """
 
@@ -622,7 +622,7 @@ def plot(runs: list[Run], args: argparse.Namespace, path: str) -> None:
             Line2D([], [], color="grey", linestyle=":", label="acceptable p99"),
         ],
         fontsize="small",
-        loc="lower right",
+        loc="best",
     )
     labels = [f"{r.processes}{'s' if r.database == 'SQLite' else 'p'}/{r.tables}t" for r in runs]
     parts = [
@@ -670,7 +670,7 @@ def counts(text: str) -> list[int]:
 
 # The sizes of a run, unless given. On two cores the lobby opens about six tables a second
 # (guests, table, join, start: a dozen transactions a pair), so a warm-up of 200 tables takes
-# half a minute; the full size takes about eight minutes, the quick one under two.
+# half a minute; the full size takes about seven minutes, the quick one under two.
 FULL: dict[str, Any] = {"tables": [50, 100, 200], "duration": 20.0, "warmup": 45.0}
 QUICK: dict[str, Any] = {"tables": [100], "duration": 12.0, "warmup": 25.0}
 
