@@ -28,6 +28,7 @@ Bot seats play by themselves: one task per table keeps choosing (in worker threa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -208,7 +209,7 @@ class TableHub:
         self.limits = limits or Limits()
         self.cluster = cluster or SoloCluster()
         self._live: dict[str, LiveTable] = {}
-        self._loading = asyncio.Lock()
+        self._loads: dict[str, asyncio.Future[LiveTable]] = {}  # tables being loaded
         self._rng = random.Random(secrets.randbits(64))
         self._tasks: set[asyncio.Task[None]] = set()  # bots and catch-ups, stopped at close
         self._catching_up: set[str] = set()  # tables catching up with another process's change
@@ -225,27 +226,38 @@ class TableHub:
         found = self._live.get(table_id)
         if found is not None:
             return found
-        async with self._loading:
-            found = self._live.get(table_id)
-            if found is not None:
-                return found
-            info = await self.db.run(lambda s: load_table(s, table_id))
-            if info is None:
-                raise TableError(404, f"no table {table_id!r}")
-            adapter = get_adapter(info.game)
-            game_clock = GameClock(self.clock)
-            game = adapter.game_with_clock(game_clock)
-            state = None
-            if info.status != "waiting":
-                # Up to the version just read: ``info`` and ``state`` must agree.
-                initial, moves = await self.db.run(
-                    lambda s: load_moves(s, table_id, upto=info.version)
-                )
-                state = await asyncio.to_thread(rebuild, game, game_clock, initial, moves)
-            live = LiveTable(info, adapter, game, game_clock, state)
-            live.ratings = await self._load_ratings(info)
-            self._live[table_id] = live
-            return live
+        # One load per table, whoever asks meanwhile waits for it; other tables load at once.
+        loading = self._loads.get(table_id)
+        if loading is None:
+            loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _: self._loads.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, table_id: str) -> LiveTable:
+        info = await self.db.run(lambda s: load_table(s, table_id))
+        if info is None:
+            raise TableError(404, f"no table {table_id!r}")
+        adapter = get_adapter(info.game)
+        game_clock = GameClock(self.clock)
+        game = adapter.game_with_clock(game_clock)
+        state = None
+        if info.status != "waiting":
+            # Up to the version just read: ``info`` and ``state`` must agree.
+            initial, moves = await self.db.run(lambda s: load_moves(s, table_id, upto=info.version))
+            state = await asyncio.to_thread(rebuild, game, game_clock, initial, moves)
+        live = LiveTable(info, adapter, game, game_clock, state)
+        live.ratings = await self._load_ratings(info)
+        self._live[table_id] = live
+        return live
+
+    async def _held_after_load(self, table_id: str) -> LiveTable | None:
+        """The table if this process holds it, once a load of it under way is done: a load
+        may have read the database before a change heard now, which must not be lost on it."""
+        loading = self._loads.get(table_id)
+        if loading is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(loading)
+        return self._live.get(table_id)
 
     async def refresh(self, live: LiveTable) -> None:
         """Bring a table held in memory up to the database (another process changed it)."""
@@ -305,9 +317,7 @@ class TableHub:
         task.add_done_callback(self._tasks.discard)
 
     async def _pass_chat(self, table_id: str, line: Any) -> None:
-        # asyncio's lock wakes its waiters in order: chat lines keep theirs.
-        async with self._loading:
-            live = self._live.get(table_id)
+        live = await self._held_after_load(table_id)
         if live is not None:
             self._say(live, ChatLineOut.model_validate(line))
 
@@ -322,10 +332,7 @@ class TableHub:
         try:
             while True:
                 self._behind.discard(table_id)
-                # A table being loaded right now may have been read before this change: wait
-                # for the load, so that the change is not lost on it.
-                async with self._loading:
-                    live = self._live.get(table_id)
+                live = await self._held_after_load(table_id)
                 if live is None:
                     break
                 # Nobody here watches it and this process does not own it: forget it rather
