@@ -166,7 +166,17 @@ def replayed(
     clock.pinned = moves[0].played_at.timestamp() if moves else None
     try:
         state = game.replay(initial)
-        yield None, state
+        yield None, state  # seen at the time of the first move, as before it was played
+    finally:
+        clock.pinned = None
+    yield from applied(state, clock, moves)
+
+
+def applied(
+    state: State, clock: GameClock, moves: list[MoveRow]
+) -> Iterator[tuple[MoveRow, State]]:
+    """The states after each of ``moves`` from ``state``, each applied at its stored time."""
+    try:
         for move in moves:
             clock.pinned = move.played_at.timestamp()
             state = apply_as(state, move.seat, move.action)
@@ -279,14 +289,8 @@ class TableHub:
             )
         elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
             moves = await self.db.run(lambda s: load_moves_after(s, live.id, known or 0, upto=upto))
-            state = live.state
-            try:
-                for move in moves:
-                    live.game_clock.pinned = move.played_at.timestamp()
-                    state = apply_as(state, move.seat, move.action)
-            finally:
-                live.game_clock.pinned = None
-            live.state = state
+            for _move, state in applied(live.state, live.game_clock, moves):
+                live.state = state
         changed = live.info != info
         live.info = info
         if changed:
@@ -311,10 +315,14 @@ class TableHub:
             return
         self._catch_up_soon(table_id)
 
-    def _background(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
+    def _background(
+        self, work: Coroutine[Any, Any, None], name: str | None = None
+    ) -> asyncio.Task[None]:
+        """Run ``work`` in a task of this hub's (stopped by :meth:`close`)."""
+        task = asyncio.create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _pass_chat(self, table_id: str, line: Any) -> None:
         live = await self._held_after_load(table_id)
@@ -777,10 +785,7 @@ class TableHub:
 
     def _kick_bots(self, live: LiveTable) -> None:
         if live.bot_task is None and self._bots_to_act(live):
-            task = asyncio.create_task(self._run_bots(live), name=f"bots-{live.id}")
-            live.bot_task = task
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            live.bot_task = self._background(self._run_bots(live), name=f"bots-{live.id}")
 
     async def _run_bots(self, live: LiveTable) -> None:
         try:
@@ -861,19 +866,20 @@ class TableHub:
     async def _change(self, table_id: str, user: UserInfo, change: str, **kwargs: Any) -> TableInfo:
         live = await self.live(table_id)
 
-        def decide(info: TableInfo) -> tuple[Callable[[Session], None], list[SeatInfo]]:
+        def decide(info: TableInfo) -> Callable[[Session], list[SeatInfo]]:
             if info.status != "waiting":
                 raise TableError(409, "the game has started; seats cannot change now")
             seats: list[SeatInfo] = getattr(self, f"_seats_{change}")(info, user, **kwargs)
             now = self.clock.now()
 
-            def save(session: Session) -> None:
+            def save(session: Session) -> list[SeatInfo]:
                 check_seats(session, table_id, "waiting", info.seats)
                 for seat in seats:
                     save_seat(session, table_id, seat, now)
                 self.cluster.announce(session, table_id, "table")
+                return seats
 
-            return save, seats
+            return save
 
         async with live.lock:
             for seat in await self._decided_and_saved(live, decide):
@@ -883,23 +889,23 @@ class TableHub:
             return live.info
 
     async def _decided_and_saved(
-        self, live: LiveTable, decide: Callable[[TableInfo], tuple[Callable[[Session], Any], R]]
+        self, live: LiveTable, decide: Callable[[TableInfo], Callable[[Session], R]]
     ) -> R:
-        """Decide on the table as this process knows it, then write. Another server process
-        may have changed the table without this one having heard yet: if the write finds that
-        (``StaleWrite``), or the decision is a refusal while other processes share the
-        database, catch up with the database and decide once more (a second conflict: 409)."""
+        """Decide on the table as this process knows it (``decide`` gives the write, whose
+        result is the decision), then write. Another server process may have changed the table
+        without this one having heard yet: if the write finds that (``StaleWrite``), or the
+        decision is a refusal while other processes share the database, catch up with the
+        database and decide once more (a second conflict: 409)."""
         for attempt in range(2):
             try:
-                write, decided = decide(live.info)
+                write = decide(live.info)
             except TableError:
                 if attempt or not self.cluster.shared:
                     raise
                 await self._refresh_locked(live)
                 continue
             try:
-                await self.db.run(write)
-                return decided
+                return await self.db.run(write)
             except StaleWrite as exc:
                 if attempt:
                     raise TableError(409, "the table changed meanwhile: please try again") from exc
@@ -984,41 +990,43 @@ class TableHub:
         """A new waiting table for the same game with the same seats (the next player first),
         hosted by ``user``, one of the players; the existing one if someone asked already."""
         live = await self.live(table_id)
-        async with live.lock:
-            info = live.info
+
+        def decide(info: TableInfo) -> Callable[[Session], str | None]:
             if info.status != "over":
                 raise TableError(409, "a rematch is for a finished game")
             if info.seat_of(user.id) is None:
                 raise TableError(403, "only the game's players may ask for a rematch")
-            if info.rematch_id is None:
-                options = {
-                    spec.name: _next_first(info.options.get(spec.name), info.players)
-                    if spec.kind == "first_player"
-                    else info.options.get(spec.name, spec.default)
-                    for spec in live.adapter.options
-                }
-                seats = [
-                    SeatInfo(s.seat, s.user_id, s.user_name, s.bot if s.user_id is None else None)
-                    for s in info.seats
-                ]
-                now = self.clock.now()
+            if info.rematch_id is not None:
+                return lambda session: None
+            options = {
+                spec.name: _next_first(info.options.get(spec.name), info.players)
+                if spec.kind == "first_player"
+                else info.options.get(spec.name, spec.default)
+                for spec in live.adapter.options
+            }
+            seats = [
+                SeatInfo(s.seat, s.user_id, s.user_name, s.bot if s.user_id is None else None)
+                for s in info.seats
+            ]
+            now = self.clock.now()
 
-                def write(session: Session) -> str:
-                    new_id = create_table(
-                        session, user.id, info.game, info.players, options, info.pace, now, seats
-                    )
-                    if not save_rematch(session, info.id, new_id):
-                        raise StaleWrite(f"table {info.id} has a rematch already")
-                    self.cluster.announce(session, info.id, "table")
-                    return new_id
+            def write(session: Session) -> str:
+                new_id = create_table(
+                    session, user.id, info.game, info.players, options, info.pace, now, seats
+                )
+                if not save_rematch(session, info.id, new_id):
+                    # Another server process made the rematch first: this one rolls back.
+                    raise StaleWrite(f"table {info.id} has a rematch already")
+                self.cluster.announce(session, info.id, "table")
+                return new_id
 
-                try:
-                    live.info = replace(info, rematch_id=await self.db.run(write))
-                    self._broadcast(live, table=True, view=False)
-                except StaleWrite:
-                    # Another server process made the rematch first (its new table rolled
-                    # back with the error): everyone goes to that one.
-                    await self._refresh_locked(live)
+            return write
+
+        async with live.lock:
+            made = await self._decided_and_saved(live, decide)
+            if made is not None:
+                live.info = replace(live.info, rematch_id=made)
+                self._broadcast(live, table=True, view=False)
             rematch_id = live.info.rematch_id
         assert rematch_id is not None
         return (await self.live(rematch_id)).info
@@ -1027,7 +1035,7 @@ class TableHub:
         """The owner starts the game once every seat is taken."""
         live = await self.live(table_id)
 
-        def decide(info: TableInfo) -> tuple[Callable[[Session], None], tuple[Any, TableInfo]]:
+        def decide(info: TableInfo) -> Callable[[Session], tuple[State, TableInfo]]:
             self._check_owner(info, user)
             if info.status != "waiting":
                 raise TableError(409, "the game has already started")
@@ -1047,13 +1055,15 @@ class TableHub:
             now = self.clock.now()
             plan = timing.starting(info.pace, info.seats, state, now)
 
-            def write(session: Session) -> None:
+            started = replace(info, status="playing", options=options, version=0, rated=rated)
+
+            def write(session: Session) -> tuple[State, TableInfo]:
                 check_seats(session, table_id, "waiting", info.seats)
                 save_start(session, table_id, options, record, rated, plan, now)
                 self.cluster.announce(session, table_id, "table")
+                return state, _with_timing(started, plan)
 
-            started = replace(info, status="playing", options=options, version=0, rated=rated)
-            return write, (state, _with_timing(started, plan))
+            return write
 
         async with live.lock:
             live.state, live.info = await self._decided_and_saved(live, decide)
