@@ -21,7 +21,14 @@ from otherside.core.simultaneous import legal_actions_of
 from otherside.server.db import sqlite_url
 from otherside.server.store import TableInfo
 from otherside.server.tables import TableHub
-from tests.server.conftest import Player, hub_of, people, postgres_database, running
+from tests.server.conftest import (
+    Player,
+    hub_of,
+    people,
+    postgres_database,
+    running,
+    table_with,
+)
 
 
 @pytest.fixture
@@ -98,10 +105,7 @@ async def test_one_rematch_when_two_processes_ask_for_it(
 ) -> None:
     first, second, url = apps
     ada, bob = await people(first, 2)
-    made = await ada.http.post("/api/tables", json={"game": "versus", "players": 2})
-    table = made.json()["id"]
-    await bob.http.post(f"/api/tables/{table}/join", json={})
-    await ada.http.post(f"/api/tables/{table}/start")
+    table = await table_with(first, [ada, bob], game="versus")
     assert (await ada.http.post(f"/api/tables/{table}/leave")).status_code == 200  # she forfeits
     # The second process loads the finished table, then the first makes the rematch.
     assert (await hub_of(second).live(table)).info.rematch_id is None
@@ -126,10 +130,7 @@ async def test_a_move_committed_while_a_process_loads_the_table_is_applied_once(
 ) -> None:
     first, second, _url = apps
     ada, bob = await people(first, 2)
-    made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
-    table = made.json()["id"]
-    await bob.http.post(f"/api/tables/{table}/join", json={})
-    await ada.http.post(f"/api/tables/{table}/start")
+    table = await table_with(first, [ada, bob])
     mover, reader = hub_of(first), hub_of(second)
     # The second process reads the table; a move is committed through the first before it
     # reads the moves (they are two transactions).
