@@ -25,12 +25,12 @@ from sqlalchemy import create_engine, make_url, text
 
 from otherside.bots import register_bot
 from otherside.bots.base import RandomBot
-from otherside.server.accounts import UserInfo
-from otherside.server.adapters import GameAdapter, register_adapter, unregister_adapter
+from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.sessions import UserInfo
 from otherside.server.app import create_app
-from otherside.server.db import sqlite_url
-from otherside.server.limits import Limits
-from otherside.server.tables import LiveTable, TableHub
+from otherside.server.store.db import sqlite_url
+from otherside.server.tables.adapters import GameAdapter, register_adapter, unregister_adapter
+from otherside.server.tables.hub import LiveTable, TableHub
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"

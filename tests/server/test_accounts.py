@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import FastAPI
 from sqlalchemy import inspect
 
-from otherside.server.accounts import COOKIE
-from otherside.server.models import Base
+from otherside.server.accounts.sessions import COOKIE
+from otherside.server.store.models import Base
 from tests.server.conftest import client, guest
 
 

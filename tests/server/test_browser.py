@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from otherside.server.db import sqlite_url
+from otherside.server.store.db import sqlite_url
 from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser

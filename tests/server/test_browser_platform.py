@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from otherside.server.db import sqlite_url
+from otherside.server.store.db import sqlite_url
 from tests.server import test_browser
 from tests.server.processes import Server, free_port
 

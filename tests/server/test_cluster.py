@@ -20,8 +20,8 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from otherside.games import verso
-from otherside.server.cluster import PostgresCluster
-from otherside.server.db import Database
+from otherside.server.cluster.peers import PostgresCluster
+from otherside.server.store.db import Database
 from tests.server.conftest import postgres_database
 from tests.server.processes import SRC, Server, free_port
 

@@ -16,11 +16,11 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from otherside.server.accounts import COOKIE
+from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.sessions import COOKIE
 from otherside.server.clock import ManualClock
-from otherside.server.db import sqlite_url
-from otherside.server.limits import Limits
-from otherside.server.models import GameTable, User
+from otherside.server.store.db import sqlite_url
+from otherside.server.store.models import GameTable, User
 from tests.server.conftest import CHEAP_HASHER, running
 
 ORIGIN = "http://testserver"

@@ -13,8 +13,8 @@ from fastapi import FastAPI
 
 from otherside.games import verso
 from otherside.games.verso.cards import DOWN, UP, face_name
-from otherside.server.store import load_moves
-from otherside.server.tables import TableHub
+from otherside.server.store.queries import load_moves
+from otherside.server.tables.hub import TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, settle, table_with
 
 VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock"}

@@ -13,9 +13,9 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from otherside.server.models import Move
-from otherside.server.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
-from otherside.server.tables import LiveTable, TableHub
+from otherside.server.live.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
+from otherside.server.store.models import Move
+from otherside.server.tables.hub import LiveTable, TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, table_with
 
 

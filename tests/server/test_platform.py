@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from otherside.guide import rules_text
 from otherside.server.clock import ManualClock
-from otherside.server.protocol import CHAT_CHARS
+from otherside.server.live.protocol import CHAT_CHARS
 from tests.server.conftest import (
     Recorder,
     client,

@@ -13,7 +13,7 @@ from otherside.games import rectoverso
 from otherside.games.rectoverso.cards import standard_card
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
-from otherside.server.tables import LiveTable, TableHub
+from otherside.server.tables.hub import LiveTable, TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, running, settle, watched
 
 

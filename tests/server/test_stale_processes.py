@@ -18,9 +18,9 @@ from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
 from otherside.core.simultaneous import legal_actions_of
-from otherside.server.db import sqlite_url
-from otherside.server.store import TableInfo
-from otherside.server.tables import TableHub
+from otherside.server.store.db import sqlite_url
+from otherside.server.store.queries import TableInfo
+from otherside.server.tables.hub import TableHub
 from tests.server.conftest import (
     Player,
     hub_of,

@@ -14,10 +14,10 @@ from sqlalchemy import func, select
 
 from otherside.bots import make_bot
 from otherside.games import versus
-from otherside.server import elo
+from otherside.server.ratings import elo
 from otherside.server.clock import ManualClock
-from otherside.server.models import Move, RatingChange
-from otherside.server.tables import LiveTable, TableHub
+from otherside.server.store.models import Move, RatingChange
+from otherside.server.tables.hub import LiveTable, TableHub
 from tests.server.conftest import (
     Mailbox,
     Player,

@@ -22,17 +22,18 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from otherside.server import accounts, lobby, players, sockets
-from otherside.server.accounts import Sessions
-from otherside.server.bots_runner import BotRunner
+from otherside.server.accounts.limits import Limits, Throttles
+from otherside.server.accounts.security import SecurityMiddleware
+from otherside.server.accounts.sessions import Sessions
 from otherside.server.clock import Clock, SystemClock
-from otherside.server.cluster import PostgresCluster, SoloCluster
-from otherside.server.db import Database
-from otherside.server.limits import Limits, Throttles
+from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.http import accounts, lobby, players
+from otherside.server.live import sockets
 from otherside.server.mail import Mailer, SmtpConfig
-from otherside.server.scheduler import Scheduler
-from otherside.server.security import SecurityMiddleware
-from otherside.server.tables import TableHub
+from otherside.server.store.db import Database
+from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.scheduler import Scheduler
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 CONFIG_ENV = "OTHERSIDE_SERVE_CONFIG"

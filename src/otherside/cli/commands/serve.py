@@ -74,10 +74,10 @@ def serve(
     """Start the table server: play in the browser with friends and bots."""
     import uvicorn
 
+    from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
-    from otherside.server.db import sqlite_url
-    from otherside.server.limits import parse_limits
     from otherside.server.mail import SmtpConfig
+    from otherside.server.store.db import sqlite_url
 
     url = database or sqlite_url(default_database())
     if workers > 1 and url.startswith("sqlite"):

@@ -1,5 +1,5 @@
 """The websocket endpoint of a table: ``/ws/tables/{id}`` (protocol in
-:mod:`otherside.server.protocol`).
+:mod:`otherside.server.live.protocol`).
 
 Each connection has an outgoing queue drained by its own task, so that the table runtime never
 waits on a slow client; a client that falls too far behind is disconnected (it gets the current
@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from otherside.server.accounts import COOKIE, UserInfo, user_of_cookie
-from otherside.server.tables import TableError, TableHub
+from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
+from otherside.server.tables.hub import TableError, TableHub
 
 router = APIRouter()
 QUEUE_LIMIT = 256

@@ -13,11 +13,17 @@ from sqlalchemy.orm import Session
 
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
-from otherside.server.accounts import UserInfo, client_address, current_user, require_user
-from otherside.server.adapters import available_adapters, get_adapter
-from otherside.server.ratings import leaderboard, ratings_of
-from otherside.server.store import TableInfo, list_tables, list_user_tables, load_moves, load_table
-from otherside.server.tables import GameClock, TableError, TableHub, replayed
+from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
+from otherside.server.ratings.rated import leaderboard, ratings_of
+from otherside.server.store.queries import (
+    TableInfo,
+    list_tables,
+    list_user_tables,
+    load_moves,
+    load_table,
+)
+from otherside.server.tables.adapters import available_adapters, get_adapter
+from otherside.server.tables.hub import GameClock, TableError, TableHub, replayed
 
 router = APIRouter(prefix="/api")
 HISTORY_STEPS = 400

@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from otherside.server.models import Base
+from otherside.server.store.models import Base
 
 target_metadata = Base.metadata
 

@@ -15,9 +15,9 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from otherside.server.models import ChatLine, GameTable, Move, Seat, User
-from otherside.server.pace import Pace
-from otherside.server.protocol import ChatLineOut, SeatOut, TableOut
+from otherside.server.live.protocol import ChatLineOut, SeatOut, TableOut
+from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
+from otherside.server.tables.pace import Pace
 
 LIST_LIMIT = 50
 

@@ -34,8 +34,8 @@ from typing import Any
 from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
-from otherside.server.db import Database
-from otherside.server.models import GameTable
+from otherside.server.store.db import Database
+from otherside.server.store.models import GameTable
 
 log = logging.getLogger("otherside.server")
 CHANNEL = "otherside_tables"

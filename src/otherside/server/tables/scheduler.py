@@ -17,12 +17,12 @@ import contextlib
 import logging
 from datetime import timedelta
 
-from otherside.server.accounts import user_email
+from otherside.server.accounts.sessions import user_email
 from otherside.server.clock import Clock
-from otherside.server.db import Database
 from otherside.server.mail import Mailer
-from otherside.server.store import due_table_ids, next_deadline
-from otherside.server.tables import LiveTable, TableError, TableHub
+from otherside.server.store.db import Database
+from otherside.server.store.queries import due_table_ids, next_deadline
+from otherside.server.tables.hub import LiveTable, TableError, TableHub
 
 log = logging.getLogger("otherside.server")
 LONGEST_SLEEP = 60.0

@@ -10,12 +10,11 @@ the cookie holds the token, signed with a secret kept in the database (itsdanger
 out deletes the row, so the cookie is worthless from then on, wherever a copy of it is.
 
 Wrong passwords, sign-ups and guests are throttled per name and per address
-(:mod:`otherside.server.limits`): HTTP 429 with ``Retry-After``.
+(:mod:`otherside.server.accounts.limits`): HTTP 429 with ``Retry-After``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import secrets
@@ -25,13 +24,13 @@ from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import Depends, HTTPException, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from otherside.server.models import AuthSession, User
+from otherside.server.store.models import AuthSession, User
 
 COOKIE = "otherside_session"
 SESSION_DAYS = 30
@@ -54,7 +53,7 @@ class UserInfo:
         return {"id": self.id, "name": self.name, "guest": self.is_guest}
 
 
-def _info(user: User) -> UserInfo:
+def user_info(user: User) -> UserInfo:
     return UserInfo(user.id, user.name, user.is_guest)
 
 
@@ -164,7 +163,7 @@ def check_name(name: str) -> str:
 def user_by_id(session: Session, user_id: int) -> UserInfo | None:
     """The user with ``user_id``, if any."""
     user = session.get(User, user_id)
-    return _info(user) if user else None
+    return user_info(user) if user else None
 
 
 def user_email(session: Session, user_id: int) -> str | None:
@@ -192,155 +191,3 @@ async def require_user(user: Annotated[UserInfo | None, Depends(current_user)]) 
     if user is None:
         raise HTTPException(401, "sign in or play as a guest first")
     return user
-
-
-router = APIRouter(prefix="/api")
-
-
-@router.post("/signup")
-async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    """Create an account and sign in."""
-    state = request.app.state
-    address = client_address(request)
-    state.throttles.signups.check(address, "new accounts from your address")
-    try:
-        name = check_name(body.name.strip())
-    except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
-    if len(body.password) < PASSWORD_MIN:
-        raise HTTPException(422, f"a password has at least {PASSWORD_MIN} characters")
-    digest = await asyncio.to_thread(state.sessions.hasher.hash, body.password)
-    now = state.clock.now()
-
-    def create(session: Session) -> tuple[UserInfo, str] | None:
-        if session.scalar(select(User.id).where(User.name_key == name.lower())) is not None:
-            return None
-        user = User(name=name, name_key=name.lower(), password_hash=digest, is_guest=False)
-        session.add(user)
-        session.flush()
-        return _info(user), open_session(session, user.id, now)
-
-    made = await state.db.run(create)
-    if made is None:
-        raise HTTPException(409, f"the name {name!r} is taken; choose another or sign in")
-    state.throttles.signups.hit(address)
-    user, token = made
-    state.sessions.set_cookie(response, request, token)
-    return user.to_json()
-
-
-@router.post("/signin")
-async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    """Sign in with a name and password."""
-    state = request.app.state
-    key = body.name.strip().lower()
-    address = client_address(request)
-    throttles = state.throttles
-    throttles.signin_name.check(key, "failed sign-ins for this name")
-    throttles.signin_address.check(address, "failed sign-ins from your address")
-
-    def load(session: Session) -> tuple[UserInfo, str | None] | None:
-        user = session.scalar(select(User).where(User.name_key == key))
-        return (_info(user), user.password_hash) if user else None
-
-    found = await state.db.run(load)
-    digest = found[1] if found is not None else None
-    # Always one argon2 check, known name or not: equal time tells an attacker nothing.
-    matches = await asyncio.to_thread(state.sessions.verify, digest, body.password)
-    if found is None or not matches:
-        throttles.signin_name.hit(key)
-        throttles.signin_address.hit(address)
-        raise HTTPException(401, "wrong name or password")
-    throttles.signin_name.clear(key)
-    user = found[0]
-    now = state.clock.now()
-    token = await state.db.run(lambda s: open_session(s, user.id, now))
-    state.sessions.set_cookie(response, request, token)
-    return user.to_json()
-
-
-@router.post("/guest")
-async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
-    """Create a guest account with a generated name and sign in."""
-    state = request.app.state
-    address = client_address(request)
-    state.throttles.guests.check(address, "guest accounts from your address")
-    now = state.clock.now()
-
-    def create(session: Session) -> tuple[UserInfo, str]:
-        while True:
-            name = f"{secrets.choice(GUEST_WORDS)}-{secrets.randbelow(10000):04d}"
-            if session.scalar(select(User.id).where(User.name_key == name.lower())) is None:
-                break
-        user = User(name=name, name_key=name.lower(), password_hash=None, is_guest=True)
-        session.add(user)
-        session.flush()
-        return _info(user), open_session(session, user.id, now)
-
-    user, token = await state.db.run(create)
-    state.throttles.guests.hit(address)
-    state.sessions.set_cookie(response, request, token)
-    return user.to_json()
-
-
-@router.post("/signout")
-async def sign_out(request: Request, response: Response) -> dict[str, Any]:
-    """End the session on the server and forget its cookie."""
-    state = request.app.state
-    token = state.sessions.token(request.cookies.get(COOKIE))
-    if token is not None:
-        await state.db.run(lambda s: close_session(s, token))
-    response.delete_cookie(COOKIE, path="/")
-    return {"ok": True}
-
-
-@router.get("/me")
-async def me(
-    request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> dict[str, Any]:
-    """The signed-in user (with their own e-mail address, if any), or ``{"user": null}``."""
-    if user is None:
-        return {"user": None}
-    email = await request.app.state.db.run(lambda s: user_email(s, user.id))
-    return {"user": {**user.to_json(), "email": email}}
-
-
-class EmailBody(BaseModel):
-    """Body of ``POST /api/me/email``: an address for reminders, or ``null`` for none."""
-
-    email: str | None = Field(default=None, max_length=254)
-
-
-def check_email(address: str) -> str:
-    """A plausible e-mail address, or ``ValueError`` saying what is wrong.
-
-    >>> check_email(" ada@example.org ")
-    'ada@example.org'
-    >>> check_email("ada@")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'ada@' is not an e-mail address (name@domain.tld)
-    """
-    address = address.strip()
-    if not EMAIL_PATTERN.match(address):
-        raise ValueError(f"{address!r} is not an e-mail address (name@domain.tld)")
-    return address
-
-
-@router.post("/me/email")
-async def set_email(
-    body: EmailBody, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> dict[str, Any]:
-    """Give (or with ``null`` remove) the address that turn reminders go to."""
-    if user is None:
-        raise HTTPException(401, "sign in or play as a guest first")
-    try:
-        address = check_email(body.email) if body.email else None
-    except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
-
-    def save(session: Session) -> None:
-        session.execute(update(User).where(User.id == user.id).values(email=address))
-
-    await request.app.state.db.run(save)
-    return {"email": address}

@@ -18,7 +18,7 @@ from typing import Any
 from otherside.bots import bot_names, make_bot
 from otherside.bots.base import RandomBot
 from otherside.core.game import Action
-from otherside.server.adapters import FALLBACK_BOT, parse_bot
+from otherside.server.tables.adapters import FALLBACK_BOT, parse_bot
 
 
 def choose_action(

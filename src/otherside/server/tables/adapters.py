@@ -17,7 +17,7 @@ from typing import Any, Literal
 from otherside.bots import bot_info, bot_names
 from otherside.core.game import Game, State
 from otherside.games import get_game
-from otherside.server.pace import Pace
+from otherside.server.tables.pace import Pace
 
 OptionKind = Literal["bool", "first_player", "choice"]
 FALLBACK_BOT = "random"

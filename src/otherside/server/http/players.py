@@ -12,9 +12,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from sqlalchemy.orm import Session
 
-from otherside.server.adapters import available_adapters
-from otherside.server.ratings import current_ratings, rating_history
-from otherside.server.store import TableInfo, find_user, finished_scores, list_user_tables
+from otherside.server.ratings.rated import current_ratings, rating_history
+from otherside.server.store.queries import TableInfo, find_user, finished_scores, list_user_tables
+from otherside.server.tables.adapters import available_adapters
 
 router = APIRouter(prefix="/api")
 RECENT = 20

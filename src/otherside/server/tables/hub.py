@@ -13,15 +13,15 @@ Several seats may act at once when the game says so (:mod:`otherside.core.simult
 Recto Verso build); the state version is then only a hint, and an action still legal when it
 arrives is applied. Time comes from the injected :class:`~otherside.server.clock.Clock`: each
 move is stamped with it, a game with a timer of its own reads it (through :class:`GameClock`),
-and the clocks of the table's pace run on it (:mod:`otherside.server.timing`); the scheduler
-(:mod:`otherside.server.scheduler`) calls :meth:`TableHub.on_deadline` when something is due.
+and the clocks of the table's pace run on it (:mod:`otherside.server.tables.timing`); the scheduler
+(:mod:`otherside.server.tables.scheduler`) calls :meth:`TableHub.on_deadline` when something is due.
 
 A player may forfeit at any time (resign, run out of time, leave a started game): in a game of
 two seats (or one) the game ends and the other player wins; in a bigger game a bot plays the
 seat on so that the others can finish, and the result counts as a loss for the player.
 
 Bot seats play by themselves: one task per table keeps choosing (in worker threads, see
-:mod:`otherside.server.bots_runner`) while a seat that may act is a bot. After a restart,
+:mod:`otherside.server.tables.bot_workers`) while a seat that may act is a bot. After a restart,
 :meth:`TableHub.resume` rebuilds every unfinished game from its first record and moves.
 """
 
@@ -42,16 +42,11 @@ from sqlalchemy.orm import Session
 
 from otherside.core.game import Action, Game, State
 from otherside.core.simultaneous import actors, apply_as, is_simultaneous, legal_actions_of
-from otherside.server import timing
-from otherside.server.accounts import UserInfo
-from otherside.server.adapters import GameAdapter, get_adapter
-from otherside.server.bots_runner import BotRunner
+from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, SystemClock, seconds
-from otherside.server.cluster import PostgresCluster, SoloCluster
-from otherside.server.db import Database
-from otherside.server.limits import Limits
-from otherside.server.pace import Pace
-from otherside.server.protocol import (
+from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.live.protocol import (
     CHAT_CHARS,
     ActionMessage,
     ChatLineOut,
@@ -67,8 +62,9 @@ from otherside.server.protocol import (
     ViewMessage,
     parse_client_message,
 )
-from otherside.server.ratings import RatedSeat, places, rate_game, ratings_of
-from otherside.server.store import (
+from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
+from otherside.server.store.db import Database
+from otherside.server.store.queries import (
     MoveRow,
     SeatInfo,
     StaleWrite,
@@ -90,6 +86,10 @@ from otherside.server.store import (
     save_start,
     save_timing,
 )
+from otherside.server.tables import timing
+from otherside.server.tables.adapters import GameAdapter, get_adapter
+from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.pace import Pace
 
 log = logging.getLogger("otherside.server")
 R = TypeVar("R")
@@ -202,7 +202,7 @@ class TableHub:
         clock: where time comes from (the scheduler, clocks, move stamps).
         limits: the server's limits (chat lines a minute).
         cluster: the other server processes on the same database, if any
-            (:mod:`otherside.server.cluster`): whom to tell of changes, which tables are ours.
+            (:mod:`otherside.server.cluster.peers`): whom to tell of changes, which tables are ours.
     """
 
     def __init__(

@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from otherside.server import elo
-from otherside.server.models import Rating, RatingChange, User
+from otherside.server.ratings import elo
+from otherside.server.store.models import Rating, RatingChange, User
 
 
 def places(

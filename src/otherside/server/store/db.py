@@ -24,7 +24,7 @@ from sqlalchemy import Engine, create_engine, event, make_url, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from otherside.server.models import ServerSecret
+from otherside.server.store.models import ServerSecret
 
 T = TypeVar("T")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 
 from otherside.core.game import State
 from otherside.core.simultaneous import actors, deadline
-from otherside.server.pace import Pace
-from otherside.server.store import SeatInfo, TableInfo, Timing
+from otherside.server.store.queries import SeatInfo, TableInfo, Timing
+from otherside.server.tables.pace import Pace
 
 
 def waiting_on(seats: Sequence[SeatInfo], to_move: Sequence[int]) -> int | None:

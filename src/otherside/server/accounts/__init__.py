@@ -1,0 +1,1 @@
+"""Who is signed in: sessions, limits, security headers."""

@@ -1,0 +1,1 @@
+"""Websockets: the message protocol and the endpoint."""

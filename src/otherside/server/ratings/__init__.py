@@ -1,0 +1,1 @@
+"""Elo ratings: the pure formula and the rated games."""
