@@ -34,7 +34,7 @@ import random
 import secrets
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -42,7 +42,8 @@ from sqlalchemy.orm import Session
 
 from otherside.core.game import Action, Game, State
 from otherside.core.simultaneous import actors, apply_as, is_simultaneous, legal_actions_of
-from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.limiter import Limiter, TooMany
+from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, SystemClock, seconds
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
@@ -140,7 +141,6 @@ class LiveTable:
     watchers: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     ratings: dict[int, float] = field(default_factory=dict)
-    chat_times: dict[int, list[datetime]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -217,6 +217,7 @@ class TableHub:
         self.bots = bots
         self.clock: Clock = clock or SystemClock()
         self.limits = limits or Limits()
+        self.throttles = Throttles(self.limits, Limiter(db, self.clock))
         self.cluster = cluster or SoloCluster()
         self._live: dict[str, LiveTable] = {}
         self._loads: dict[str, asyncio.Future[LiveTable]] = {}  # tables being loaded
@@ -752,13 +753,14 @@ class TableHub:
             raise ProtocolError("chat", "an empty line is not sent")
         if len(line) > CHAT_CHARS:
             raise ProtocolError("chat", f"a chat line has at most {CHAT_CHARS} characters")
-        now = self.clock.now()
-        recent = [t for t in live.chat_times.get(user.id, []) if now - t < timedelta(minutes=1)]
-        if len(recent) >= self.limits.chat_lines_per_minute:
+        try:
+            await self.throttles.limiter.reserve(self.throttles.chat, f"{live.id}\n{user.id}")
+        except TooMany as refused:
+            most = self.limits.chat_lines_per_minute
             raise ProtocolError(
-                "chat", f"at most {self.limits.chat_lines_per_minute} lines a minute; wait a moment"
-            )
-        live.chat_times[user.id] = [*recent, now]
+                "chat", f"at most {most} lines a minute; wait {refused.wait} s"
+            ) from refused
+        now = self.clock.now()
         seat = live.info.playing_seat_of(user.id)
         said = ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())
 
