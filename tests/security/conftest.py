@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from otherside.server.store.db import sqlite_url
+from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
 
 
@@ -34,3 +35,13 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     finally:
         for server in started:
             server.kill()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "otherside.db")
+        return
+    with postgres_database() as url:
+        yield url

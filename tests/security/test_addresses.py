@@ -31,7 +31,7 @@ def test_an_ipv6_slash_64_is_one_key_and_ipv4_addresses_are_their_own(
 
 def test_a_trusted_proxy_must_be_an_address_or_network() -> None:
     assert trusted_proxies(["10.0.0.0/8", "::1"]) == ["10.0.0.0/8", "::1"]
-    with pytest.raises(ValueError, match="not 'proxy.example'"):
+    with pytest.raises(ValueError, match=r"not 'proxy\.example'"):
         trusted_proxies(["proxy.example"])
 
 
