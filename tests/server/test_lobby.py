@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from otherside.server.tables.adapters import FALLBACK_BOT
+from otherside.server.tables.play import Play
 from tests.server.conftest import hub_of, people, settle, table_with
 
 
@@ -123,6 +124,6 @@ async def test_toy_game_plugs_in_through_the_same_core(app: FastAPI) -> None:
     while not live.state.is_over:
         seat = live.state.current_player
         mover = [host, friend][seat]
-        await hub.play(live, mover.user, live.info.version, "take 1")
+        await hub.ask(live.id, Play(mover.user, live.info.version, "take 1"))
     over = (await host.http.get(f"/api/tables/{table_id}")).json()
     assert over["status"] == "over"

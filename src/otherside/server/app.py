@@ -59,7 +59,7 @@ def create_app(
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://…``).
         bot_delay: seconds a bot waits before each action, so that people can follow it.
-        bot_workers: threads in which bots think.
+        bot_workers: worker processes in which bots think (0: two threads of this process).
         password_hasher: argon2 parameters (tests use cheap ones; the default is argon2-cffi's).
         clock: where time comes from (tests pass a ``ManualClock``).
         smtp_url: ``smtp://host:port`` to mail reminders through (``None``: no mail; reminders
@@ -94,7 +94,7 @@ def create_app(
         app.state.throttles = Throttles(server_limits, server_clock)
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(hub.on_remote, hub.adopt)
+            await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)
         else:
             resumed = await hub.resume()
             if resumed:

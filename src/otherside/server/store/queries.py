@@ -15,7 +15,6 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from otherside.server.live.protocol import ChatLineOut, SeatOut, TableOut
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
 from otherside.server.tables.pace import Pace
 
@@ -51,25 +50,6 @@ class SeatInfo:
     def human(self) -> bool:
         """A person plays this seat (not a bot, not a bot replacing them)."""
         return self.user_id is not None and self.bot is None
-
-    def to_out(self, rating: float | None = None) -> SeatOut:
-        """The wire form (``rating``: the player's rating in this game, if rated)."""
-        if self.user_id is not None:
-            return SeatOut(
-                seat=self.seat,
-                kind="bot" if self.bot is not None else "human",
-                name=self.user_name,
-                user_id=self.user_id,
-                bot=self.bot,
-                guest=self.guest,
-                forfeit=self.forfeit,
-                rating=round(rating) if rating is not None else None,
-            )
-        if self.bot is not None:
-            return SeatOut(
-                seat=self.seat, kind="bot", name=bot_label(self.bot, self.seat), bot=self.bot
-            )
-        return SeatOut(seat=self.seat, kind="empty", name=None)
 
 
 @dataclass(frozen=True)
@@ -120,50 +100,6 @@ class TableInfo:
         """This table with one seat replaced."""
         seats = tuple(seat if s.seat == seat.seat else s for s in self.seats)
         return replace(self, seats=seats)
-
-    def to_out(self, title: str, ratings: dict[int, float] | None = None) -> TableOut:
-        """The wire form (``title`` is the game's display name; ``ratings`` by user id)."""
-        ratings = ratings or {}
-        return TableOut(
-            id=self.id,
-            game=self.game,
-            title=title,
-            players=self.players,
-            options=self.options,
-            pace=self.pace.to_json(),
-            pace_text=self.pace.describe(),
-            rated=self.rated,
-            status=self.status,  # type: ignore[arg-type]
-            owner=self.owner_name,
-            owner_id=self.owner_id,
-            seats=[
-                s.to_out(ratings.get(s.user_id) if s.user_id is not None else None)
-                for s in self.seats
-            ],
-            version=self.version,
-            outcome=self.outcome,
-            to_move=list(self.to_move) if self.status == "playing" else [],
-            deadline_at=_iso(self.deadline_at),
-            reminded=self.reminded_at is not None,
-            created_at=self.created_at.isoformat(),
-            updated_at=_iso(self.updated_at),
-            rematch=self.rematch_id,
-        )
-
-
-def bot_label(spec: str, seat: int) -> str:
-    """A bot seat's name for people.
-
-    >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
-    ('Greedy bot 2', 'Search bot 1 (2 s a move)')
-    """
-    name, *options = spec.split(":")
-    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
-    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return _aware(moment).isoformat() if moment is not None else None
 
 
 def _aware(moment: datetime) -> datetime:
@@ -567,7 +503,17 @@ def save_chat(
     )
 
 
-def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatLineOut]:
+@dataclass(frozen=True)
+class ChatRow:
+    """One stored chat line: who (their name, and seat if they played), what and when."""
+
+    name: str
+    seat: int | None
+    text: str
+    at: datetime
+
+
+def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatRow]:
     """The last ``limit`` chat lines of a table, oldest first."""
     rows = session.scalars(
         select(ChatLine)
@@ -575,10 +521,7 @@ def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatLineOut
         .order_by(ChatLine.id.desc())
         .limit(limit)
     ).all()
-    return [
-        ChatLineOut(name=r.name, seat=r.seat, text=r.text, at=_aware(r.at).isoformat())
-        for r in reversed(rows)
-    ]
+    return [ChatRow(r.name, r.seat, r.text, _aware(r.at)) for r in reversed(rows)]
 
 
 def finished_scores(session: Session, user_id: int, game: str, players: int) -> list[int]:
