@@ -75,7 +75,7 @@ class TableStore(Protocol):
 
     async def create(
         self,
-        owner_id: int,
+        owner: UserInfo,
         game: str,
         players: int,
         options: dict[str, Any],
@@ -104,7 +104,7 @@ class TableStore(Protocol):
     async def rematch(
         self,
         finished: TableInfo,
-        owner_id: int,
+        owner: UserInfo,
         options: dict[str, Any],
         seats: list[SeatInfo],
         now: datetime,
@@ -199,7 +199,7 @@ class SqlTableStore:
 
     async def create(
         self,
-        owner_id: int,
+        owner: UserInfo,
         game: str,
         players: int,
         options: dict[str, Any],
@@ -207,7 +207,7 @@ class SqlTableStore:
         now: datetime,
     ) -> str:
         return await self.db.run(
-            lambda s: create_table(s, owner_id, game, players, options, pace, now)
+            lambda s: create_table(s, owner.id, game, players, options, pace, now)
         )
 
     async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
@@ -238,7 +238,7 @@ class SqlTableStore:
     async def rematch(
         self,
         finished: TableInfo,
-        owner_id: int,
+        owner: UserInfo,
         options: dict[str, Any],
         seats: list[SeatInfo],
         now: datetime,
@@ -247,7 +247,7 @@ class SqlTableStore:
 
         def write(session: Session) -> str:
             new_id = create_table(
-                session, owner_id, info.game, info.players, options, info.pace, now, seats
+                session, owner.id, info.game, info.players, options, info.pace, now, seats
             )
             if not save_rematch(session, info.id, new_id):
                 # Another server process made the rematch first: this one rolls back.

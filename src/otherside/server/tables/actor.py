@@ -136,6 +136,13 @@ class TableActor:
             self._running = job
             try:
                 result = await job.command.run(self.live, self.services)
+            except asyncio.CancelledError:
+                if self._stopped or _cancelling():
+                    raise
+                # Something the command awaited was cancelled, not this loop: the command
+                # failed, the table goes on.
+                if not job.answer.done():
+                    job.answer.set_exception(RuntimeError(f"a command of table {self.id} was cut"))
             except Exception as exc:
                 if not job.answer.done():
                     job.answer.set_exception(exc)
@@ -144,3 +151,9 @@ class TableActor:
                     job.answer.set_result(result)
             finally:
                 self._running = None
+
+
+def _cancelling() -> bool:
+    """Whether the running task itself is being cancelled."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

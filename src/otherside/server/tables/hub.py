@@ -40,7 +40,7 @@ class TableHub:
     """The live tables of this process: found, loaded, started, let go.
 
     Args:
-        db: the database.
+        db: the database (``None`` with a ``store`` of its own: tests in memory).
         bots: the runner choosing bot actions.
         clock: where time comes from (the scheduler, clocks, move stamps).
         limits: the server's limits (chat lines a minute, open tables per host).
@@ -52,7 +52,7 @@ class TableHub:
 
     def __init__(
         self,
-        db: Database,
+        db: Database | None,
         bots: BotRunner,
         clock: Clock | None = None,
         limits: Limits | None = None,
@@ -61,8 +61,12 @@ class TableHub:
     ) -> None:
         self.db = db
         self.cluster = cluster or SoloCluster()
+        if store is None:
+            if db is None:
+                raise ValueError("a table hub needs a database or a store")
+            store = SqlTableStore(db, self.cluster)
         self.services = Services(
-            store=store or SqlTableStore(db, self.cluster),
+            store=store,
             clock=clock or SystemClock(),
             cluster=self.cluster,
             limits=limits or Limits(),

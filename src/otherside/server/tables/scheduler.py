@@ -45,6 +45,8 @@ class Scheduler:
     def __init__(
         self, hub: TableHub, clock: Clock, mailer: Mailer | None = None, public_url: str = ""
     ) -> None:
+        if hub.db is None:
+            raise ValueError("the scheduler reads the tables' deadlines from a database")
         self.hub = hub
         self.db: Database = hub.db
         self.clock = clock

@@ -46,7 +46,7 @@ async def create(
     if await store.waiting_hosted(user.id) >= most:
         raise Refused("too_many_tables", most=most)
     now = hub.services.clock.now()
-    table_id = await store.create(user.id, game, players, clean, chosen, now)
+    table_id = await store.create(user, game, players, clean, chosen, now)
     return (await hub.live(table_id)).info
 
 
@@ -201,7 +201,7 @@ class Rematch:
             if plan is None:
                 return None
             now = services.clock.now()
-            return await services.store.rematch(known, self.user.id, plan.options, plan.seats, now)
+            return await services.store.rematch(known, self.user, plan.options, plan.seats, now)
 
         _, made = await decided_and_written(services, live, decide, write)
         if made is not None:
