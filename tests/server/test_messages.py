@@ -1,7 +1,7 @@
 """Every websocket message type, and every refusal: a clear error and nothing changed.
 
-The table runtime is driven through ``TableHub.handle`` — the function the websocket endpoint
-calls with each text frame — with recorder connections; ``test_socket.py`` covers the endpoint.
+The tables are driven through ``live.inbox.handle`` — the function the websocket endpoint calls
+with each text frame — with recorder connections; the last test opens the endpoint itself.
 """
 
 from __future__ import annotations
@@ -10,11 +10,14 @@ import json
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocketDisconnect
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from otherside.server.app import create_app
 from otherside.server.live.inbox import handle
 from otherside.server.live.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
+from otherside.server.store.db import sqlite_url
 from otherside.server.store.models import Move
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
@@ -180,3 +183,14 @@ async def test_a_reconnecting_player_gets_the_current_view_at_once(app: FastAPI)
     view: dict[str, Any] = back.last("view")
     assert view["version"] == 1 and view["seat"] == 1 and view["legal"]
     assert view["view"] == second.last("view")["view"]
+
+
+def test_a_socket_to_no_table_is_closed_as_not_found(tmp_path: Any) -> None:
+    app = create_app(sqlite_url(tmp_path / "none.db"), bot_workers=0, run_scheduler=False)
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws/tables/nothing") as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_text()
+    assert (closed.value.code, closed.value.reason) == (4404, "no table 'nothing'")

@@ -28,10 +28,12 @@ from otherside.server.accounts.sessions import Sessions
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
+from otherside.server.http.errors import refused_response
 from otherside.server.live import sockets
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
 
@@ -112,6 +114,7 @@ def create_app(
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(SecurityMiddleware)
+    app.add_exception_handler(Refused, refused_response)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(players.router)

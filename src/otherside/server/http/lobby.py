@@ -26,7 +26,6 @@ from otherside.server.store.queries import (
 )
 from otherside.server.tables import seating
 from otherside.server.tables.adapters import available_adapters, get_adapter
-from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import GameClock, replayed
 
@@ -96,11 +95,8 @@ async def _outs(
     return [_out(info, ratings.get(info.game), me) for info in infos]
 
 
-async def _call(coro: Any, request: Request) -> dict[str, Any]:
-    try:
-        info = await coro
-    except Refused as exc:
-        raise HTTPException(exc.status, str(exc)) from exc
+async def _one(request: Request, info: TableInfo) -> dict[str, Any]:
+    """One table for an answer, with its players' ratings."""
     return (await _outs(request, [info]))[0]
 
 
@@ -115,9 +111,8 @@ async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
     """Create a table; the creator sits in seat 0 and is its host."""
     hub = _hub(request)
     _count_table(request, user)
-    return await _call(
-        seating.create(hub, user, body.game, body.players, body.options, body.pace), request
-    )
+    made = await seating.create(hub, user, body.game, body.players, body.options, body.pace)
+    return await _one(request, made)
 
 
 def _count_table(request: Request, user: UserInfo) -> None:
@@ -153,19 +148,19 @@ async def table(table_id: str, request: Request) -> dict[str, Any]:
     info = await request.app.state.db.run(lambda s: load_table(s, table_id))
     if info is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    return (await _outs(request, [info]))[0]
+    return await _one(request, info)
 
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinBody, request: Request, user: Me) -> dict[str, Any]:
     """Take a free seat."""
-    return await _call(_hub(request).ask(table_id, seating.Join(user, body.seat)), request)
+    return await _one(request, await _hub(request).ask(table_id, seating.Join(user, body.seat)))
 
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Give up my seat before the game starts."""
-    return await _call(_hub(request).ask(table_id, seating.Leave(user)), request)
+    return await _one(request, await _hub(request).ask(table_id, seating.Leave(user)))
 
 
 @router.post("/tables/{table_id}/bots")
@@ -174,23 +169,24 @@ async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict
     (``"bot": null`` empties it)."""
     hub = _hub(request)
     if body.seat is not None:
-        return await _call(hub.ask(table_id, seating.SetBot(user, body.seat, body.bot)), request)
+        seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
+        return await _one(request, seated)
     if body.bot is None:
         raise HTTPException(422, "name a bot to fill the empty seats with")
-    return await _call(hub.ask(table_id, seating.Fill(user, body.bot)), request)
+    return await _one(request, await hub.ask(table_id, seating.Fill(user, body.bot)))
 
 
 @router.post("/tables/{table_id}/start")
 async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Host only: start the game (every seat must be taken)."""
-    return await _call(_hub(request).ask(table_id, seating.Start(user)), request)
+    return await _one(request, await _hub(request).ask(table_id, seating.Start(user)))
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)
 async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
     _count_table(request, user)
-    return await _call(seating.rematch(_hub(request), table_id, user), request)
+    return await _one(request, await seating.rematch(_hub(request), table_id, user))
 
 
 @router.get("/tables/{table_id}/history")
@@ -280,7 +276,7 @@ async def replay(
             for move, state in replayed(game, clock, initial, moves)
         ]
 
-    out = (await _outs(request, [info]))[0]
+    out = await _one(request, info)
     return {"table": out, "steps": await asyncio.to_thread(step_views)}
 
 
