@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.store.queries import SeatInfo, TableInfo
+from otherside.server.store.records import SeatInfo, TableInfo
 from otherside.server.tables import seat_rules
 from otherside.server.tables.adapters import get_adapter
 from otherside.server.tables.errors import CODES, HTTP_STATUS, Refused, english

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, text
 from otherside.core.simultaneous import legal_actions_of
 from otherside.server.cluster.catch_up import Refresh
 from otherside.server.store.db import sqlite_url
-from otherside.server.store.queries import TableInfo
+from otherside.server.store.records import TableInfo
 from otherside.server.tables import seating
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.play import Play

@@ -17,7 +17,7 @@ from otherside.server.cluster.peers import SoloCluster
 from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.models import User
-from otherside.server.store.queries import SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo, Timing
 from otherside.server.store.tables import SqlTableStore, TableStore
 from otherside.server.tables.pace import Pace
 from tests.server.conftest import postgres_database

@@ -17,13 +17,8 @@ from otherside.guide import rules_text
 from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
 from otherside.server.live.wire import seat_out, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
-from otherside.server.store.queries import (
-    TableInfo,
-    list_tables,
-    list_user_tables,
-    load_moves,
-    load_table,
-)
+from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
+from otherside.server.store.records import TableInfo
 from otherside.server.tables import seating
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.hub import TableHub

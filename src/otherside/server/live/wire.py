@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from otherside.server.live.protocol import SeatOut, TableOut
-from otherside.server.store.queries import SeatInfo, TableInfo
+from otherside.server.store.records import SeatInfo, TableInfo
 
 
 def bot_label(spec: str, seat: int) -> str:

@@ -14,14 +14,7 @@ from typing import Any
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.ratings import elo
 from otherside.server.ratings.rated import places
-from otherside.server.store.queries import (
-    ChatRow,
-    MoveRow,
-    SeatInfo,
-    StaleWrite,
-    TableInfo,
-    Timing,
-)
+from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
 from otherside.server.tables.pace import Pace
 from otherside.server.tables.timing import with_timing
 

@@ -19,20 +19,17 @@ from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
 from otherside.server.store.db import Database
 from otherside.server.store.queries import (
-    ChatRow,
-    MoveRow,
-    SeatInfo,
-    StaleWrite,
-    TableInfo,
-    Timing,
-    check_seats,
     count_waiting_hosted,
-    create_table,
     load_moves,
     load_moves_after,
     load_table,
     playing_table_ids,
     recent_chat,
+)
+from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.writes import (
+    check_seats,
+    create_table,
     save_chat,
     save_end,
     save_move,

@@ -12,7 +12,7 @@ from typing import Any
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
 from otherside.server.live.protocol import CHAT_CHARS, ChatLineOut, ProtocolError
-from otherside.server.store.queries import ChatRow
+from otherside.server.store.records import ChatRow
 from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.services import Services
 

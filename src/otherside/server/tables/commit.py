@@ -14,7 +14,7 @@ from otherside.core.game import Action, State
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import ProtocolError
-from otherside.server.store.queries import StaleWrite, TableInfo
+from otherside.server.store.records import StaleWrite, TableInfo
 from otherside.server.tables import timing
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services

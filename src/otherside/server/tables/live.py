@@ -19,7 +19,7 @@ from otherside.core.simultaneous import apply_as
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
 from otherside.server.live.protocol import ProtocolError
-from otherside.server.store.queries import MoveRow, TableInfo
+from otherside.server.store.records import MoveRow, TableInfo
 from otherside.server.tables.adapters import GameAdapter
 
 

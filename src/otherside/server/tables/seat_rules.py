@@ -12,7 +12,7 @@ from typing import Any
 
 from otherside.core.game import State
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.store.queries import SeatInfo, TableInfo, Timing
+from otherside.server.store.records import SeatInfo, TableInfo, Timing
 from otherside.server.tables import timing
 from otherside.server.tables.adapters import GameAdapter, get_adapter
 from otherside.server.tables.errors import Refused

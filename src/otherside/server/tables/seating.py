@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
-from otherside.server.store.queries import SeatInfo, StaleWrite, TableInfo
+from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo
 from otherside.server.store.tables import seated_ratings
 from otherside.server.tables import seat_rules
 from otherside.server.tables.errors import Refused

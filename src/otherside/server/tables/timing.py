@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from otherside.core.game import State
 from otherside.core.simultaneous import actors, deadline
-from otherside.server.store.queries import SeatInfo, TableInfo, Timing
+from otherside.server.store.records import SeatInfo, TableInfo, Timing
 from otherside.server.tables.pace import Pace
 
 
