@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 import pytest
@@ -89,6 +89,16 @@ class AskMyself:
         await services.ask(live.id, Note("inner", []))
 
 
+@dataclass
+class Botch:
+    """A command that fails half-way, leaving the table in memory wrong."""
+
+    async def run(self, live: LiveTable, services: Services) -> None:
+        live.info = replace(live.info, version=live.info.version + 99)
+        live.state = None
+        raise RuntimeError("half-way")
+
+
 async def _table(hub: TableHub, game: str = "nim") -> str:
     return (await seating.create(hub, ADA, game, 2, {})).id
 
@@ -115,6 +125,35 @@ async def test_a_failed_command_answers_its_caller_and_the_table_goes_on(hub: Ta
     with pytest.raises(RuntimeError, match="asked its own actor"):
         await hub.ask(table, AskMyself())
     assert await hub.ask(table, Note("d", log)) == "d"
+
+
+async def test_a_failure_half_way_restarts_the_table_from_the_store(hub: TableHub) -> None:
+    table = await _table(hub, "verso")
+    await hub.ask(table, seating.Join(BOB))
+    await hub.ask(table, seating.Start(ADA))
+    actor = await hub.actor(table)
+    live = actor.live
+    assert live.state is not None
+    seat = live.info.to_move[0]
+    mover = ADA if live.info.seats[seat].user_id == ADA.id else BOB
+    await hub.ask(table, Play(mover, 0, str(live.state.legal_actions()[0])))
+    before = live.state.to_record()
+    watcher = Recorder(None)
+    await hub.attach(table, watcher)
+    # A refusal changed nothing: no restart.
+    now_to_move = ADA if live.info.seats[live.info.to_move[0]].user_id == ADA.id else BOB
+    with pytest.raises(ProtocolError, match="for version 0"):
+        await hub.ask(table, Play(now_to_move, 0, "flip"))
+    assert actor.recoveries == 0
+    with pytest.raises(RuntimeError, match="half-way"):
+        await hub.ask(table, Botch())
+    watcher.clear()
+    log: list[str] = []
+    assert await hub.ask(table, Note("after", log)) == "after"
+    # Restarted from the store before the next command: as stored, and shown to the watchers.
+    assert actor.recoveries == 1 and live.info.version == 1
+    assert live.state is not None and live.state.to_record() == before
+    assert watcher.last("view")["version"] == 1
 
 
 async def test_a_command_its_caller_gave_up_on_before_it_ran_does_not_run(hub: TableHub) -> None:

@@ -5,7 +5,8 @@ A change made in another process reaches this one as a notification (:mod:`.peer
 per table, so that the listener never waits on the database, and the changes heard while it
 runs make one more catch-up, not one each — and passes chat lines on to the watchers here.
 :meth:`CatchUp.adopt` takes over the tables whose owner died. :func:`refresh` is the catch-up
-itself, run by the table's actor (also when a write finds the database changed first).
+itself, run by the table's actor (also when a write finds the database changed first);
+:func:`restart` reloads a table whose state a failure left in doubt.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from otherside.core.game import Game, State
 from otherside.server.live import fanout
-from otherside.server.store.tables import seated_ratings
+from otherside.server.store.records import TableInfo
+from otherside.server.store.tables import TableStore, seated_ratings
 from otherside.server.tables.chat import heard
-from otherside.server.tables.live import LiveTable, applied, rebuild
+from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild
 
 if TYPE_CHECKING:
     from otherside.server.tables.hub import TableHub
@@ -40,8 +43,7 @@ async def refresh(services: Services, live: LiveTable) -> None:
     # committed in between: replay only up to ``info.version``, the version stored below.
     upto = info.version
     if info.status != "waiting" and (known is None or info.version < known):
-        initial, moves = await store.moves(live.id, upto=upto)
-        live.state = await asyncio.to_thread(rebuild, live.game, live.game_clock, initial, moves)
+        live.state = await stored_state(store, live.game, live.game_clock, info)
     elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
         moves = await store.moves_after(live.id, known or 0, upto=upto)
         for _move, state in applied(live.state, live.game_clock, moves):
@@ -51,6 +53,31 @@ async def refresh(services: Services, live: LiveTable) -> None:
     if changed:
         live.ratings = await seated_ratings(store, info)
         fanout.broadcast(live, services.clock.now(), table=True, view=True)
+    services.kick_bots(live)
+
+
+async def stored_state(
+    store: TableStore, game: Game, clock: GameClock, info: TableInfo
+) -> State | None:
+    """The game of the stored table ``info``, rebuilt from its first record and its moves up
+    to ``info.version`` (``None`` before it starts)."""
+    if info.status == "waiting":
+        return None
+    # Up to the version read: ``info`` and the state must agree.
+    initial, moves = await store.moves(info.id, upto=info.version)
+    return await asyncio.to_thread(rebuild, game, clock, initial, moves)
+
+
+async def restart(services: Services, live: LiveTable) -> None:
+    """Reload the table from the database, its game rebuilt from the start, and show it to its
+    watchers: a failure left what is in memory in doubt. Run by the table's actor."""
+    info = await services.store.table(live.id)
+    if info is None:
+        return
+    live.state = await stored_state(services.store, live.game, live.game_clock, info)
+    live.info = info
+    live.ratings = await seated_ratings(services.store, info)
+    fanout.broadcast(live, services.clock.now(), table=True, view=True)
     services.kick_bots(live)
 
 

@@ -4,9 +4,11 @@ commands one at a time, in the order they came (as lichess's round actors do).
 Everything that changes a live table is a :class:`Command` — a move, a resignation, a chat line,
 a deadline, a bot's move, a seat change, a catch-up with the database — and goes through
 :meth:`TableActor.ask`, which waits for its result. A command that fails answers its caller
-with the error; the actor goes on with the next one. The task itself is supervised: should it
-ever fail, it is logged, the table is brought back in line with the database (``recover``) and
-the loop starts again, so that no table is left without an owner.
+with the error, and the actor goes on with the next one. A refusal (:class:`Refused`,
+:class:`ProtocolError`) changed nothing; any other failure may have left the table in memory
+half-changed, so the table is restarted from the database (``recover``) before the next command.
+The task itself is supervised: should the loop ever fail, it is logged and started again, so
+that no table is left without an owner.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 
 if TYPE_CHECKING:
@@ -50,7 +54,7 @@ class TableActor:
     Args:
         live: the table.
         services: what the commands use (storage, clock, the other processes...).
-        recover: brings the table back in line with the database after the loop failed.
+        recover: restarts the table from the database after a failure that was no refusal.
     """
 
     def __init__(
@@ -66,7 +70,9 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._running: _Job | None = None
         self._stopped = False
+        self._suspect = False  # a command failed mid-way: restart from the database first
         self.restarts = 0  # times the loop failed and was started again
+        self.recoveries = 0  # times the table was restarted from the database
 
     @property
     def id(self) -> str:
@@ -119,14 +125,10 @@ class TableActor:
                 await self._serve()
             except Exception:
                 self.restarts += 1
+                self._suspect = True
                 log.exception("the actor of table %s failed; restarting it", self.id)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, LAST_BACKOFF)
-                if self._recover is not None:
-                    try:
-                        await self._recover(self)
-                    except Exception:
-                        log.exception("table %s could not catch up with the database", self.id)
 
     async def _serve(self) -> None:
         while True:
@@ -135,15 +137,21 @@ class TableActor:
                 continue  # whoever asked has given up waiting
             self._running = job
             try:
+                if self._suspect:
+                    await self._restart_from_database()
                 result = await job.command.run(self.live, self.services)
             except asyncio.CancelledError:
                 if self._stopped or _cancelling():
                     raise
                 # Something the command awaited was cancelled, not this loop: the command
                 # failed, the table goes on.
+                self._suspect = True
                 if not job.answer.done():
                     job.answer.set_exception(RuntimeError(f"a command of table {self.id} was cut"))
             except Exception as exc:
+                if not isinstance(exc, Refused | ProtocolError):
+                    self._suspect = True
+                    log.warning("a command of table %s failed: %r", self.id, exc)
                 if not job.answer.done():
                     job.answer.set_exception(exc)
             else:
@@ -151,6 +159,20 @@ class TableActor:
                     job.answer.set_result(result)
             finally:
                 self._running = None
+
+    async def _restart_from_database(self) -> None:
+        """Bring the table back in line with the database; if that fails too (the database is
+        away), the command runs on what is known and the next one tries again."""
+        if self._recover is None:
+            self._suspect = False
+            return
+        try:
+            await self._recover(self)
+        except Exception:
+            log.exception("table %s could not be restarted from the database", self.id)
+            return
+        self._suspect = False
+        self.recoveries += 1
 
 
 def _cancelling() -> bool:

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from otherside.server.accounts.limits import Limits
 from otherside.server.clock import Clock, SystemClock
-from otherside.server.cluster.catch_up import CatchUp, refresh
+from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.live import fanout
 from otherside.server.store.db import Database
@@ -30,7 +30,7 @@ from otherside.server.tables.actor import Command, TableActor
 from otherside.server.tables.adapters import get_adapter
 from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
-from otherside.server.tables.live import Connection, GameClock, LiveTable, rebuild
+from otherside.server.tables.live import Connection, GameClock, LiveTable
 from otherside.server.tables.services import Services
 
 R = TypeVar("R")
@@ -131,11 +131,7 @@ class TableHub:
         adapter = get_adapter(info.game)
         game_clock = GameClock(self.services.clock)
         game = adapter.game_with_clock(game_clock)
-        state = None
-        if info.status != "waiting":
-            # Up to the version just read: ``info`` and ``state`` must agree.
-            initial, moves = await store.moves(table_id, upto=info.version)
-            state = await asyncio.to_thread(rebuild, game, game_clock, initial, moves)
+        state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
         live.ratings = await seated_ratings(store, info)
         actor = TableActor(live, self.services, recover=self._recover)
@@ -144,7 +140,7 @@ class TableHub:
         return actor
 
     async def _recover(self, actor: TableActor) -> None:
-        await refresh(self.services, actor.live)
+        await restart(self.services, actor.live)
 
     # -- watchers ------------------------------------------------------------------------
 
