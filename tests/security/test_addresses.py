@@ -36,7 +36,9 @@ def test_a_trusted_proxy_must_be_an_address_or_network() -> None:
 
 
 def _guest(server: Server, forwarded: str) -> int:
-    answer = httpx.post(f"{server.url}/api/guest", headers={"X-Forwarded-For": forwarded})
+    answer = httpx.post(
+        f"{server.url}/api/guest", headers={"X-Forwarded-For": forwarded}, timeout=60
+    )
     return answer.status_code
 
 

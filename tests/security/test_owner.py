@@ -26,13 +26,15 @@ def test_the_owner_is_never_locked_out_by_a_flood(serve: Callable[..., Server]) 
         *limit_args(signin_failures_per_name=3, signin_slowdown_max=1),
     )
     home = {"X-Forwarded-For": "192.0.2.10"}
-    with httpx.Client(base_url=server.url, headers=home) as owner:
+    with httpx.Client(base_url=server.url, headers=home, timeout=60) as owner:
         assert owner.post("/api/signup", json=ADA).status_code == 200
 
         async def flood() -> list[httpx.Response]:
             async def one(n: int) -> httpx.Response:
                 spoofed = {"X-Forwarded-For": f"198.51.{n // 200}.{n % 200 + 1}"}
-                async with httpx.AsyncClient(base_url=server.url, headers=spoofed) as bot:
+                async with httpx.AsyncClient(
+                    base_url=server.url, headers=spoofed, timeout=60
+                ) as bot:
                     return await bot.post("/api/signin", json={"name": "ada", "password": "x!"})
 
             return list(await asyncio.gather(*(one(n) for n in range(FLOOD))))
@@ -47,11 +49,14 @@ def test_the_owner_is_never_locked_out_by_a_flood(serve: Callable[..., Server]) 
         assert owner.get("/api/me").json()["user"]["name"] == "Ada"
         assert owner.post("/api/tables", json={"game": "verso", "players": 2}).status_code == 201
         assert owner.post("/api/signout").status_code == 200
+        began = time.monotonic()
         again = Counter(r.status_code for r in asyncio.run(flood()))
-        assert again[429] >= FLOOD - 2  # the name is slowed right now
+        assert again[401] <= 1 + math.ceil(time.monotonic() - began)  # slowed right now
         assert owner.post("/api/signin", json=ADA).status_code == 200
     # A browser that never signed in waits the short slowdown, then gets in.
-    with httpx.Client(base_url=server.url, headers={"X-Forwarded-For": "192.0.2.77"}) as fresh:
+    with httpx.Client(
+        base_url=server.url, headers={"X-Forwarded-For": "192.0.2.77"}, timeout=60
+    ) as fresh:
         deadline = time.monotonic() + 10
         answer = fresh.post("/api/signin", json=ADA)
         while answer.status_code == 429 and time.monotonic() < deadline:

@@ -50,7 +50,7 @@ def test_simultaneous_wrong_passwords_reach_the_check_at_most_the_limit(
 ) -> None:
     server = serve(*limit_args(signin_failures_per_name_address=5, signin_failures_per_name=100))
     ada = {"name": "Ada", "password": "lovelace"}
-    assert httpx.post(f"{server.url}/api/signup", json=ada).status_code == 200
+    assert httpx.post(f"{server.url}/api/signup", json=ada, timeout=60).status_code == 200
     wrong = [{"name": "Ada", "password": f"guess-{n}"} for n in range(BURST)]
     answered = asyncio.run(_burst(server.url, "/api/signin", wrong))
     # Only the five reserved attempts were checked against the password; the rest never were.
