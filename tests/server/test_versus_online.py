@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from otherside.bots import make_bot
 from otherside.games import versus
-from otherside.server.ratings import elo
 from otherside.server.clock import ManualClock
+from otherside.server.ratings import elo
 from otherside.server.store.models import Move, RatingChange
 from otherside.server.tables.hub import LiveTable, TableHub
 from tests.server.conftest import (
