@@ -4,8 +4,8 @@ alone or side by side with an older commit.
 Starts ``otherside serve`` on a fresh database (a temporary SQLite file, or a new database on the
 PostgreSQL server of ``--database``) on loopback, then N tables of two guests each playing random
 legal Verso actions after ``--think`` seconds (0: as fast as the server answers), a new table when
-a game ends (``table_players.py``: the clients reconnect as the page does). After ``--warmup``
-seconds it measures for ``--duration`` seconds and prints:
+a game ends (``table_players.py``: the clients reconnect as the page does). Once every table
+plays (or after ``--warmup`` seconds at most) it measures for ``--duration`` seconds and prints:
 
 - the moves per second the players saw acknowledged (a move is acknowledged when its player
   receives the view of its version);
@@ -41,6 +41,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import tempfile
@@ -59,6 +60,7 @@ from otherside.testing.servers import SOURCE, ServerProcess, cpu_seconds
 from table_players import Window, client_main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
+SETTLE = 2.0  # seconds from the last table's start to the measurement's
 PRESETS = {
     # The issue's standard measurements (issue 32): saturated throughput, and replies at rest.
     "saturated": {"tables": 40, "think": 0.0},
@@ -204,8 +206,9 @@ def measure(
     results = context.Queue()
     # The pairs arrive over the ramp, once every client process is ready.
     ramp = min(args.warmup / 2, 0.02 * args.tables)
-    window = Window(context.Value("d", 0.0), args.warmup, args.duration)
+    window = Window(context.Value("d", 0.0), context.Value("d", 0.0), args.warmup, args.duration)
     ready = context.Value("q", 0)
+    playing = context.Value("q", 0)
     progress_values = [context.Value("q", 0) for _ in range(args.clients)]
     kill_at = context.Value("d", 0.0)
     bases = [server.url for server in servers]
@@ -221,6 +224,7 @@ def measure(
                 progress_values[k],
                 kill_at,
                 ready,
+                playing,
                 results,
             ),
             daemon=True,
@@ -251,6 +255,8 @@ def measure(
             while time.monotonic() < window.deadline:
                 time.sleep(0.1)
                 now = time.monotonic()
+                if not window.begin.value and playing.value >= args.tables:
+                    window.begin.value = min(window.measure_from, now + SETTLE)
                 if not measuring and now >= window.measure_from:
                     measuring = True
                     cpu_before = sum(server.cpu_seconds() for server in servers)
@@ -265,9 +271,11 @@ def measure(
                     kill_at.value = time.monotonic()
                 progress.update(
                     bar,
+                    total=window.deadline - began,
                     completed=now - began,
                     moves=sum(v.value for v in progress_values),
                     phase=("killed one, " if killed else "")
+                    + ("" if measuring else f"{playing.value} tables playing, ")
                     + ("measuring" if measuring else "warm-up"),
                 )
         cpu_after = sum(server.cpu_seconds() for server in servers)
@@ -420,7 +428,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="concurrent tables (default 200)")
     parser.add_argument("--think", type=float, help="mean seconds before acting (default 1.0)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds a run")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=30.0,
+        help="measuring starts once every table plays, or after this many seconds at the latest",
+    )
     parser.add_argument("--clients", type=int, default=1, help="client processes")
     parser.add_argument(
         "--database", help="a PostgreSQL server's URL: each run gets a new database on it"
@@ -439,6 +452,11 @@ def main() -> None:
     if args.workers > 1 and not args.database:
         parser.error("--workers above 1 needs --database (PostgreSQL)")
     console = Console()
+
+    def on_term(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt  # clean up (servers, the temporary worktree) as on Ctrl-C
+
+    signal.signal(signal.SIGTERM, on_term)
     with contextlib.ExitStack() as stack:
         sides = [Side(describe(SOURCE.parent), SOURCE)]
         if args.against:

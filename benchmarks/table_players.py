@@ -33,16 +33,18 @@ FIRST_RETRY, LAST_RETRY = 0.5, 8.0  # the table page's reconnection backoff (web
 class Window:
     """The run's times, ``time.monotonic()`` (one clock for every process of a machine): the
     pairs arrive from ``start`` (set by the parent once every client process is ready: under
-    load their imports take seconds), moves are measured from ``measure_from`` to
-    ``deadline``, and players stop at ``deadline``."""
+    load their imports take seconds); moves are measured for ``duration`` seconds from
+    ``measure_from`` — once every table plays (``begin``, set by the parent), or ``warmup``
+    seconds after the start at the latest — and players stop at ``deadline``."""
 
     start: Synchronized[float]
+    begin: Synchronized[float]
     warmup: float
     duration: float
 
     @property
     def measure_from(self) -> float:
-        return self.start.value + self.warmup
+        return self.begin.value or self.start.value + self.warmup
 
     @property
     def deadline(self) -> float:
@@ -99,8 +101,11 @@ class Pair:
         window: Window,
         think: float,
         kill_at: Synchronized[float],
+        playing: Synchronized[int],
     ) -> None:
         self.slot = slot
+        self.playing = playing
+        self.started = False
         self.route = route
         self.tally = tally
         self.window = window
@@ -154,6 +159,10 @@ class Pair:
                     self.tally.error(str(exc))
                     await asyncio.sleep(1.0)
                     continue
+                if not self.started:
+                    self.started = True
+                    with self.playing.get_lock():
+                        self.playing.value += 1
                 self.in_game = True
                 ended = await asyncio.gather(*(self.seat(c, made["id"]) for c in cookies))
                 self.in_game = False
@@ -235,13 +244,16 @@ async def client_loop(
     progress: Synchronized[int],
     kill_at: Synchronized[float],
     ready: Synchronized[int],
+    playing: Synchronized[int],
 ) -> Tally:
     tally = Tally()
     with ready.get_lock():
         ready.value += 1
     while not window.start.value:
         await asyncio.sleep(0.05)
-    pairs = [Pair(slot, Route(bases, slot), tally, window, think, kill_at) for slot in slots]
+    pairs = [
+        Pair(slot, Route(bases, slot), tally, window, think, kill_at, playing) for slot in slots
+    ]
     tasks = []
     for index, one in enumerate(pairs):
         tasks.append(asyncio.create_task(_after(ramp * index / max(len(pairs), 1), one.run())))
@@ -277,6 +289,7 @@ def client_main(
     progress: Synchronized[int],
     kill_at: Synchronized[float],
     ready: Synchronized[int],
+    playing: Synchronized[int],
     results: Any,
 ) -> None:
     """One client process: its share of the pairs on its own event loop (uvloop if present)."""
@@ -286,5 +299,7 @@ def client_main(
         import uvloop
 
         runner = uvloop.run
-    tally = runner(client_loop(bases, slots, window, think, ramp, progress, kill_at, ready))
+    tally = runner(
+        client_loop(bases, slots, window, think, ramp, progress, kill_at, ready, playing)
+    )
     results.put(asdict(tally))
