@@ -387,7 +387,11 @@ def show_side_by_side(results: list[Result], sides: list[Side], console: Console
         ("reply p99 ms", "p99", "{:.1f}"),
     ):
         values = [median_of(results, side.label, attribute) for side in sides]
-        table.add_row(name, *(form.format(v) for v in values), f"{values[-1] / values[0]:.2f}")
+        table.add_row(
+            name,
+            *(form.format(v) for v in values),
+            f"{values[-1] / values[0]:.2f}" if values[0] else "—",
+        )
     console.print(table)
 
 
@@ -431,7 +435,7 @@ def main() -> None:
     parser.add_argument(
         "--warmup",
         type=float,
-        default=30.0,
+        default=120.0,
         help="measuring starts once every table plays, or after this many seconds at the latest",
     )
     parser.add_argument("--clients", type=int, default=1, help="client processes")
