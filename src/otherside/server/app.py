@@ -29,7 +29,7 @@ from otherside.server.accounts.sessions import Sessions
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, lobby, players
+from otherside.server.http import accounts, lobby, outage, players
 from otherside.server.http.errors import refused_response
 from otherside.server.live import sockets
 from otherside.server.mail import Mailer, SmtpConfig
@@ -118,6 +118,7 @@ def create_app(
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(SecurityMiddleware)
     app.add_exception_handler(Refused, refused_response)
+    outage.install(app)  # 503 + Retry-After while the database is away
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(players.router)

@@ -3,8 +3,11 @@ command of the table's actor; a refusal goes back to the sender as an ``error`` 
 
 from __future__ import annotations
 
+import logging
+
 from otherside.server.live import fanout
 from otherside.server.live.protocol import (
+    ERROR_CODES,
     ActionMessage,
     ChatMessage,
     PingMessage,
@@ -18,6 +21,8 @@ from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.play import Play
+
+log = logging.getLogger("otherside.server")
 
 
 async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) -> None:
@@ -39,3 +44,8 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         fanout.error(conn, live, exc.code, str(exc))
         if exc.code == "stale":
             fanout.send_state(conn, live, now())
+    except Exception:
+        # The database away, or a bug: the socket stays open, the words are ours (the
+        # exception, driver text included, goes to the log only).
+        log.exception("a message to table %s could not be handled", live.id)
+        fanout.error(conn, live, "server_error", ERROR_CODES["server_error"])

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
+from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.inbox import handle
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 
 router = APIRouter()
+log = logging.getLogger("otherside.server")
 QUEUE_LIMIT = 256
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -68,12 +71,17 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     if not _same_origin(socket):
         await socket.close(CLOSE_FORBIDDEN, "cross-origin connection refused")
         return
-    user = await user_of_cookie(state, socket.cookies.get(COOKIE))
-    conn = SocketConnection(socket, user)
     try:
+        user = await user_of_cookie(state, socket.cookies.get(COOKIE))
+        conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
         await socket.close(CLOSE_NOT_FOUND, str(exc))
+        return
+    except OUTAGE_ERRORS as exc:
+        # The database is away: say "try again later" with a close frame, in our words.
+        log.warning("table socket %s: database unavailable: %r", table_id, exc)
+        await socket.close(CLOSE_TRY_LATER, "the server is busy; try again shortly")
         return
     sender = asyncio.create_task(conn.pump())
     try:
