@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import (
     ERROR_CODES,
@@ -39,6 +40,9 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         elif isinstance(message, ChatMessage):
             await hub.ask(live.id, Say(conn.user, message.text))
         else:
+            # "sync": the client thinks it is behind; answer with the table as stored, not as
+            # this process last knew it (a catch-up may have failed or be under way).
+            await hub.ask(live.id, Refresh())
             fanout.send_state(conn, live, now())
     except ProtocolError as exc:
         fanout.error(conn, live, exc.code, str(exc))
