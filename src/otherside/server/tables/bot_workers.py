@@ -62,6 +62,9 @@ class BotRunner:
             # Spawned, not forked: this process runs threads and an event loop.
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            # Start a worker now, not at a bot's first move: its imports take a second or more,
+            # which would hold up a table taken over from a process that died.
+            self._executor.submit(_ready)
         else:
             self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="otherside-bot")
 
@@ -77,3 +80,8 @@ class BotRunner:
     def close(self) -> None:
         """Stop the workers (a decision in progress is let finish)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _ready() -> None:
+    """Nothing: run once in a new worker so that it has imported this module (and the games
+    and bots with it) before the first bot thinks there."""
