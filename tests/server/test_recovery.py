@@ -6,6 +6,7 @@ on one store in memory stand for two server processes on one database."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from otherside.server.clock import ManualClock
+from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live.inbox import handle
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.records import TableInfo
@@ -135,3 +137,26 @@ async def test_sync_answers_from_the_store(hubs: tuple[TableHub, TableHub]) -> N
     assert live.info.version == 0
     await handle(here, live, watcher, '{"type": "sync"}')
     assert watcher.last("view")["version"] == 1 and watcher.last("view")["legal"]
+
+
+async def test_a_move_sent_again_after_it_was_applied_answers_with_the_table(
+    hubs: tuple[TableHub, TableHub],
+) -> None:
+    here = hubs[0]
+    table, live, _watcher = await _two_processes(hubs)
+    await here.ask(table, Refresh())
+    ada = Recorder(ADA)
+    await here.attach(table, ada)
+    ada.clear()
+    # Ada's "flip" at version 0 was applied (through the other process); her page, which
+    # never heard back, sends it again: no error, the table as it stands.
+    await handle(here, live, ada, json.dumps({"type": "action", "version": 0, "action": "flip"}))
+    assert [m["type"] for m in ada.messages] == ["table", "view"]
+    assert ada.last("view")["version"] == 1 and live.info.version == 1
+    _, moves = await here.services.store.moves(table)
+    assert len(moves) == 1
+    # Another action at that old version is still refused as stale.
+    ada.clear()
+    await handle(here, live, ada, json.dumps({"type": "action", "version": 0, "action": "pass"}))
+    assert ada.messages[0]["type"] == "error"
+    assert ada.messages[0]["code"] in ("stale", "not_your_turn")

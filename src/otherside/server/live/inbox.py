@@ -34,7 +34,9 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         if isinstance(message, PingMessage):
             conn.deliver(PongMessage().model_dump_json())
         elif isinstance(message, ActionMessage):
-            await hub.ask(live.id, Play(conn.user, message.version, message.action))
+            if not await hub.ask(live.id, Play(conn.user, message.version, message.action)):
+                # Played already (a retry after a lost answer): show where the game is.
+                fanout.send_state(conn, live, now())
         elif isinstance(message, ResignMessage):
             await hub.ask(live.id, Resign(conn.user))
         elif isinstance(message, ChatMessage):
