@@ -58,6 +58,14 @@ def serve(
             "otherside.server.limits.Limits."
         ),
     ] = None,
+    guard: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Change how much of the server one client may hold, NAME=VALUE (repeatable), "
+            "e.g. --guard body_bytes=131072 or --guard websockets_per_address=8; the names and "
+            "defaults are in otherside.server.http.guards.Guards."
+        ),
+    ] = None,
     workers: Annotated[
         int,
         typer.Option(
@@ -76,6 +84,7 @@ def serve(
 
     from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
+    from otherside.server.http.guards import parse_guards
     from otherside.server.mail import SmtpConfig
     from otherside.server.store.db import sqlite_url
 
@@ -96,6 +105,10 @@ def serve(
         limits = parse_limits(limit or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--limit") from exc
+    try:
+        guards = parse_guards(guard or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--guard") from exc
     config: dict[str, Any] = {
         "database_url": url,
         "bot_delay": bot_delay,
@@ -115,12 +128,17 @@ def serve(
         "log_level": log_level,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,
+        # Slow requests and too many connections per address are cut off below HTTP.
+        "http": "otherside.server.http.connections:GuardedProtocol",
+        "timeout_keep_alive": guards.keep_alive_seconds,
     }
     if workers == 1:
-        uvicorn.run(create_app(**config, limits=limits), **options)
+        uvicorn.run(create_app(**config, limits=limits, guards=guards), **options)
         return
     # Each worker process builds its own app from the same settings.
-    os.environ[CONFIG_ENV] = json.dumps({**config, "limits": dataclasses.asdict(limits)})
+    os.environ[CONFIG_ENV] = json.dumps(
+        {**config, "limits": dataclasses.asdict(limits), "guards": dataclasses.asdict(guards)}
+    )
     uvicorn.run(
         "otherside.server.app:app_from_environment", factory=True, workers=workers, **options
     )

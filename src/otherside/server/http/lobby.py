@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
 from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
+from otherside.server.http.replays import count_fetch
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.queries import (
     TableInfo,
@@ -186,7 +187,7 @@ async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     return await _call(_hub(request).rematch(table_id, user), request)
 
 
-@router.get("/tables/{table_id}/history")
+@router.get("/tables/{table_id}/history", dependencies=[Depends(count_fetch)])
 async def history(
     table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> dict[str, Any]:
@@ -213,7 +214,13 @@ async def history(
             if index > skip
         ]
 
-    return {"views": await asyncio.to_thread(views)}
+    async def compute() -> list[dict[str, Any]]:
+        return await asyncio.to_thread(views)
+
+    if info.status == "over":  # a finished game never changes: computed once
+        cached = await request.app.state.finished_games.answer(("history", table_id, seat), compute)
+        return {"views": cached}
+    return {"views": await compute()}
 
 
 @router.get("/rules/{game}")
@@ -236,7 +243,7 @@ async def _finished(request: Request, table_id: str) -> TableInfo:
     return info
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", dependencies=[Depends(count_fetch)])
 async def record(table_id: str, request: Request) -> Response:
     """The finished game's record, as a file download; ``"names"`` are the seats' players, as
     the command line's records carry them (``otherside versus replay`` shows them)."""
@@ -250,12 +257,21 @@ async def record(table_id: str, request: Request) -> Response:
     )
 
 
-@router.get("/tables/{table_id}/replay")
+@router.get("/tables/{table_id}/replay", dependencies=[Depends(count_fetch)])
 async def replay(
     table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> dict[str, Any]:
     """A finished game step by step: the public view before the first action and after each."""
     info = await _finished(request, table_id)
+    out = (await _outs(request, [info]))[0]
+    steps = await request.app.state.finished_games.answer(
+        ("replay", table_id), lambda: _replay_steps(request, info)
+    )
+    return {"table": out, "steps": steps}
+
+
+async def _replay_steps(request: Request, info: TableInfo) -> list[dict[str, Any]]:
+    table_id = info.id
     initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
     adapter = get_adapter(info.game)
     clock = GameClock(request.app.state.clock)
@@ -273,8 +289,7 @@ async def replay(
             for move, state in replayed(game, clock, initial, moves)
         ]
 
-    out = (await _outs(request, [info]))[0]
-    return {"table": out, "steps": await asyncio.to_thread(step_views)}
+    return await asyncio.to_thread(step_views)
 
 
 @router.get("/ratings")

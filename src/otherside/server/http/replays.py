@@ -1,0 +1,53 @@
+"""Finished games' replays, histories and records: computed once, fetched at a bounded rate.
+
+Replaying a game to rebuild its views costs real CPU (a long game, a quarter of a second), and a
+finished game never changes, so each answer about a finished game is kept in a bounded LRU cache
+(``replay_cache`` entries). Every fetch of these routes also counts against its address
+(``replays_per_minute``; 429 with ``Retry-After`` beyond), so that neither cached nor uncached
+fetches can crowd out the players.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any
+
+from fastapi import Request
+
+from otherside.server.accounts.limits import Window
+from otherside.server.accounts.sessions import client_address
+from otherside.server.clock import Clock
+from otherside.server.http.connections import address_key
+
+
+class FinishedGames:
+    """The LRU cache of answers about finished games, and the per-address fetch window."""
+
+    def __init__(self, entries: int, per_minute: int, clock: Clock) -> None:
+        self.entries = entries
+        self.window = Window(per_minute, 60.0, clock)
+        self._cache: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def count(self, request: Request) -> None:
+        """Count one fetch from the request's address; HTTP 429 when over the limit."""
+        address = address_key(client_address(request))
+        self.window.check(address, "replays and histories from your address")
+        self.window.hit(address)
+
+    async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """The cached answer of ``key`` (about a finished game), computed on the first ask."""
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        value = await compute()
+        self._cache[key] = value
+        while len(self._cache) > self.entries:
+            self._cache.popitem(last=False)
+        return value
+
+
+async def count_fetch(request: Request) -> None:
+    """Dependency of the replay, history and record routes: the per-address limit."""
+    finished: FinishedGames = request.app.state.finished_games
+    finished.count(request)
