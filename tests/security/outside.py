@@ -94,3 +94,21 @@ async def next_message(ws: websockets.ClientConnection, kind: str) -> dict[str, 
         message: dict[str, Any] = json.loads(await ws.recv())
         if message["type"] == kind:
             return message
+
+
+async def play_to_the_end(ws: websockets.ClientConnection) -> int:
+    """Play the first legal action whenever the socket's seat may act, until the game is over;
+    how many actions it played."""
+    played = 0
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == "table" and message["table"]["status"] == "over":
+            return played
+        if message["type"] == "view" and message["legal"]:
+            action = {
+                "type": "action",
+                "version": message["version"],
+                "action": message["legal"][0],
+            }
+            await ws.send(json.dumps(action))
+            played += 1
