@@ -16,8 +16,10 @@ in the lifespan state under :data:`GATE_KEY`, where every connection finds it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -42,6 +44,34 @@ def address_key(host: str) -> str:
     return str(address)
 
 
+def trusted_proxies(allowed: list[str] | str, enabled: bool = True) -> Callable[[str], bool]:
+    """Whether an address is a proxy uvicorn trusts (its ``forwarded_allow_ips``): all the
+    players behind it share its connections, so it has no per-address cap of its own.
+
+    >>> trusted = trusted_proxies("127.0.0.1, 10.0.0.0/8")
+    >>> trusted("10.2.3.4"), trusted("127.0.0.1"), trusted("127.0.0.2")
+    (True, True, False)
+    """
+    items = [part.strip() for part in allowed.split(",")] if isinstance(allowed, str) else allowed
+    if not enabled:
+        return lambda host: False
+    if "*" in items:
+        return lambda host: True
+    networks = []
+    for item in items:
+        with contextlib.suppress(ValueError):
+            networks.append(ipaddress.ip_network(item, strict=False))
+
+    def trusted(host: str) -> bool:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in networks)
+
+    return trusted
+
+
 class ConnectionGate:
     """Counts open connections per address and in total; admits or refuses new ones.
 
@@ -53,6 +83,7 @@ class ConnectionGate:
         self.per_address = guards.connections_per_address
         self.total = guards.total_connections()
         self.request_seconds = guards.request_seconds
+        self.trusted: Callable[[str], bool] | None = None
         self._open: dict[str, set[asyncio.BaseTransport]] = {}
         self._count = 0
 
@@ -61,15 +92,17 @@ class ConnectionGate:
         """Connections open now."""
         return self._count
 
-    def admit(self, key: str, transport: asyncio.BaseTransport) -> bool:
-        """Count ``transport`` of address ``key`` in, or ``False`` if it is one too many."""
+    def admit(self, key: str, transport: asyncio.BaseTransport, capped: bool = True) -> bool:
+        """Count ``transport`` of address ``key`` in, or ``False`` if it is one too many
+        (``capped``: the address has a share of its own; a trusted proxy's has not)."""
+        per_address = self.per_address if capped else self.total
         mine = self._open.setdefault(key, set())
-        if len(mine) >= self.per_address:
+        if len(mine) >= per_address:
             self._purge(key)
         if self._count >= self.total:
             for other in list(self._open):
                 self._purge(other)
-        if len(mine) >= self.per_address or self._count >= self.total:
+        if len(mine) >= per_address or self._count >= self.total:
             if not mine:
                 del self._open[key]
             return False
@@ -119,8 +152,13 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         if self.gate is None:
             return
-        key = address_key(self.client[0]) if self.client else "unknown"
-        if not self.gate.admit(key, transport):
+        host = self.client[0] if self.client else "unknown"
+        key = address_key(host)
+        if self.gate.trusted is None:  # uvicorn's settings, known from the first connection
+            self.gate.trusted = trusted_proxies(
+                self.config.forwarded_allow_ips, self.config.proxy_headers
+            )
+        if not self.gate.admit(key, transport, capped=not self.gate.trusted(host)):
             transport.write(REFUSAL)
             transport.close()
             return
