@@ -56,7 +56,7 @@ class Guards:
     websockets_per_address: int = 32
     connections_total: int = 0
     replays_per_minute: int = 30
-    replay_cache: int = 256
+    replay_cache: int = 64
 
     def total_connections(self) -> int:
         """Connections the process accepts: the setting, or what its descriptors allow."""
