@@ -39,11 +39,13 @@ def database_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator
 
 
 @contextlib.contextmanager
-def server(database: str, *guards: str, descriptors: int = 256) -> Iterator[Server]:
-    """``otherside serve`` with ``--guard`` settings ``guards`` and at most ``descriptors``
-    open files, stopped after the block."""
+def server(
+    database: str, *settings: str, descriptors: int = 256, guard: bool = True
+) -> Iterator[Server]:
+    """``otherside serve`` with ``--guard`` settings ``settings`` (other arguments when not
+    ``guard``) and at most ``descriptors`` open files, stopped after the block."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    args = [arg for guard in guards for arg in ("--guard", guard)]
+    args = [arg for item in settings for arg in ("--guard", item)] if guard else list(settings)
     resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, hard))
     try:
         process = Server(database, free_port(), *args, wait=False)
