@@ -30,7 +30,7 @@ from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.docs import add_docs
-from otherside.server.http.guards import Guards, RequestGuard
+from otherside.server.http.guards import Guards, RequestGuard, server_error
 from otherside.server.http.replays import FinishedGames
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
@@ -127,6 +127,7 @@ def create_app(
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(RequestGuard, guards=server_guards)
+    app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
     app.include_router(accounts.router)
     app.include_router(lobby.router)

@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
 from otherside.server.accounts.security import ASGIApp, Message, Receive, Scope, Send
 from otherside.server.http.inputs import InputRefused, check_text, parse_json
 
@@ -194,6 +197,15 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replayed
+
+
+async def server_error(request: Request, exc: Exception) -> JSONResponse:
+    """The answer to a request the server failed on: JSON with a stable code, never a trace or
+    a database driver's words (the log has them)."""
+    return JSONResponse(
+        {"detail": "the server failed to answer this request; try again", "code": "server_error"},
+        status_code=500,
+    )
 
 
 async def _refuse(send: Send, refused: InputRefused) -> None:
