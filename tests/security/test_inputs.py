@@ -87,7 +87,7 @@ async def test_bodies_over_the_limit_are_refused_without_being_read(database: st
         assert sent < 8 * MIB
         async with client(api) as http:
             over = await http.post("/api/signup", json={"name": "Ada", "password": "x" * 200_000})
-            assert _refusal(over, 413, "body_too_large")["limit"] == 65536
+            assert _refusal(over, 413, "body_too_large")["params"]["limit"] == 65536
             # Three 100 MiB bodies: cut off unread (the client may see the 413 or the reset
             # of a connection closed under its feet); the server's memory stays put.
             before = _resident(api.pid)
@@ -114,7 +114,7 @@ async def test_deep_json_is_refused_on_http_and_on_the_websocket(database: str) 
                     content=f'{{"name": "Ada", "options": {deep}}}',
                     headers={"Content-Type": "application/json"},
                 )
-                assert _refusal(refused, 400, "json_too_deep")["depth"] == 2001
+                assert _refusal(refused, 400, "json_too_deep")["params"]["depth"] == 2001
             assert len((await http.get("/api/tables")).json()) == 1
             assert (
                 await http.post("/api/signin", json={"name": "Ada", "password": "x" * 6})
@@ -159,7 +159,7 @@ async def test_text_with_control_characters_is_refused_everywhere(database: str)
             ]
             for refused in refusals:
                 body = _refusal(refused, 422, "control_character")
-                assert body["character"].startswith("U+")
+                assert body["params"]["character"].startswith("U+")
             # Nothing changed: no account, no table, no e-mail, no bot.
             assert (await http.get("/api/me")).json()["user"]["email"] is None
             tables = (await http.get("/api/tables")).json()

@@ -30,6 +30,7 @@ from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.docs import add_docs
+from otherside.server.http.errors import refused_response
 from otherside.server.http.guards import Guards, RequestGuard, server_error
 from otherside.server.http.replays import FinishedGames
 from otherside.server.live import sockets
@@ -37,6 +38,7 @@ from otherside.server.live.admission import Admission
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
 
@@ -65,7 +67,7 @@ def create_app(
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://…``).
         bot_delay: seconds a bot waits before each action, so that people can follow it.
-        bot_workers: threads in which bots think.
+        bot_workers: worker processes in which bots think (0: two threads of this process).
         password_hasher: argon2 parameters (tests use cheap ones; the default is argon2-cffi's).
         clock: where time comes from (tests pass a ``ManualClock``).
         smtp_url: ``smtp://host:port`` to mail reminders through (``None``: no mail; reminders
@@ -108,7 +110,7 @@ def create_app(
         )
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(hub.on_remote, hub.adopt)
+            await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)
         else:
             resumed = await hub.resume()
             if resumed:
@@ -129,6 +131,7 @@ def create_app(
     app.add_middleware(RequestGuard, guards=server_guards)
     app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
+    app.add_exception_handler(Refused, refused_response)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(players.router)

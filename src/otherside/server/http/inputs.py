@@ -34,7 +34,7 @@ class InputRefused(ValueError):
 
     def to_json(self) -> dict[str, Any]:
         """The refusal as an HTTP error body."""
-        return {"detail": str(self), "code": self.code, **self.params}
+        return {"detail": str(self), "code": self.code, "params": self.params}
 
 
 def json_depth(text: str | bytes) -> int:

@@ -30,7 +30,7 @@ class Closable(Protocol):
         """Close the socket with ``code`` and ``reason``."""
 
 
-class Refused(Exception):
+class OverCap(Exception):
     """A socket over a cap: ``code`` and words to close it with."""
 
     def __init__(self, reason: str) -> None:
@@ -55,15 +55,15 @@ class Admission:
 
     @contextlib.contextmanager
     def holding(self, address: str, session: str | None, socket: Closable) -> Iterator[None]:
-        """Count ``socket`` in for the block; :class:`Refused` if over a cap."""
+        """Count ``socket`` in for the block; :class:`OverCap` if over a cap."""
         key = address_key(address)
         if self._by_address.get(key, 0) >= self.per_address:
-            raise Refused(
+            raise OverCap(
                 f"too many connections from your address (at most {self.per_address}); "
                 "close other tabs or try again later"
             )
         if self._count >= self.total:
-            raise Refused("the server is full; try again later")
+            raise OverCap("the server is full; try again later")
         self._by_address[key] = self._by_address.get(key, 0) + 1
         self._count += 1
         if session is not None:

@@ -15,8 +15,10 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
-from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, Refused
-from otherside.server.tables.hub import TableError, TableHub
+from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
+from otherside.server.live.inbox import handle
+from otherside.server.tables.errors import Refused
+from otherside.server.tables.hub import TableHub
 
 router = APIRouter()
 QUEUE_LIMIT = 256
@@ -73,8 +75,8 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     try:
         with admission.holding(address, state.sessions.token(cookie), socket):
             await _watch(socket, table_id, cookie, hub)
-    except Refused as refused:
-        await socket.close(refused.code, str(refused))
+    except OverCap as over:
+        await socket.close(over.code, str(over))
 
 
 async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: TableHub) -> None:
@@ -83,7 +85,7 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
     conn = SocketConnection(socket, user)
     try:
         live = await hub.attach(table_id, conn)
-    except TableError as exc:
+    except Refused as exc:
         await socket.close(CLOSE_NOT_FOUND, str(exc))
         return
     sender = asyncio.create_task(conn.pump())
@@ -99,7 +101,7 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
                 # Signed out (maybe through another server process): no more acting.
                 await socket.close(CLOSE_SIGNED_OUT, "signed out")
                 break
-            await hub.handle(live, conn, text)
+            await handle(hub, live, conn, text)
     except WebSocketDisconnect:
         pass
     finally:
