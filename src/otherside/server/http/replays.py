@@ -9,6 +9,7 @@ fetches can crowd out the players.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
@@ -27,7 +28,7 @@ class FinishedGames:
     def __init__(self, entries: int, per_minute: int, clock: Clock) -> None:
         self.entries = entries
         self.window = Window(per_minute, 60.0, clock)
-        self._cache: OrderedDict[Hashable, Any] = OrderedDict()
+        self._cache: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
 
     def count(self, request: Request) -> None:
         """Count one fetch from the request's address; HTTP 429 when over the limit."""
@@ -36,15 +37,22 @@ class FinishedGames:
         self.window.hit(address)
 
     async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
-        """The cached answer of ``key`` (about a finished game), computed on the first ask."""
-        if key in self._cache:
+        """The cached answer of ``key`` (about a finished game), computed on the first ask;
+        asks that come while it is computed wait for that one computation."""
+        task = self._cache.get(key)
+        if task is None:
+            task = asyncio.ensure_future(compute())
+            self._cache[key] = task
+            while len(self._cache) > self.entries:
+                self._cache.popitem(last=False)
+        else:
             self._cache.move_to_end(key)
-            return self._cache[key]
-        value = await compute()
-        self._cache[key] = value
-        while len(self._cache) > self.entries:
-            self._cache.popitem(last=False)
-        return value
+        try:
+            return await asyncio.shield(task)
+        except Exception:
+            if self._cache.get(key) is task:  # a failure is not kept: the next ask tries again
+                del self._cache[key]
+            raise
 
 
 async def count_fetch(request: Request) -> None:
