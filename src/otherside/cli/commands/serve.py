@@ -55,7 +55,15 @@ def serve(
         typer.Option(
             help="Change one of the server's limits, NAME=VALUE (repeatable), e.g. "
             "--limit guests_per_address=50; the names and defaults are in "
-            "otherside.server.limits.Limits."
+            "otherside.server.accounts.limits.Limits."
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed; from any other peer they are ignored, so the "
+            "limits count the TCP peer's address (default: no proxy is trusted).",
         ),
     ] = None,
     guard: Annotated[
@@ -82,6 +90,7 @@ def serve(
     """Start the table server: play in the browser with friends and bots."""
     import uvicorn
 
+    from otherside.server.accounts.addresses import trusted_proxies
     from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
     from otherside.server.http.guards import parse_guards
@@ -106,6 +115,10 @@ def serve(
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--limit") from exc
     try:
+        proxies = trusted_proxies(trusted_proxy or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--trusted-proxy") from exc
+    try:
         guards = parse_guards(guard or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--guard") from exc
@@ -128,6 +141,10 @@ def serve(
         "log_level": log_level,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,
+        # uvicorn would otherwise believe X-Forwarded-For from any local peer (its default
+        # trusts 127.0.0.1): only a proxy named here may say who the client is.
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies or None,
         # Slow requests and too many connections per address are cut off below HTTP.
         "http": "otherside.server.http.connections:GuardedProtocol",
         "timeout_keep_alive": guards.keep_alive_seconds,

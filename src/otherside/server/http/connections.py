@@ -24,31 +24,17 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from otherside.server.accounts.addresses import address_key
 from otherside.server.http.guards import Guards
 
 GATE_KEY = "otherside_connection_gate"
 
 
-def address_key(host: str) -> str:
-    """The key of a client address: itself for IPv4, its /64 for IPv6 (one subscriber).
-
-    >>> address_key("10.1.2.3"), address_key("2001:db8:1:2:3:4:5:6")
-    ('10.1.2.3', '2001:db8:1:2::/64')
-    """
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if address.version == 6:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
-def trusted_proxies(allowed: list[str] | str, enabled: bool = True) -> Callable[[str], bool]:
+def proxy_check(allowed: list[str] | str, enabled: bool = True) -> Callable[[str], bool]:
     """Whether an address is a proxy uvicorn trusts (its ``forwarded_allow_ips``): all the
     players behind it share its connections, so it has no per-address cap of its own.
 
-    >>> trusted = trusted_proxies("127.0.0.1, 10.0.0.0/8")
+    >>> trusted = proxy_check("127.0.0.1, 10.0.0.0/8")
     >>> trusted("10.2.3.4"), trusted("127.0.0.1"), trusted("127.0.0.2")
     (True, True, False)
     """
@@ -155,7 +141,7 @@ class GuardedProtocol(HttpToolsProtocol):
         host = self.client[0] if self.client else "unknown"
         key = address_key(host)
         if self.gate.trusted is None:  # uvicorn's settings, known from the first connection
-            self.gate.trusted = trusted_proxies(
+            self.gate.trusted = proxy_check(
                 self.config.forwarded_allow_ips, self.config.proxy_headers
             )
         if not self.gate.admit(key, transport, capped=not self.gate.trusted(host)):

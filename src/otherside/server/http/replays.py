@@ -16,25 +16,22 @@ from typing import Any
 
 from fastapi import Request
 
-from otherside.server.accounts.limits import Window
-from otherside.server.accounts.sessions import client_address
-from otherside.server.clock import Clock
-from otherside.server.http.connections import address_key
+from otherside.server.accounts.addresses import client_key
+from otherside.server.accounts.limiter import Quota
 
 
 class FinishedGames:
     """The LRU cache of answers about finished games, and the per-address fetch window."""
 
-    def __init__(self, entries: int, per_minute: int, clock: Clock) -> None:
+    def __init__(self, entries: int, per_minute: int) -> None:
         self.entries = entries
-        self.window = Window(per_minute, 60.0, clock)
+        self.quota = Quota("replays", per_minute, 60.0, "replays and histories from your address")
         self._cache: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
 
-    def count(self, request: Request) -> None:
-        """Count one fetch from the request's address; HTTP 429 when over the limit."""
-        address = address_key(client_address(request))
-        self.window.check(address, "replays and histories from your address")
-        self.window.hit(address)
+    async def count(self, request: Request) -> None:
+        """Count one fetch from the request's address (in the limiter every server process
+        shares); HTTP 429 when over the limit."""
+        await request.app.state.throttles.limiter.reserve(self.quota, client_key(request))
 
     async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
         """The cached answer of ``key`` (about a finished game), computed on the first ask;
@@ -58,4 +55,4 @@ class FinishedGames:
 async def count_fetch(request: Request) -> None:
     """Dependency of the replay, history and record routes: the per-address limit."""
     finished: FinishedGames = request.app.state.finished_games
-    finished.count(request)
+    await finished.count(request)

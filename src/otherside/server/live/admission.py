@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Protocol
 
-from otherside.server.http.connections import address_key
+from otherside.server.accounts.addresses import address_key
 from otherside.server.http.guards import Guards
 
 CLOSE_TRY_LATER = 1013
