@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 import websockets
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 
 from tests.security.outside import (
     ATTACKER,
@@ -38,6 +38,9 @@ async def _hold(
         ws = await open_socket(process, table_id, address)
     except InvalidStatus as refused:
         return f"http {refused.response.status_code}"
+    except InvalidMessage:
+        # Cut off before its handshake was read (a loaded machine: the request timeout).
+        return "cut off"
     except (OSError, TimeoutError):
         return "connect failed"
     try:
@@ -78,7 +81,8 @@ async def test_a_thousand_websockets_from_one_address_leave_others_served(
             assert outcomes["held"] == 20, outcomes
             # The rest were turned away clearly: over the socket cap (1013) or, while too many
             # of its connections were open at once, before HTTP (503).
-            assert outcomes["closed 1013"] + outcomes["http 503"] == FLOOD - 20, outcomes
+            refused = outcomes["closed 1013"] + outcomes["http 503"] + outcomes["cut off"]
+            assert refused == FLOOD - 20, outcomes
             assert outcomes["closed 1013"] > 0, outcomes
             await _served(api, table_id)
         finally:
@@ -103,7 +107,8 @@ async def test_sockets_from_many_addresses_stop_below_the_descriptor_limit(
             assert outcomes["held"] == 144, outcomes
             # The rest: over the socket cap (1013), or over the connections while others were
             # still being turned away (503).
-            assert outcomes["closed 1013"] + outcomes["http 503"] == 300 - 144, outcomes
+            refused = outcomes["closed 1013"] + outcomes["http 503"] + outcomes["cut off"]
+            assert refused == 300 - 144, outcomes
             # Full of sockets, the server still answers requests, and says it is full.
             await _served(api, table_id, socket=False)
             full = await open_socket(api, table_id)
