@@ -215,7 +215,7 @@ def test_the_verso_log_shows_the_star_of_a_series(server: str, browser: Any) -> 
     page.goto(server + "/")
     words = page.evaluate(
         """async () => {
-            const verso = await import('/static/js/games/verso.js');
+            const verso = await import('/static/js/games/verso/board.js');
             return verso.describe({type: 'series', player: 0, colour: 'blue', values: [3, 4, 5],
                                    star: 4, points: 9}, ['Ada']);
         }"""

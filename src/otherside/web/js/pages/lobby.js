@@ -1,6 +1,9 @@
 // The lobby: sign in / sign up / guest, create a table (game, players, options, pace, bots),
 // my games (those waiting for me first), open and live tables, ratings, reminder address.
-import { api, currentUser, el, header, toast } from "/static/js/api.js";
+import { api } from "/static/js/core/http.js";
+import { el } from "/static/js/core/dom.js";
+import { currentUser, header } from "/static/js/core/session.js";
+import { toast } from "/static/js/core/toast.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [], me = null;

@@ -1,11 +1,9 @@
 // Verso at the table: pile, discards, every tableau in three coloured rows, actions, the log.
 // Everything shown comes from the server's view (V19); legal actions come from the server too.
-import { el } from "/static/js/api.js";
+import { el } from "/static/js/core/dom.js";
 
 const COLOURS = { b: "blue", g: "green", o: "orange" };
 const ORDER = ["blue", "green", "orange"];
-let selected = new Set();
-let selectedAt = -1;
 
 export function face(text) {
   const colour = COLOURS[text[0].toLowerCase()];
@@ -37,6 +35,7 @@ function parseSeries(action) {
   return { action, colour, keys, star, values };
 }
 
+/** One event of a Verso view as a sentence for the log. */
 export function describe(event, names) {
   const who = (p) => names[p] ?? `seat ${p + 1}`;
   switch (event.type) {
@@ -102,7 +101,7 @@ function finalBox(view, ctx) {
     view.solo ? null : el("ol", {}, order.map(([s, p]) => el("li", {}, `${ctx.names[p] ?? `seat ${p + 1}`}: ${s} VP`))));
 }
 
-function seriesBar(view, ctx, rerender) {
+function seriesBar(view, ctx, selected, rerender) {
   const options = ctx.legal.filter((a) => a.startsWith("series ")).map(parseSeries);
   if (!options.length) return el("div", { class: "series-bar muted" }, ctx.legal.length ? "No series to bank." : "");
   const chosen = [...selected].sort().join("|");
@@ -116,7 +115,7 @@ function seriesBar(view, ctx, rerender) {
     selected.size ? el("button", { class: "secondary small", onclick: () => { selected.clear(); rerender(); } }, "Clear") : null);
 }
 
-function playerPanel(view, ctx, p, marks, rerender) {
+function playerPanel(view, ctx, p, marks, selected, rerender) {
   const tableau = view.tableaux[p];
   const mine = p === ctx.seat;
   const canSelect = mine && ctx.legal.some((a) => a.startsWith("series "));
@@ -144,10 +143,9 @@ function playerPanel(view, ctx, p, marks, rerender) {
     rows);
 }
 
-export function render(root, view, ctx) {
-  if (selectedAt !== view.version) { selected = new Set(); selectedAt = view.version; }
+function render(root, view, ctx, selected) {
   const marks = highlights(view);
-  const rerender = () => render(root, view, { ...ctx, previous: null, quiet: true });
+  const rerender = () => render(root, view, { ...ctx, previous: null, quiet: true }, selected);
   const quietMarks = ctx.quiet ? { arrive: {}, turned: {}, squared: new Set(), scored: new Set(), discarded: 0 } : marks;
   const legal = new Set(ctx.legal);
   const myTurn = ctx.play && ctx.legal.length > 0;
@@ -175,7 +173,20 @@ export function render(root, view, ctx) {
         el("div", { class: "muted" }, `Discards (${view.discards.length})`),
         el("div", { class: "discards" }, discards.map((c, i) =>
           cardNode(c, { class: i >= discards.length - quietMarks.discarded ? "gone" : "" }))))),
-    myTurn ? seriesBar(view, ctx, rerender) : null,
-    el("div", { class: "players" }, order.map((p) => playerPanel(view, ctx, p, quietMarks, rerender))),
+    myTurn ? seriesBar(view, ctx, selected, rerender) : null,
+    el("div", { class: "players" }, order.map((p) => playerPanel(view, ctx, p, quietMarks, selected, rerender))),
   ].filter(Boolean));
+}
+
+/** The board contract (js/games/README.md): the cards chosen for a series live here. */
+export function createBoard(root, context) {
+  let selected = new Set(), selectedAt = -1;
+  return {
+    update(frame) {
+      if (selectedAt !== frame.view.version) { selected = new Set(); selectedAt = frame.view.version; }
+      render(root, frame.view, { ...frame, play: context.play }, selected);
+    },
+    describe: (view, names) => (view.events ?? []).map((e) => describe(e, names)),
+    dispose() {},
+  };
 }

@@ -1,6 +1,6 @@
 // A tiny Markdown renderer for the rules pages: headings, paragraphs, lists, **bold**, `code`
 // and pipe tables — built from DOM nodes and text nodes only, so no text can become HTML.
-import { el } from "/static/js/api.js";
+import { el } from "/static/js/core/dom.js";
 
 function inline(text) {
   const out = [];

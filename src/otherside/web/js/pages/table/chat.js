@@ -1,0 +1,34 @@
+// The table's chat: lines as text nodes (names and words of users never become HTML).
+import { el } from "/static/js/core/dom.js";
+
+const KEEP = 200;
+
+/**
+ * @param {Element} list the <ol> of chat lines
+ * @param {HTMLFormElement} form its form (an input and a button)
+ * @param {function(string): void} say sends a line
+ */
+export function createChat(list, form, say) {
+  const input = form.querySelector("input");
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    say(text);
+    input.value = "";
+  });
+  return {
+    add(lines) {
+      for (const line of lines) {
+        const time = new Date(line.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+        list.append(el("li", {}, el("span", { class: "muted" }, time), " ",
+          el("strong", {}, line.name), line.seat !== null ? el("span", { class: "muted" }, ` (seat ${line.seat + 1})`) : null,
+          ": ", line.text));
+      }
+      while (list.children.length > KEEP) list.firstChild.remove();
+      list.scrollTop = list.scrollHeight;
+    },
+    /** After a reconnection the server sends the recent lines again. */
+    reset() { list.replaceChildren(); },
+  };
+}
