@@ -39,7 +39,9 @@ export function renderMarkdown(text) {
         else items[items.length - 1] += ` ${lines[i].trim()}`;
         i += 1;
       }
-      blocks.push(el(ordered ? "ol" : "ul", {}, items.map((item) => el("li", {}, inline(item)))));
+      // A rule's item ("**R5 Support.** …") gets its id as anchor: /rules/rectoverso#R5.
+      const anchor = (item) => /^\*\*([A-Z]\d+(?:\.\d+)*)\b/.exec(item)?.[1] ?? null;
+      blocks.push(el(ordered ? "ol" : "ul", {}, items.map((item) => el("li", { id: anchor(item) }, inline(item)))));
     } else if (line.trim().startsWith("|")) {
       const rows = [];
       while (i < lines.length && lines[i].trim().startsWith("|")) { rows.push(lines[i]); i += 1; }

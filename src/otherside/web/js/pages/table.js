@@ -12,9 +12,11 @@ import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { liveSocket } from "/static/js/core/socket.js";
 import { toast } from "/static/js/core/toast.js";
+import { createTurnAlert } from "/static/js/pages/table/alert.js";
 import { createChat } from "/static/js/pages/table/chat.js";
+import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
-import { playerRows, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
+import { clockChips, playerRows, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
 
 function confirmThen(text, action) {
@@ -49,8 +51,27 @@ function tablePage(state) {
   };
 
   const board = state.module.createBoard(byId("board"), { mode: "live", play, resign });
-  const log = createLog(byId("log"));
-  const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }));
+  const dock = createDock();
+  const alert = createTurnAlert([...document.querySelectorAll("[data-mute]")]);
+  // Looking back at an earlier position: the board shows it, play goes on underneath.
+  let browsing = null;
+  const browse = (view, number) => {
+    browsing = view;
+    byId("browsing-text").textContent = `You are looking at the position after move ${number}.`;
+    byId("browsing").classList.remove("hidden");
+    log.mark(view);
+    dock.open(null);
+    renderBoard();
+  };
+  const backToGame = () => {
+    browsing = null;
+    byId("browsing").classList.add("hidden");
+    log.mark(null);
+    renderBoard();
+  };
+  byId("browsing-back").addEventListener("click", backToGame);
+  const log = createLog(byId("log"), browse);
+  const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }), dock);
   let logFilled = false;
 
   function renderActions() {
@@ -70,7 +91,7 @@ function tablePage(state) {
   function renderTable() {
     byId("table-title").textContent = state.table.title;
     byId("summary").replaceChildren(...summaryNodes(state));
-    byId("players").replaceChildren(...playerRows(state));
+    renderClocks();
     renderActions();
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
@@ -83,9 +104,18 @@ function tablePage(state) {
     byId("host-actions").replaceChildren(...room.actions);
   }
 
+  function renderClocks() {
+    byId("players").replaceChildren(...playerRows(state));
+    dock.clocks(clockChips(state));
+  }
+
   function renderBoard() {
     const { frame } = state;
     if (!frame) return;
+    if (browsing) {
+      board.update({ view: browsing, seat: frame.seat, legal: [], names: seatNames(state), previous: null, clock: null, table: state.table });
+      return;
+    }
     board.update({ view: frame.view, seat: frame.seat, legal: frame.legal, names: seatNames(state),
       previous: frame.previous, clock: frame.clock, table: state.table });
   }
@@ -96,7 +126,7 @@ function tablePage(state) {
     const history = await api("GET", `/api/tables/${state.tableId}/history`).catch(() => null);
     if (!history) return;
     log.reset();
-    for (const view of history.views) log.add(board.describe(view, seatNames(state)));
+    for (const view of history.views) log.add(view, board.describe(view, seatNames(state)));
   }
 
   function onMessage(message) {
@@ -109,14 +139,13 @@ function tablePage(state) {
     } else if (message.type === "view") {
       const before = state.frame;
       const previous = before && before.version < message.version ? before.view : null;
-      if (previous) log.add(board.describe(message.view, seatNames(state)));
+      if (previous) log.add(message.view, board.describe(message.view, seatNames(state)));
       state.frame = { ...message, previous };
       state.clock = clockState(message.clock);
       if (state.table) renderTable();
       renderBoard();
       if (!logFilled) fillLog();
-      const mine = message.legal.length > 0;
-      document.title = `${mine ? "(Your turn) " : ""}otherside — ${state.table?.title ?? "table"}`;
+      alert.update(message.legal.length > 0 && state.table?.status !== "over", state.table?.title ?? "table");
     } else if (message.type === "chat") {
       chat.add(message.lines);
     } else if (message.type === "error") {
@@ -129,6 +158,7 @@ function tablePage(state) {
     message: onMessage,
     open: (again) => {
       byId("offline").classList.add("hidden");
+      chat.opened();
       if (again) chat.reset();
     },
     lost: () => byId("offline").classList.remove("hidden"),
@@ -137,7 +167,7 @@ function tablePage(state) {
       byId("board").replaceChildren(el("p", { class: "panel" }, words));
     },
   });
-  setInterval(() => { if (state.table?.status === "playing") byId("players").replaceChildren(...playerRows(state)); }, 1000);
+  setInterval(() => { if (state.table?.status === "playing") renderClocks(); }, 1000);
 }
 
 async function start() {

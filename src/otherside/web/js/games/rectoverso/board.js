@@ -22,6 +22,7 @@
 // whole building in colour. Between rounds: the last result, the levels (2 players, R16) or the
 // scores (R14), and the active player's "Reveal the next card" / "Turn a token".
 import { el } from "/static/js/core/dom.js";
+import { ruleNodes } from "/static/js/core/words.js";
 import { BY_LETTER, BY_NAME, orientations, shapeKey } from "./pieces.js";
 import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./model.js";
 import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./draw.js";
@@ -45,6 +46,7 @@ export function createBoard(root, context) {
   const ui = {
     round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
     drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
+    confirmDone: false,
   };
   let live = null;
   let painted = "";
@@ -79,7 +81,7 @@ export function createBoard(root, context) {
   function reconcile(view) {
     const round = `${view.rounds.length}:${view.phase}`;
     if (ui.round !== round) {
-      Object.assign(ui, { round, selected: null, hover: null, hoverLetter: null, message: null, pickedUp: null, note: null });
+      Object.assign(ui, { round, selected: null, hover: null, hoverLetter: null, message: null, pickedUp: null, note: null, confirmDone: false });
       endDrag();
     }
     if (view.phase === "build") ui.lastBuild = { view, role: live.role, rounds: view.rounds.length };
@@ -239,9 +241,13 @@ export function createBoard(root, context) {
     if (!button || !live) return;
     const act = button.dataset.act;
     if (act === "play" && live.ctx.play) live.ctx.play(button.dataset.action);
+    // Saying "Recto" (or "Verso") ends this player's building for the round (R13): asked twice.
+    else if (act === "ask-done") { ui.confirmDone = true; paint(); }
+    else if (act === "cancel-done") { ui.confirmDone = false; paint(); }
+    else if (act === "confirm-done" && live.ctx.play) { ui.confirmDone = false; live.ctx.play("done"); }
     else if (act === "orient") { ui.orient[ui.selected] = Number(button.dataset.index); paint(); }
     else if (act === "turn") turn(Number(button.dataset.step));
-    else if (act === "drop") { ui.selected = null; ui.hover = null; paint(); }
+    else if (act === "drop") { ui.selected = null; ui.hover = null; ui.note = null; paint(); }
     else if (act === "pickup") pickUp(button.dataset.name);
     else if (act === "dismiss" && performance.now() - (ui.message?.at ?? 0) > 600) { ui.message = null; paint(); }
     else if (act === "walk") { ui.watchFrom = ui.watchFrom === "front" ? "back" : "front"; paint(); }
@@ -252,7 +258,12 @@ export function createBoard(root, context) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key;
     if (key === "r" || key === "R") { turn(event.shiftKey ? -1 : 1); event.preventDefault(); }
-    else if (key === "Escape") { ui.selected = null; ui.hover = null; ui.message = null; endDrag(); paint(); }
+    else if (key === "Escape") {
+      // Esc puts the held piece back: what was said about holding it goes too.
+      Object.assign(ui, { selected: null, hover: null, message: null, note: null, confirmDone: false });
+      endDrag();
+      paint();
+    }
     else if (ui.selected && key.startsWith("Arrow")) {
       const [x, y] = ui.hover ?? [1, 1];
       const move = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[key];
@@ -377,7 +388,7 @@ export function createBoard(root, context) {
           el("div", { class: "muted" }, `Partner: ${who(names, partner)} (${SIDE_WORDS[role === "front" ? "back" : "front"]}) · `,
             partnerDone ? el("strong", {}, "said “Recto”: done") : "building"))),
       clock(view),
-      doneBox(view, meDone, partnerDone, names, partner));
+      doneBox(view, meDone, partnerDone, names, partner, count));
 
     const site = el("section", { class: "rv-panel rv-site-panel", "aria-label": "build site" },
       el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"), el("span", { class: "muted" }, `seen from your side · ${view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? "" : "s"} to place` : "every piece placed"}`)),
@@ -406,7 +417,7 @@ export function createBoard(root, context) {
   // A piece's name from its letter (views use letters).
   const nameOf = (letter) => BY_LETTER[letter]?.name;
 
-  function doneBox(view, meDone, partnerDone, names, partner) {
+  function doneBox(view, meDone, partnerDone, names, partner, count) {
     if (meDone) {
       return el("div", { class: "rv-done waiting", "data-testid": "done-box" },
         el("div", { class: "rv-done-said" }, "You said “Recto”"),
@@ -414,23 +425,44 @@ export function createBoard(root, context) {
     }
     if (!live.canBuild) return el("div", { class: "rv-done" });
     const word = partnerDone ? "Verso" : "Recto";
+    if (ui.confirmDone) return doneConfirm(view, word, names, partner, count);
     return el("div", { class: "rv-done", "data-testid": "done-box" },
-      el("button", { class: `rv-done-button ${partnerDone ? "second" : ""}`, "data-act": "play", "data-action": "done", "data-testid": "done" },
-        `Say “${word}”`),
+      el("button", { class: `rv-done-button ${partnerDone ? "second" : ""}`, "data-act": "ask-done", "data-testid": "done" },
+        `Say “${word}”…`),
       el("div", { class: "muted" }, partnerDone
-        ? `${who(names, partner)} is done: say “Verso” to stop the clock and check the building (R13).`
-        : `I'm done (R13). ${who(names, partner)} then says “Verso” and the clock stops.`));
+        ? `${who(names, partner)} is done: say “Verso” to stop the clock and check the building.`
+        : `When you are done. ${who(names, partner)} then says “Verso” and the clock stops.`));
+  }
+
+  // R13: the first to be done says "Recto" and may not touch the building again this round;
+  // the other's "Verso" stops the clock and the building is checked. Neither can be taken back.
+  function doneConfirm(view, word, names, partner, { differ }) {
+    const warnings = [
+      view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? " is" : "s are"} not placed.` : null,
+      differ ? `${differ} cell${differ === 1 ? "" : "s"} of your side ${differ === 1 ? "differs" : "differ"} from the card.` : null,
+    ].filter(Boolean);
+    const what = word === "Recto"
+      ? `You won't move pieces again this round. When ${who(names, partner)} says “Verso”, the clock stops and the building is checked.`
+      : "The clock stops now and the building is checked.";
+    return el("div", { class: "rv-done confirm", "data-testid": "done-confirm", role: "alertdialog", "aria-label": `say ${word}?` },
+      el("div", { class: "rv-done-q" }, `Say “${word}”?`),
+      el("div", { class: "rv-done-what" }, what),
+      warnings.length ? el("div", { class: "rv-done-warn" }, warnings.join(" ")) : null,
+      el("div", { class: "rv-done-buttons" },
+        el("button", { class: "small", "data-act": "confirm-done", "data-testid": "done-yes" }, `Yes, say “${word}”`),
+        el("button", { class: "small secondary", "data-act": "cancel-done", "data-testid": "done-cancel" }, "Keep building")));
   }
 
   function hintLine(view, target, lift) {
     if (ui.message) {
-      return el("p", { class: `rv-hint ${ui.message.kind}`, role: "alert", "data-testid": "refusal" }, ui.message.text,
+      return el("p", { class: `rv-hint ${ui.message.kind}`, role: "alert", "data-testid": "refusal" }, el("span", {}, ruleNodes(ui.message.text, "rectoverso")),
         el("button", { class: "rv-dismiss", "data-act": "dismiss", "aria-label": "close", title: "close" }, "×"));
     }
     let text;
     if (!live.canBuild) text = "";
     else if (target?.action) text = `${cap(ui.selected)} piece: ${levelWords(target.cells)} — ${ui.drag ? "let go" : "click or tap"} to place it.`;
-    else if (target) return el("p", { class: "rv-hint warn", "data-testid": "aim-problem" }, target.reason);
+    else if (target) return el("p", { class: "rv-hint warn", "data-testid": "aim-problem" }, ruleNodes(target.reason, "rectoverso"));
+    else if (ui.selected && ui.note) text = ui.note;
     else if (ui.selected) text = `Point at the site (or the top view) to see where the ${ui.selected} piece would go. The dot marks the cube you hold it by.`;
     else if (lift) text = `Click to pick up the ${nameOf(lift)} piece.`;
     else if (ui.hoverLetter) text = pickUpProblem(nameOf(ui.hoverLetter), live.legal) ?? "";
@@ -450,7 +482,8 @@ export function createBoard(root, context) {
     const all = right === needed && wrong === 0;
     return el("div", { class: `rv-match ${all ? "all" : ""}`, "data-testid": "match" },
       all ? (mine ? "✓ Your side matches the card." : "✓ This side matches the card.") : [
-        el("span", { class: "ok" }, `✓ ${right} of ${needed}`),
+        // Nothing right yet is no success: no tick, no green.
+        right ? el("span", { class: "ok" }, `✓ ${right} of ${needed}`) : el("span", { class: "none" }, `${right} of ${needed}`),
         wrong ? el("span", { class: "wrong" }, ` · ✗ ${wrong} wrong`) : null,
         el("span", { class: "muted" }, mine ? " cubes as on your side of the card" : " cubes as on the card")]);
   }

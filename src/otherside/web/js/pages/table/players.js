@@ -1,11 +1,28 @@
 // The table's summary and its players with their clocks (redrawn every second while playing).
 import { el } from "/static/js/core/dom.js";
-import { formatClock, timeLeft, turnWords } from "/static/js/core/clock.js";
+import { formatClock, isRunning, timeLeft, turnWords } from "/static/js/core/clock.js";
+import { botWords, seatLabel } from "/static/js/core/words.js";
 
 /** The players' names by seat as the boards show them ("name (you)" for the reader). */
 export function seatNames(state) {
   const { table, you } = state;
-  return table ? table.seats.map((s) => (s.seat === you ? `${s.name} (you)` : s.name ?? `seat ${s.seat + 1}`)) : [];
+  return table ? table.seats.map((s) => (s.seat === you ? `${seatLabel(s, table.seats)} (you)` : seatLabel(s, table.seats))) : [];
+}
+
+/** One clock per seat for the phone's dock: a short name and the time left. */
+export function clockChips(state) {
+  const { table, clock, you } = state;
+  if (table?.status !== "playing") return [];
+  return table.seats.map((s) => {
+    const left = timeLeft(clock, s.seat);
+    const running = isRunning(clock, s.seat);
+    const waiting = turnWords(clock, s.seat);
+    if (left === null && !waiting) return null;
+    return el("span", { class: `chip ${running ? "running" : ""} ${s.seat === you ? "me" : ""}`, "data-testid": `dock-clock-${s.seat}` },
+      el("span", { class: "chip-name" }, s.seat === you ? "You" : seatLabel(s, table.seats)),
+      left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${running && left < 30000 ? "low" : ""}` }, formatClock(left)) : null,
+      waiting && left === null ? el("span", { class: "muted" }, "to move") : null);
+  }).filter(Boolean);
 }
 
 function optionText(info, name, value) {
@@ -50,16 +67,17 @@ export function playerRows(state) {
     const left = playing ? timeLeft(clock, s.seat) : null;
     const waiting = playing ? turnWords(clock, s.seat) : null;
     const toMove = playing && (clock?.to_move ?? table.to_move).includes(s.seat);
-    const low = left !== null && left < 30000 && toMove;
+    const running = playing && isRunning(clock, s.seat);
+    const low = left !== null && left < 30000 && running;
     return el("div", { class: `pl ${toMove ? "to-move" : ""} ${s.seat === you ? "me" : ""}`, "data-seat": s.seat },
       el("span", { class: "seat-no" }, `${s.seat + 1}`),
       el("span", { class: "pl-name" },
-        s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name) : (s.name ?? "empty"),
+        s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name) : seatLabel(s, table.seats),
         s.seat === you ? " (you)" : "",
         s.rating ? el("span", { class: "rating", title: `${table.title} rating` }, ` ${s.rating}`) : null,
-        s.forfeit ? el("span", { class: "muted" }, ` — ${s.forfeit === "timeout" ? "out of time" : s.forfeit}; ${s.bot} bot plays on`) : null,
+        s.forfeit ? el("span", { class: "muted" }, ` — ${s.forfeit === "timeout" ? "out of time" : s.forfeit}; ${botWords(s.bot)} plays on`) : null,
         s.guest ? el("span", { class: "muted" }, " · guest") : null),
-      left !== null ? el("span", { class: `clock ${toMove ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,
+      left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,
       waiting ? el("span", { class: "muted turn-words" }, waiting) : null);
   });
 }

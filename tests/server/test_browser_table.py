@@ -1,0 +1,168 @@
+"""The table pages as players live them (issue 33), in Chromium against a real server process.
+
+A Recto Verso round on a 390×844 phone: the pieces, the site, the round timer and the last chat
+line (with its unread count) on one screen without scrolling; saying "Recto" asks first; no
+per-seat clock looks as if it ran during a build. Verso and VERSUS on a phone: the clocks and the
+chat line in sight, the turn announced in the tab's title, a clickable move list, words instead
+of bot specs. No page is wider than the phone. Screenshots go to ``SHOTS``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+from tests.server.test_browser import SHOTS, browser, server  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+COOKIE = "otherside_session"
+
+
+def _context(browser: Any, server: str, phone: bool, guest: bool = True) -> Any:  # noqa: F811
+    options: dict[str, Any] = {"viewport": PHONE if phone else DESKTOP}
+    if phone:
+        options.update(device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(**options)
+    if guest:
+        assert context.request.post(server + "/api/guest").ok
+    return context
+
+
+def _page(context: Any, errors: list[str], url: str) -> Any:
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    return page
+
+
+def _shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"table-{name}.png"))
+
+
+def _in_sight(page: Any, selector: str) -> bool:
+    """Whether the element is wholly on the screen as it is (no scrolling)."""
+    return bool(
+        page.evaluate(
+            """(selector) => {
+                const node = document.querySelector(selector);
+                if (!node) return false;
+                const r = node.getBoundingClientRect();
+                return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
+                    && r.bottom <= innerHeight && r.right <= innerWidth;
+            }""",
+            selector,
+        )
+    )
+
+
+def _fits(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= innerWidth"))
+
+
+def _socket(context: Any, server: str, table: str) -> Any:
+    """A websocket to the table as the context's user, as the page would open it."""
+    cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+    url = server.replace("http://", "ws://") + f"/ws/tables/{table}"
+    return connect(url, additional_headers={"Cookie": f"{COOKIE}={cookie}"})
+
+
+def _next_view(ws: Any, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        message = json.loads(ws.recv(timeout=20))
+        if message.get("type") == "view" and accept(message):
+            return message
+    raise AssertionError("no such view came")
+
+
+def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    phone, partner = _context(browser, server, True), _context(browser, server, False)
+    table = phone.request.post(
+        server + "/api/tables",
+        data={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
+    ).json()
+    assert partner.request.post(server + f"/api/tables/{table['id']}/join", data={"seat": 1}).ok
+    assert phone.request.post(server + f"/api/tables/{table['id']}/start").ok
+    url = f"{server}/table/{table['id']}"
+    me, other = _page(phone, errors, url), _page(partner, errors, url)
+    me.wait_for_selector(".rv[data-phase=start] [data-testid=next-round]")
+    _shot(me, "rv-phone-start")
+    me.tap("[data-testid=next-round]")
+    me.wait_for_selector(".rv[data-phase=build] [data-testid=done]")
+    other.wait_for_selector(".rv[data-phase=build]")
+
+    # Nothing is right at the start of a round: no green tick.
+    match = me.locator("[data-testid=match]")
+    assert not match.inner_text().startswith("✓"), match.inner_text()
+    assert me.locator("[data-testid=match] .ok").count() == 0
+
+    # The players' own clocks are frozen during a build: none is shown as running.
+    assert me.locator(".clock.running").count() == 0
+    assert other.locator(".clock.running").count() == 0
+
+    # The partner speaks: the phone shows the line and one unread, on the same screen.
+    other.fill("#chat-text", "I take the yellow one")
+    other.click("#chat-form button")
+    me.wait_for_function("document.querySelector('[data-testid=unread]').textContent === '1'")
+    assert "I take the yellow one" in me.inner_text("#dock-chat-line")
+    assert me.evaluate("scrollY") == 0
+    for part in (
+        ".rv-tray .rv-piece",
+        ".rv-iso",
+        ".rv-top",
+        "[data-testid=clock]",
+        "[data-testid=card-side]",
+        "#dock-chat",
+        "[data-testid=unread]",
+        "[data-testid=done]",
+    ):
+        assert _in_sight(me, part), f"{part} is off the phone's screen"
+    assert _fits(me), "the page is wider than the phone"
+    _shot(me, "rv-phone-build")
+    _shot(other, "rv-desktop-build")
+
+    # The partner puts a piece down; the phone takes it back, then Esc: nothing stale is said.
+    with _socket(partner, server, table["id"]) as ws:
+        view = _next_view(ws, lambda m: any(a.startswith("place ") for a in m["legal"]))
+        action = next(a for a in view["legal"] if a.startswith("place "))
+        ws.send(json.dumps({"type": "action", "version": view["version"], "action": action}))
+        piece = action.split(" ")[1]
+        _next_view(ws, lambda m: piece not in m["view"]["unplaced"])
+    me.tap(f"[data-act=pickup][data-name={piece}]")
+    me.wait_for_selector(f".rv-hint:has-text('You hold the {piece} piece again')")
+    me.keyboard.press("Escape")
+    me.wait_for_selector(".rv:not(.holding)")
+    assert "again" not in " ".join(me.locator(".rv-hint").all_inner_texts())
+
+    # On the phone, being done is not the big green button, and it is asked first.
+    green = me.evaluate(
+        "getComputedStyle(document.querySelector('[data-testid=done]')).backgroundColor"
+    )
+    assert green != "rgb(46, 139, 87)"
+    me.tap("[data-testid=done]")
+    confirm = me.locator("[data-testid=done-confirm]")
+    confirm.wait_for()
+    assert "won't move pieces again" in confirm.inner_text()
+    assert "not placed" in confirm.inner_text()
+    _shot(me, "rv-phone-confirm")
+    me.tap("[data-testid=done-cancel]")
+    me.wait_for_selector("[data-testid=done]")
+    time.sleep(0.3)  # a "done" sent by mistake would reach the partner's page by now
+    assert other.locator("[data-testid=done]:has-text('Verso')").count() == 0
+    me.tap("[data-testid=done]")
+    me.tap("[data-testid=done-yes]")
+    me.wait_for_selector("[data-testid=done-box]:has-text('You said')")
+    other.wait_for_selector("[data-testid=done]:has-text('Verso')")
+    assert not errors, errors
