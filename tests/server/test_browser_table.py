@@ -67,7 +67,7 @@ def _fits(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= innerWidth"))
 
 
-def _socket(context: Any, server: str, table: str) -> Any:
+def _socket(context: Any, server: str, table: str) -> Any:  # noqa: F811
     """A websocket to the table as the context's user, as the page would open it."""
     cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
     url = server.replace("http://", "ws://") + f"/ws/tables/{table}"
@@ -165,4 +165,144 @@ def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
     me.tap("[data-testid=done-yes]")
     me.wait_for_selector("[data-testid=done-box]:has-text('You said')")
     other.wait_for_selector("[data-testid=done]:has-text('Verso')")
+    assert not errors, errors
+
+
+def _table(context: Any, server: str, game: str, bot: str, **extra: Any) -> str:  # noqa: F811
+    table = context.request.post(
+        server + "/api/tables", data={"game": game, "players": 2, **extra}
+    ).json()
+    path = f"/api/tables/{table['id']}"
+    assert context.request.post(server + path + "/bots", data={"seat": 1, "bot": bot}).ok
+    assert context.request.post(server + path + "/start").ok
+    return str(table["id"])
+
+
+def _play_once(page: Any) -> None:
+    """Take the top card as it shows, or flip it when it cannot be taken."""
+    draw = page.locator(".verso-top button:has-text('Draw')")
+    (draw if draw.is_enabled() else page.locator("button:has-text('Flip')")).tap()
+
+
+def test_verso_on_a_phone_keeps_the_clocks_and_chat_in_sight_and_announces_the_turn(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    phone = _context(browser, server, True)
+    table = _table(phone, server, "verso", "greedy", pace={"kind": "live", "minutes": 10})
+    me = _page(phone, errors, f"{server}/table/{table}")
+    me.wait_for_selector(".status.mine")
+    assert me.title() == "● Your turn — otherside"
+    _shot(me, "verso-phone")
+    for part in ("[data-testid=dock-clock-0]", "#dock-chat"):  # a bot has no clock
+        assert _in_sight(me, part), f"{part} is off the phone's screen"
+    assert _fits(me)
+    # Bots by what they are, the reader as "you".
+    assert "Greedy bot" in me.text_content("#players")
+    assert "Greedy bot 2" not in me.text_content("#players")
+    version = int(me.get_attribute("#board", "data-version"))
+    _play_once(me)
+    me.wait_for_function(f"Number(document.querySelector('#board').dataset.version) > {version}")
+    me.wait_for_selector(".status.mine")
+    assert me.get_attribute("body", "data-turn-alerts") == "1"
+    assert "(you)'s" not in me.inner_text("#log")
+    assert "You " in me.inner_text("#log")
+
+    # The moves, one tap away: a past position is shown, the game goes on underneath.
+    me.tap("[data-open=log]")
+    assert _in_sight(me, "#panel-log")
+    _shot(me, "verso-phone-moves")
+    me.locator("#log li").last.tap()
+    me.wait_for_selector("#browsing:not(.hidden)")
+    shown = int(me.get_attribute("#board", "data-version"))
+    assert shown < int(
+        me.evaluate(
+            "Math.max(...[...document.querySelectorAll('#log li')].map((li) => li.view.version))"
+        )
+    )
+    assert me.locator(".verso-top button:has-text('Draw')").count() == 0  # nothing to play there
+    me.tap("#browsing-back")
+    me.wait_for_selector("#browsing.hidden", state="attached")
+    me.wait_for_selector(".status.mine")
+
+    # Muted: the next turn makes no sound.
+    me.locator("#dock [data-mute]").tap()
+    assert me.get_attribute("#dock [data-mute]", "aria-pressed") == "true"
+    version = int(me.get_attribute("#board", "data-version"))
+    _play_once(me)
+    me.wait_for_function(f"Number(document.querySelector('#board').dataset.version) > {version}")
+    me.wait_for_selector(".status.mine, [data-testid=final]")
+    assert me.get_attribute("body", "data-turn-alerts") == "1"
+    assert not errors, errors
+
+
+def test_versus_on_a_phone_shows_its_coordinates_and_the_bot_in_words(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    phone = _context(browser, server, True)
+    table = _table(phone, server, "versus", "search:think=0.5")
+    me = _page(phone, errors, f"{server}/table/{table}")
+    me.wait_for_selector(".vs-svg.interactive")
+    coordinate = me.locator(".vs-coord").first
+    assert coordinate.is_visible()
+    assert coordinate.bounding_box()["height"] >= 6, "coordinates too small to read"
+    assert _in_sight(me, "[data-testid=dock-clock-0]") and _in_sight(me, "#dock-chat")
+    assert _fits(me)
+    me.tap("[data-open=table]")
+    assert "Search bot (0.5 s a move)" in me.inner_text("#players")
+    _shot(me, "versus-phone")
+    assert not errors, errors
+
+
+def test_rule_ids_are_links_not_words(server: str, browser: Any) -> None:  # noqa: F811
+    page = browser.new_context().new_page()
+    page.goto(server + "/rules/versus")
+    page.wait_for_selector("#rules h1")
+    parts = page.evaluate(
+        """async () => {
+            const words = await import('/static/js/core/words.js');
+            const nodes = words.ruleNodes('all targets filled (S13.1)', 'versus');
+            return nodes.map((n) =>
+                typeof n === 'string' ? n : [n.textContent, n.getAttribute('href')]);
+        }"""
+    )
+    assert parts == ["all targets filled", " ", ["S13.1", "/rules/versus#S13"]]
+    assert page.locator("#rules tr#S13").count() == 1  # the link's target
+
+
+def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:  # noqa: F811
+    errors: list[str] = []
+    phone = _context(browser, server, True, guest=False)
+    name = f"wide{int(time.time() * 1000) % 100000}"
+    assert phone.request.post(
+        server + "/api/signup", data={"name": name, "password": "a long enough password"}
+    ).ok
+    table = _table(phone, server, "versus", "greedy")
+    with _socket(phone, server, table) as ws:
+        _next_view(ws, lambda m: True)
+        ws.send(json.dumps({"type": "resign"}))
+        deadline = time.monotonic() + 20
+        while json.loads(ws.recv(timeout=20)).get("table", {}).get("status") != "over":
+            assert time.monotonic() < deadline
+    waiting = phone.request.post(
+        server + "/api/tables", data={"game": "verso", "players": 3}
+    ).json()
+    pages = {
+        "lobby": ("/", "#lobby"),
+        "rules": ("/rules/rectoverso", "#rules h1"),
+        "player": (f"/player/{name}", "#recent table, #recent p"),
+        "waiting": (f"/table/{waiting['id']}", "#waiting:not(.hidden)"),
+        "finished": (f"/table/{table}", "[data-testid=vs-final]"),
+        "replay": (f"/replay/{table}", "#log li"),
+    }
+    for label, (path, ready) in pages.items():
+        page = _page(phone, errors, server + path)
+        page.wait_for_selector(ready)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        _shot(page, f"fits-{label}")
+        assert width <= PHONE["width"], f"{path} is {width} px wide on a {PHONE['width']} px phone"
+        page.close()
     assert not errors, errors

@@ -122,6 +122,16 @@ def parse_bot(spec: str) -> tuple[str, dict[str, float]]:
     return name, options
 
 
+def bot_words(name: str, budget: str = "") -> str:
+    """A bot as people call it, with its time budget when it has one.
+
+    >>> bot_words("search", "0.5 s a move"), bot_words("partner"), bot_words("greedy")
+    ('Search bot (0.5 s a move)', 'Bot partner', 'Greedy bot')
+    """
+    words = "Bot partner" if name == "partner" else f"{name.capitalize()} bot"
+    return f"{words} ({budget})" if budget else words
+
+
 def format_bot(name: str, options: Mapping[str, float]) -> str:
     """The spec of a bot with options (:func:`parse_bot` reads it back).
 
@@ -230,13 +240,13 @@ class GameAdapter:
         for name, players in offered.items():
             options = self.bot_options.get(name, ())
             if not options:
-                choices.append({"spec": name, "label": name, "players": players})
+                choices.append({"spec": name, "label": bot_words(name), "players": players})
             for option in options:
                 for value in option.choices:
                     choices.append(
                         {
                             "spec": format_bot(name, {option.name: value}),
-                            "label": f"{name} · {value:g} {option.unit} a move",
+                            "label": bot_words(name, f"{value:g} {option.unit} a move"),
                             "players": players,
                         }
                     )

@@ -39,9 +39,7 @@ export function renderMarkdown(text) {
         else items[items.length - 1] += ` ${lines[i].trim()}`;
         i += 1;
       }
-      // A rule's item ("**R5 Support.** …") gets its id as anchor: /rules/rectoverso#R5.
-      const anchor = (item) => /^\*\*([A-Z]\d+(?:\.\d+)*)\b/.exec(item)?.[1] ?? null;
-      blocks.push(el(ordered ? "ol" : "ul", {}, items.map((item) => el("li", { id: anchor(item) }, inline(item)))));
+      blocks.push(el(ordered ? "ol" : "ul", {}, items.map((item) => el("li", {}, inline(item)))));
     } else if (line.trim().startsWith("|")) {
       const rows = [];
       while (i < lines.length && lines[i].trim().startsWith("|")) { rows.push(lines[i]); i += 1; }
@@ -49,7 +47,9 @@ export function renderMarkdown(text) {
       const [head, ...rest] = body;
       blocks.push(el("table", { class: "list rules-table" },
         el("thead", {}, el("tr", {}, cells(head).map((c) => el("th", {}, inline(c))))),
-        el("tbody", {}, rest.map((r) => el("tr", {}, cells(r).map((c) => el("td", {}, inline(c))))))));
+        // A row of the rule references ("| R5 | support |") is the anchor of /rules/<game>#R5.
+        el("tbody", {}, rest.map((r) => el("tr", { id: /^[A-Z]\d+$/.test(cells(r)[0]) ? cells(r)[0] : null },
+          cells(r).map((c) => el("td", {}, inline(c))))))));
     } else {
       const para = [];
       while (i < lines.length && lines[i].trim() && !/^(#{1,3}\s|\s*[-*]\s+|\s*\d+\.\s+|\s*\|)/.test(lines[i])) {

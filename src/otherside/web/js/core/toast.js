@@ -3,7 +3,7 @@ import { el } from "/static/js/core/dom.js";
 
 /**
  * Show `text` for `ms` milliseconds.
- * @param {string} text
+ * @param {string|Array<string|Node>} text words, or text nodes and small links
  * @param {number} [ms]
  */
 export function toast(text, ms = 3500) {

@@ -65,7 +65,7 @@ function refreshForm() {
   const keep = $("bots").value;
   $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
     ...game.bot_choices.filter((c) => c.players.includes(players)).map((c) =>
-      el("option", { value: c.spec, selected: c.spec === keep }, `${c.label} bots`)));
+      el("option", { value: c.spec, selected: c.spec === keep }, c.label)));
   describeBot();
 }
 

@@ -3,6 +3,7 @@ import { api } from "/static/js/core/http.js";
 import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
+import { ruleNodes } from "/static/js/core/words.js";
 
 const STEP_MS = 900;
 
@@ -57,7 +58,7 @@ function replayPage(tableId, data, module, traits) {
   const outcome = data.table.outcome;
   const winners = outcome.winners.map((s) => names[s]).join(" and ");
   byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
-    el("div", {}, `${outcome.winners.length ? `${winners} won` : "Draw"} — ${outcome.reason}`),
+    el("div", {}, `${outcome.winners.length ? `${winners} won` : "Draw"} — `, ruleNodes(outcome.reason, data.table.game)),
     el("div", {}, `final scores: ${outcome.scores.join(" – ")}`));
   byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", { style: "cursor:pointer", onclick: () => show(i + 1) },
     `${names[s.seat]}: ${s.action}`, el("div", { class: "muted" }, board.describe(s.view, names).join(" ")))));

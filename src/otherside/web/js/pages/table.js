@@ -12,6 +12,7 @@ import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { liveSocket } from "/static/js/core/socket.js";
 import { toast } from "/static/js/core/toast.js";
+import { ruleNodes } from "/static/js/core/words.js";
 import { createTurnAlert } from "/static/js/pages/table/alert.js";
 import { createChat } from "/static/js/pages/table/chat.js";
 import { createDock } from "/static/js/pages/table/dock.js";
@@ -150,7 +151,7 @@ function tablePage(state) {
       chat.add(message.lines);
     } else if (message.type === "error") {
       // A board that explains refusals itself (Recto Verso's R4/R5) says it there.
-      if (!(state.frame && board.refused?.(message.message))) toast(message.message, 6000);
+      if (!(state.frame && board.refused?.(message.message))) toast(ruleNodes(message.message, state.table?.game), 6000);
     }
   }
 

@@ -2,6 +2,7 @@
 // whose turn it is, draw offers, resigning and the result. Everything drawn comes from the
 // server's view; which plies may be played comes from ctx.legal (this page computes no rule).
 import { el, svg } from "/static/js/core/dom.js";
+import { withoutRuleIds } from "/static/js/core/words.js";
 
 const COLOUR = ["Blue", "Brown"];
 const SEGMENTS = 5;
@@ -67,7 +68,7 @@ function reasonWords(reason) {
   if (reason.startsWith("the leader is out of reach")) return "the leader can no longer be caught";
   if (reason.includes("without a lock")) return reason.replace(/ \(S13\.4\)$/, "");
   if (reason === "draw agreed") return "both players agreed to a draw";
-  return reason;
+  return withoutRuleIds(reason);
 }
 
 function resultWords(outcome, names) {

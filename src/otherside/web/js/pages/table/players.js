@@ -1,7 +1,7 @@
 // The table's summary and its players with their clocks (redrawn every second while playing).
 import { el } from "/static/js/core/dom.js";
 import { formatClock, isRunning, timeLeft, turnWords } from "/static/js/core/clock.js";
-import { botWords, seatLabel } from "/static/js/core/words.js";
+import { botWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
 
 /** The players' names by seat as the boards show them ("name (you)" for the reader). */
 export function seatNames(state) {
@@ -34,13 +34,13 @@ function optionText(info, name, value) {
   return `${label}: ${value}`;
 }
 
-/** "alice won — reason. Scores: 3 – 1." */
+/** "alice won — reason [S13.1]. Scores: 3 – 1.", the rule id a link to the rule. */
 export function outcomeWords(state) {
   const outcome = state.table.outcome;
   const names = seatNames(state);
   const who = outcome.winners.map((s) => names[s]).join(" and ");
   const result = outcome.winners.length === 0 ? "Draw" : `${who} won`;
-  return `${result} — ${outcome.reason}. Scores: ${outcome.scores.join(" – ")}.`;
+  return [`${result} — `, ...ruleNodes(outcome.reason, state.table.game), `. Scores: ${outcome.scores.join(" – ")}.`];
 }
 
 /** The summary lines under the table's title. */

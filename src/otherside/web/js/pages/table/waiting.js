@@ -30,7 +30,7 @@ export function waitingRoom(state, call) {
     ? (guests || bot ? "Not rated: every seat must be a registered player." : "Rated if every seat stays a registered player.")
     : null;
   const actions = [
-    isHost && empty && choices.length ? el("button", { class: "secondary", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${choices[0].label} bots`) : null,
+    isHost && empty && choices.length ? el("button", { class: "secondary", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`}: ${choices[0].label}`) : null,
     isHost ? el("button", { id: "start", disabled: empty > 0, onclick: () => call("start") }, "Start the game")
       : el("span", { class: "muted" }, "The host starts the game when every seat is taken."),
     ratedNote ? el("span", { class: "muted" }, ratedNote) : null,
