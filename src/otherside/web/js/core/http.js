@@ -1,11 +1,13 @@
 // JSON over HTTP to the server: one function, errors as exceptions carrying the server's words.
 
-/** An error answer of the server: its sentence, its HTTP status and its stable code if any. */
+/** An error answer of the server: its sentence, its HTTP status, its stable code and the code's
+ * parameters when it has them (server/http/errors.py). */
 export class ApiError extends Error {
-  constructor(message, status, code = null) {
+  constructor(message, status, code = null, params = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.params = params;
   }
 }
 
@@ -29,7 +31,7 @@ export async function api(method, path, body) {
     const detail = typeof data.detail === "string" ? data.detail
       : Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
         : typeof data.detail?.message === "string" ? data.detail.message : response.statusText;
-    throw new ApiError(detail, response.status, data.code ?? data.detail?.code ?? null);
+    throw new ApiError(detail, response.status, data.code ?? data.detail?.code ?? null, data.params ?? null);
   }
   return data;
 }
