@@ -306,3 +306,38 @@ def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:  # no
         assert width <= PHONE["width"], f"{path} is {width} px wide on a {PHONE['width']} px phone"
         page.close()
     assert not errors, errors
+
+
+def test_a_verso_board_says_why_draw_is_disabled_and_whose_tableau(
+    server: str,  # noqa: F811
+    browser: Any,  # noqa: F811
+) -> None:
+    """The board alone, given a frame as the table page would: no game to steer into a state."""
+    page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(server + "/rules/verso")
+    page.wait_for_selector("#rules h1")
+    shown = page.evaluate(
+        """async () => {
+            const { createBoard, describe } = await import('/static/js/games/verso/board.js');
+            const root = document.createElement('section');
+            document.body.prepend(root);
+            const tableau = { cards: [{ up: 'G4', down: 'o2' }], score: 0, square: false };
+            const view = { version: 3, phase: 'play', current_player: 0, top: 'G4', pile_size: 20,
+                discards: [], events: [],
+                tableaux: [tableau, { cards: [], score: 0, square: false }] };
+            const board = createBoard(root, { mode: 'live', play: () => {}, resign: null });
+            board.update({ view, seat: 0, legal: ['flip'], names: ['alice (you)', 'bob'],
+                previous: null, clock: null, table: null });
+            const why = root.querySelector('[data-testid=why-draw]');
+            const box = why.getBoundingClientRect();
+            const line = describe({ type: 'discard', reason: 'duplicate', player: 0,
+                card: { up: 'g4', down: null } }, ['alice (you)', 'bob']);
+            board.dispose();
+            return { why: why.textContent, height: box.height, line,
+                     link: why.querySelector('a.rule-id')?.getAttribute('href') };
+        }"""
+    )
+    assert shown["why"].startswith("You already have G4: flip the card")
+    assert shown["height"] > 0  # visible text, not a tooltip
+    assert shown["link"] == "/rules/verso#V8"
+    assert "your tableau" in shown["line"] and "(you)'s" not in shown["line"]
