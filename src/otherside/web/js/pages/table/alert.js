@@ -25,6 +25,13 @@ export function createTurnAlert(toggles) {
     });
   }
   show();
+  // The browser asks once, on the player's first tap at a table (it allows the question only
+  // after a gesture); muting later stops the notifications without asking again.
+  document.addEventListener("pointerdown", () => {
+    if (muted || localStorage.getItem(`${KEY}.asked`) || !("Notification" in window) || Notification.permission !== "default") return;
+    localStorage.setItem(`${KEY}.asked`, "1");
+    Notification.requestPermission().catch(() => {});
+  }, { once: true });
 
   function beep() {
     try {
