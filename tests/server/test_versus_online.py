@@ -310,7 +310,7 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
     table_id = made.json()["id"]
     games = (await host.http.get("/api/games")).json()
     choices = next(g for g in games if g["name"] == "versus")["bot_choices"]
-    assert {"spec": "search:think=2", "label": "search · 2 s a move", "players": [2]} in choices
+    assert {"spec": "search:think=2", "label": "Search bot (2 s a move)", "players": [2]} in choices
     for bad, words in (
         ("search:think=99", "from 0.1 to 10"),
         ("greedy:think=1", "no option 'think'"),
