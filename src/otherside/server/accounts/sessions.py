@@ -16,6 +16,7 @@ with ``Retry-After``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import secrets
@@ -66,14 +67,34 @@ class Credentials(BaseModel):
     password: str = Field(max_length=256)
 
 
+# argon2id as OWASP's Password Storage Cheat Sheet sets it (19 MiB, 2 passes, one lane): one
+# lane, so that hashing a password holds one core, not all of them.
+def password_hasher() -> PasswordHasher:
+    """The server's password hasher (see above)."""
+    return PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
+
+
 class Sessions:
     """Signs and reads session cookies; hashes and checks passwords."""
 
     def __init__(self, secret: str, hasher: PasswordHasher | None = None) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="otherside-session")
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or password_hasher()
         # Checked for unknown names, so that they cost the same time as known ones.
         self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+        # One password hashed at a time in this process: a flood of sign-ins, each allowed by
+        # the limits, queues here instead of taking every core from the tables.
+        self._hashing = asyncio.Semaphore(1)
+
+    async def hashed(self, password: str) -> str:
+        """The digest of a new password (off the event loop, one at a time)."""
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def check(self, digest: str | None, password: str) -> bool:
+        """:meth:`verify` off the event loop, one at a time."""
+        async with self._hashing:
+            return await asyncio.to_thread(self.verify, digest, password)
 
     def token(self, cookie: str | None) -> str | None:
         """The session token in a cookie, or ``None`` if absent, forged or too old."""
