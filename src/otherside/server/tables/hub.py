@@ -31,7 +31,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import secrets
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -89,6 +88,7 @@ from otherside.server.store.queries import (
 from otherside.server.tables import timing
 from otherside.server.tables.adapters import GameAdapter, get_adapter
 from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.entropy import fresh_seed
 from otherside.server.tables.pace import Pace
 
 log = logging.getLogger("otherside.server")
@@ -220,7 +220,6 @@ class TableHub:
         self.cluster = cluster or SoloCluster()
         self._live: dict[str, LiveTable] = {}
         self._loads: dict[str, asyncio.Future[LiveTable]] = {}  # tables being loaded
-        self._rng = random.Random(secrets.randbits(64))
         self._tasks: set[asyncio.Task[None]] = set()  # bots and catch-ups, stopped at close
         self._catching_up: set[str] = set()  # tables catching up with another process's change
         self._behind: set[str] = set()  # of those, the ones changed again meanwhile
@@ -809,7 +808,7 @@ class TableHub:
         version = live.info.version
         legal = legal_actions_of(state, seat)
         view = live.adapter.game.view(state, seat)
-        seed = self._rng.getrandbits(63)
+        seed = fresh_seed()  # the bot's own randomness, shared with no other game
         try:
             choice = str(await self.bots.choose(live.info.game, bot, view, legal, seed))
         except Exception:
@@ -1046,7 +1045,7 @@ class TableHub:
                     f"seat{'s' if len(empty) > 1 else ''} {', '.join(map(str, empty))} "
                     f"{'are' if len(empty) > 1 else 'is'} empty: invite someone or add bots",
                 )
-            state = live.adapter.new_state(info.players, info.options, self._rng, live.game)
+            state = live.adapter.new_state(info.players, info.options, live.game)
             record = state.to_record()
             options = dict(record.get("options", info.options))
             rated = info.players in live.adapter.rated_counts and all(
