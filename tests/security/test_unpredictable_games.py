@@ -9,6 +9,7 @@ no generator is kept), and, from outside, that finished records publish independ
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -126,7 +127,7 @@ async def test_finished_records_publish_seeds_that_predict_no_other_game(server:
     seeds = [r["seed"] for r in records]
     assert len(set(seeds)) == games and all(0 <= s < 2**63 for s in seeds)
     assert max(seeds).bit_length() > 55  # full-width draws, not small counters
-    for earlier, later in zip(seeds, seeds[1:], strict=False):
+    for earlier, later in itertools.pairwise(seeds):
         # The next seed is not what a generator seeded with the published one draws next.
         follower = random.Random(earlier)
         assert later not in {follower.getrandbits(63) for _ in range(8)}
