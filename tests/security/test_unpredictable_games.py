@@ -87,7 +87,7 @@ async def test_every_seed_seat_and_bot_decision_is_a_draw_of_its_own(
         bot_moves = live.info.version
         assert bot_moves >= 1
         assert len(source.bits) == 5 + bot_moves  # 5 game seeds, then one per bot decision
-        assert not hasattr(hub, "_rng")
+        assert not hasattr(hub.services, "rng")
 
 
 @pytest.fixture
