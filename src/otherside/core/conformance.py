@@ -27,7 +27,7 @@ from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Game, State
 from otherside.core.simultaneous import apply_as, legal_actions_of
 
-PROBES = 4  # listed actions tried on every seat at every step, besides the recent ones
+PROBES = 6  # earlier and listed actions tried on every seat at every step, of each kind
 
 
 class ConformanceError(AssertionError):
@@ -60,19 +60,30 @@ def _refusal(state: State, player: int, text: str) -> str | None:
     return None
 
 
-def _probes(state: State, stale: Sequence[str], rng: random.Random) -> list[str]:
-    """Actions a player might try: recent ones (often refused now) and a few that some seat
-    is listed, whoever they belong to."""
+def _probes(state: State, played: Sequence[str], rng: random.Random) -> list[str]:
+    """Actions a player might try: the last ones played and a few earlier ones (often refused
+    now, some because of what hides where they once stood), and a few that some seat is
+    listed, whoever they belong to."""
     listed = sorted({str(a) for p in range(state.players) for a in legal_actions_of(state, p)})
-    return [*stale, *rng.sample(listed, min(PROBES, len(listed)))]
+    earlier = sorted(set(played[:-6]))
+    return [
+        *played[-6:],
+        *rng.sample(earlier, min(PROBES, len(earlier))),
+        *rng.sample(listed, min(PROBES, len(listed))),
+    ]
 
 
 def _check_views(
-    game: Game, state: State, rng: random.Random, where: str, stale: Sequence[str] = ()
+    game: Game,
+    state: State,
+    rng: random.Random,
+    where: str,
+    played: Sequence[str] = (),
+    tries: Sequence[str] = (),
 ) -> int:
     checked = 0
     spectator = game.view(state, None)
-    probes = _probes(state, stale, rng)
+    probes = [*_probes(state, played, rng), *tries]
     for player in [*range(state.players), None]:
         view = game.view(state, player)
         try:
@@ -107,6 +118,17 @@ def _check_views(
                     f"information was re-drawn ({here!r} / {there!r}), so it reveals something"
                 )
     return checked
+
+
+def check_secrets(game: Game, state: State, rng: random.Random, tries: Sequence[str] = ()) -> int:
+    """Check, in ``state`` alone, that no seat's view, legal actions or refusals (of ``tries``
+    among others) and no spectator's view change when what that seat cannot see is re-drawn;
+    for positions that random playouts rarely reach. Returns the number of views checked.
+
+    Raises:
+        ConformanceError: naming the channel that gives something away.
+    """
+    return _check_views(game, state, rng, f"{game.name} position", tries=tries)
 
 
 def _check_step(
@@ -155,7 +177,7 @@ def _playout(
         where = f"{game.name} {players}p seed {seed} step {steps}"
         if check:
             _check_step(game, state, history[-6:], check_rng, where)
-            views += _check_views(game, state, check_rng, where, history[-6:])
+            views += _check_views(game, state, check_rng, where, history)
         action = rng.choice(list(state.legal_actions()))
         history.append(str(action))
         state = state.apply(action)
