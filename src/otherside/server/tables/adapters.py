@@ -10,7 +10,6 @@ as data and one button per legal action).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -18,6 +17,7 @@ from typing import Any, Literal
 from otherside.bots import bot_info, bot_names
 from otherside.core.game import Game, State
 from otherside.games import get_game
+from otherside.server.tables.entropy import fresh_seed, random_seat
 from otherside.server.tables.pace import Pace
 
 OptionKind = Literal["bool", "first_player", "choice"]
@@ -273,14 +273,15 @@ class GameAdapter:
         }
 
     def new_state(
-        self, players: int, options: Mapping[str, Any], rng: random.Random, game: Game | None = None
+        self, players: int, options: Mapping[str, Any], game: Game | None = None
     ) -> State:
-        """A new game with ``options`` (random seats drawn from ``rng``) and a fresh seed."""
+        """A new game with ``options`` and a fresh seed; the seed and any ``random`` seat come
+        from the OS's cryptographic source (:mod:`.entropy`), independently for every game."""
         resolved = {
-            name: rng.randrange(players) if value == RANDOM_SEAT else value
+            name: random_seat(players) if value == RANDOM_SEAT else value
             for name, value in options.items()
         }
-        return (game or self.game).new_state(players, seed=rng.getrandbits(63), options=resolved)
+        return (game or self.game).new_state(players, seed=fresh_seed(), options=resolved)
 
     def board_traits(self) -> dict[str, Any]:
         """What the pages do differently for this game (``web/js/games/README.md``): which board

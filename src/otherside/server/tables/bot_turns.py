@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables.entropy import fresh_seed
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import apply_action
 from otherside.server.tables.services import Services
@@ -61,7 +62,7 @@ async def _turn(services: Services, live: LiveTable, seat: int, bot: str) -> Non
     version = live.info.version
     legal = legal_actions_of(state, seat)
     view = live.adapter.game.view(state, seat)
-    seed = services.rng.getrandbits(63)
+    seed = fresh_seed()  # the bot's own randomness, shared with no other game
     try:
         choice = str(await services.bots.choose(live.info.game, bot, view, legal, seed))
     except Exception:

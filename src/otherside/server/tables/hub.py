@@ -13,8 +13,6 @@ own modules: :mod:`.play`, :mod:`.forfeits`, :mod:`.deadlines`, :mod:`.chat`,
 from __future__ import annotations
 
 import asyncio
-import random
-import secrets
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -72,7 +70,6 @@ class TableHub:
             cluster=self.cluster,
             limits=limits or Limits(),
             bots=bots,
-            rng=random.Random(secrets.randbits(64)),
             ask=self.ask,
             background=self.background,
             forget_if_idle=self.forget_if_idle,

@@ -189,7 +189,7 @@ class Start:
 
         def decide(info: TableInfo) -> seat_rules.Started:
             seat_rules.check_start(info, self.user)
-            state = live.adapter.new_state(info.players, info.options, services.rng, live.game)
+            state = live.adapter.new_state(info.players, info.options, live.game)
             return seat_rules.started(info, live.adapter, state, services.clock.now())
 
         async def write(known: TableInfo, start: seat_rules.Started) -> None:
