@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
+from otherside.bots.spec import BotSpec
 from otherside.server.live.protocol import ChatLineOut, SeatOut, TableOut
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
 from otherside.server.tables.pace import Pace
@@ -61,13 +62,18 @@ class SeatInfo:
                 name=self.user_name,
                 user_id=self.user_id,
                 bot=self.bot,
+                **_bot_words(self.bot),
                 guest=self.guest,
                 forfeit=self.forfeit,
                 rating=round(rating) if rating is not None else None,
             )
         if self.bot is not None:
             return SeatOut(
-                seat=self.seat, kind="bot", name=bot_label(self.bot, self.seat), bot=self.bot
+                seat=self.seat,
+                kind="bot",
+                name=bot_label(self.bot, self.seat),
+                bot=self.bot,
+                **_bot_words(self.bot),
             )
         return SeatOut(seat=self.seat, kind="empty", name=None)
 
@@ -157,9 +163,15 @@ def bot_label(spec: str, seat: int) -> str:
     >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
     ('Greedy bot 2', 'Search bot 1 (2 s a move)')
     """
-    name, *options = spec.split(":")
-    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
-    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
+    return BotSpec.parse(spec).seat_label(seat)
+
+
+def _bot_words(spec: str | None) -> dict[str, str | None]:
+    """A seat's bot as pages show it: its registry name and its label (nothing to parse)."""
+    if spec is None:
+        return {"bot_name": None, "bot_label": None}
+    parsed = BotSpec.parse(spec)
+    return {"bot_name": parsed.name, "bot_label": parsed.label()}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -449,6 +461,25 @@ def save_end(
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleWrite(f"table {table_id} is not at version {version} in the database")
+
+
+def count_all_bot_playing(session: Session, user_id: int) -> int:
+    """Games in play hosted by ``user_id`` where no person plays a seat (every seat a bot);
+    the host's row is locked first, so that two starts of one host count one after the other."""
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    person = (
+        select(Seat.seat)
+        .where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None), Seat.bot.is_(None))
+        .exists()
+    )
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(GameTable)
+            .where(GameTable.status == "playing", GameTable.owner_id == user_id, ~person)
+        )
+        or 0
+    )
 
 
 def count_waiting_hosted(session: Session, user_id: int) -> int:
