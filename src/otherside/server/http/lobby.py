@@ -22,6 +22,7 @@ from otherside.server.store.queries import (
     load_moves,
     load_table,
 )
+from otherside.server.tables import bot_tables
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.hub import GameClock, TableError, TableHub, replayed
 
@@ -100,9 +101,11 @@ async def _call(coro: Any, request: Request) -> dict[str, Any]:
 
 
 @router.get("/games")
-async def games() -> list[dict[str, Any]]:
-    """The games this server offers, with their player counts, options and bots."""
-    return [adapter.to_json() for adapter in available_adapters()]
+async def games(request: Request) -> list[dict[str, Any]]:
+    """The games this server offers, with their player counts, options and bots (those this
+    server's cap on thinking allows)."""
+    cap = request.app.state.limits.bot_think_cap
+    return [adapter.to_json(cap) for adapter in available_adapters()]
 
 
 @router.post("/tables", status_code=201)
@@ -177,6 +180,12 @@ async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict
 async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Host only: start the game (every seat must be taken)."""
     return await _call(_hub(request).start(table_id, user), request)
+
+
+@router.post("/tables/{table_id}/stop")
+async def stop(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+    """Host only: stop a game with bots only (it ends aborted, unrated)."""
+    return await _call(bot_tables.stop(_hub(request), table_id, user), request)
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)

@@ -62,7 +62,8 @@ class SeatInfo:
                 name=self.user_name,
                 user_id=self.user_id,
                 bot=self.bot,
-                **_bot_words(self.bot),
+                bot_name=_bot_name(self.bot),
+                bot_label=_bot_label(self.bot),
                 guest=self.guest,
                 forfeit=self.forfeit,
                 rating=round(rating) if rating is not None else None,
@@ -73,7 +74,8 @@ class SeatInfo:
                 kind="bot",
                 name=bot_label(self.bot, self.seat),
                 bot=self.bot,
-                **_bot_words(self.bot),
+                bot_name=_bot_name(self.bot),
+                bot_label=_bot_label(self.bot),
             )
         return SeatOut(seat=self.seat, kind="empty", name=None)
 
@@ -166,12 +168,14 @@ def bot_label(spec: str, seat: int) -> str:
     return BotSpec.parse(spec).seat_label(seat)
 
 
-def _bot_words(spec: str | None) -> dict[str, str | None]:
-    """A seat's bot as pages show it: its registry name and its label (nothing to parse)."""
-    if spec is None:
-        return {"bot_name": None, "bot_label": None}
-    parsed = BotSpec.parse(spec)
-    return {"bot_name": parsed.name, "bot_label": parsed.label()}
+def _bot_name(spec: str | None) -> str | None:
+    """A seat's bot's registry name, for pages (so that they never split a spec)."""
+    return BotSpec.parse(spec).name if spec is not None else None
+
+
+def _bot_label(spec: str | None) -> str | None:
+    """A seat's bot with its settings for people (``search · 2 s a move``)."""
+    return BotSpec.parse(spec).label() if spec is not None else None
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -248,8 +248,9 @@ class BotRunner:
     async def _run(self, worker: Worker, decision: Decision) -> None:
         cap = min(QUICK_CAP, self.think_cap) if decision.quick else self.think_cap
         thinking = asyncio.ensure_future(worker.run(decision, cap + self.grace))
+        waits: set[asyncio.Future[Any]] = {thinking, decision.done}
         try:
-            await asyncio.wait({thinking, decision.done}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if not thinking.done():
                 # Nobody waits for this decision any more (its table stopped): free the worker
                 # now rather than after a long search.
@@ -295,6 +296,13 @@ class BotRunner:
 
 
 def _fallback(decision: Decision) -> Action:
-    """A quick legal move: what the game's ``random`` bot plays."""
-    bot = bot_spec.make(decision.game, BotSpec(bot_spec.FALLBACK))
-    return bot.choose(decision.view, decision.legal, random.Random(decision.seed))
+    return fallback_choice(decision.game, decision.view, decision.legal, decision.seed)
+
+
+def fallback_choice(
+    game: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
+) -> Action:
+    """A quick legal move for a bot that could not decide: what the game's ``random`` bot
+    plays (a board move in VERSUS, never a resignation)."""
+    bot = bot_spec.make(game, BotSpec(bot_spec.FALLBACK))
+    return bot.choose(view, legal, random.Random(seed))
