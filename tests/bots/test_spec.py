@@ -19,6 +19,17 @@ def test_a_spec_reads_back_as_written(text: str) -> None:
     assert BotSpec.parse(str(BotSpec.parse(text))) == BotSpec.parse(text)
 
 
+def test_values_read_as_what_they_look_like() -> None:
+    # One reader for the server's seats and the simulator's (``ismcts:iterations=200``).
+    assert BotSpec.parse("ismcts:iterations=200:seconds=0.5:greedy=true:net=x").options == (
+        ("greedy", True),
+        ("iterations", 200),
+        ("net", "x"),
+        ("seconds", 0.5),
+    )
+    assert str(BotSpec.parse("a:x=true:y=2.50")) == "a:x=true:y=2.5"
+
+
 def test_options_are_kept_in_one_order() -> None:
     assert str(BotSpec.parse("x:b=2:a=1")) == "x:a=1:b=2"
     assert BotSpec.parse("search:think=2.0").option("think") == 2.0
@@ -26,7 +37,7 @@ def test_options_are_kept_in_one_order() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", ":think=2", "search:think", "search:=2", "search:think=fast", "s:a=1:a=2"]
+    "text", ["", ":think=2", "search:think", "search:=2", "s:a=1:a=2", "search:think="]
 )
 def test_a_badly_written_spec_is_refused_naming_it(text: str) -> None:
     with pytest.raises(ValueError, match="bot"):
@@ -55,6 +66,8 @@ def test_checked_knows_the_registry_and_the_declared_options() -> None:
         spec.checked("versus", "greedy:think=2")
     with pytest.raises(ValueError, match=r"think must be from 0.1 to 10 s$"):
         spec.checked("versus", "search:think=1000")
+    with pytest.raises(ValueError, match=r"written name:key=number"):
+        spec.checked("versus", "search:think=fast")
 
 
 def test_the_server_cap_lowers_the_allowed_think() -> None:

@@ -10,6 +10,7 @@ outlives its server — killed with ``kill -9`` or stopped with SIGTERM.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -24,7 +25,8 @@ import pytest
 import websockets
 
 from otherside.server.store.db import sqlite_url
-from otherside.server.tables.bot_process import workers_of
+from otherside.server.tables.bot_process import MODULE, workers_of
+from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
 
 COOKIE = "otherside_session"
@@ -269,3 +271,33 @@ async def test_no_process_outlives_its_server(database: str, how: signal.Signals
         assert gone_within(10, lambda: group_members(process.pid)) == []
     finally:
         process.kill()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+async def test_no_process_outlives_a_server_of_two_workers(how: signal.Signals) -> None:
+    with postgres_database() as url:
+        process = Server(url, free_port(), "--workers", "2", "--bot-workers", "1")
+        try:
+            host = await signed_in(process)
+            (await bots_only_table(host, f"search:think={CAP:g}")).raise_for_status()
+            await host.aclose()
+            # uvicorn's two workers, and the bot workers of the one that plays the table.
+            found = gone_within(60, lambda: [] if _bot_workers_in(process.pid) else [0])
+            assert found == [] and len(group_members(process.pid)) >= 4
+            os.kill(process.pid, how)
+            process.process.wait(timeout=30)
+            assert gone_within(30, lambda: group_members(process.pid)) == []
+        finally:
+            process.kill()
+
+
+def _bot_workers_in(group: int) -> list[int]:
+    """The bot worker processes in process group ``group``."""
+    marker = MODULE.encode()
+    found = []
+    for pid in group_members(group):
+        with contextlib.suppress(OSError):
+            if marker in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found

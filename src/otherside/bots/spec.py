@@ -22,6 +22,35 @@ from otherside.bots.base import Bot, BotInfo, RandomBot, bot_entry, bot_info, bo
 
 FALLBACK = "random"
 THINK = "think"
+Value = bool | int | float | str
+
+
+def _value(text: str) -> Value:
+    """An option's value: a boolean, an integer or a number when it reads as one, else text.
+
+    >>> _value("2"), _value("0.5"), _value("true"), _value("fast")
+    (2, 0.5, True, 'fast')
+    """
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            number: Value = kind(text)
+        except ValueError:
+            continue
+        if number == number:  # not NaN
+            return number
+    return text
+
+
+def _text(value: Value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _is_number(value: Value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -34,36 +63,34 @@ class BotSpec:
     """
 
     name: str
-    options: tuple[tuple[str, float], ...] = ()
+    options: tuple[tuple[str, Value], ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
-        """The spec written ``text`` (syntax only; :func:`checked` asks the registry).
+        """The spec written ``text`` (syntax only; :func:`checked` asks the registry). Values
+        are booleans, integers or numbers when they read as one (a simulation's
+        ``ismcts:iterations=200``), else text.
 
-        >>> BotSpec.parse("search:think=2")
-        BotSpec(name='search', options=(('think', 2.0),))
+        >>> BotSpec.parse("search:think=0.5")
+        BotSpec(name='search', options=(('think', 0.5),))
         >>> BotSpec.parse("greedy:think")
         Traceback (most recent call last):
         ...
-        ValueError: bot 'greedy:think': options are written name:key=number
+        ValueError: bot 'greedy:think': options are written name:key=value
         """
-        name, *pairs = text.split(":")
-        options: dict[str, float] = {}
+        name, *pairs = text.strip().split(":")
+        options: dict[str, Value] = {}
         for pair in pairs:
             key, eq, value = pair.partition("=")
-            try:
-                number = float(value)
-            except ValueError:
-                number = float("nan")
-            if not eq or not key or number != number or key in options:
-                raise ValueError(f"bot {text!r}: options are written name:key=number")
-            options[key] = number
+            if not eq or not key or not value or key in options:
+                raise ValueError(f"bot {text!r}: options are written name:key=value")
+            options[key] = _value(value)
         if not name:
-            raise ValueError(f"bot {text!r}: a bot spec starts with the bot's name")
+            raise ValueError(f"bot {text!r}: a bot spec starts with the bot's name, e.g. 'greedy'")
         return cls.of(name, options)
 
     @classmethod
-    def of(cls, name: str, options: Mapping[str, float] | None = None) -> BotSpec:
+    def of(cls, name: str, options: Mapping[str, Value] | None = None) -> BotSpec:
         """The spec of ``name`` with ``options``."""
         return cls(name, tuple(sorted((options or {}).items())))
 
@@ -73,9 +100,9 @@ class BotSpec:
         >>> str(BotSpec.of("search", {"think": 2.0}))
         'search:think=2'
         """
-        return ":".join([self.name, *(f"{k}={v:g}" for k, v in self.options)])
+        return ":".join([self.name, *(f"{k}={_text(v)}" for k, v in self.options)])
 
-    def option(self, key: str) -> float | None:
+    def option(self, key: str) -> Value | None:
         """The value of option ``key``, ``None`` if the host did not set it."""
         return dict(self.options).get(key)
 
@@ -164,6 +191,9 @@ def checked(game: str, text: str, think_cap: float | None = None) -> BotSpec:
         if option is None:
             takes = ", ".join(allowed) or "none"
             raise ValueError(f"{game} bot {spec.name!r} has no option {key!r}; options: {takes}")
+        if not _is_number(value):
+            raise ValueError(f"bot {text!r}: its options are written name:key=number")
+        assert isinstance(value, int | float)
         high = option.high
         if key == THINK and think_cap is not None:
             high = max(option.low, min(high, think_cap))
@@ -183,7 +213,10 @@ def capped(game: str, spec: BotSpec, think_cap: float) -> BotSpec:
     if think is None:
         return spec
     value = spec.option(THINK)
-    if (think.default if value is None else value) <= think_cap:
+    if value is None or not _is_number(value):
+        value = think.default
+    assert isinstance(value, int | float)
+    if value <= think_cap:
         return spec
     return BotSpec.of(spec.name, {**dict(spec.options), THINK: max(think_cap, think.low)})
 
