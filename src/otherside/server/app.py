@@ -30,11 +30,13 @@ from otherside.server.accounts.sessions import Sessions
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
+from otherside.server.http.errors import refused_response
 from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
 
@@ -98,7 +100,7 @@ def create_app(
         app.state.throttles = Throttles(server_limits, server_clock)
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(hub.on_remote, hub.adopt)
+            await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)
         else:
             resumed = await hub.resume()
             if resumed:
@@ -116,6 +118,7 @@ def create_app(
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(SecurityMiddleware)
+    app.add_exception_handler(Refused, refused_response)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(players.router)

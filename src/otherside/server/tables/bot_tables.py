@@ -17,19 +17,16 @@ Each bot decision is also capped in time and takes its turn among the tables
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
-
-from sqlalchemy.orm import Session
+from dataclasses import dataclass, replace
+from typing import Any
 
 from otherside.server.accounts.limits import Limits
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.store.queries import TableInfo, count_all_bot_playing, save_end
-
-if TYPE_CHECKING:
-    from otherside.server.tables.hub import LiveTable, TableHub
+from otherside.server.live import fanout
+from otherside.server.store.records import TableInfo
+from otherside.server.tables.errors import Refused
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.services import Services
 
 STOPPED = "stopped"
 MOVE_LIMIT = "move_limit"
@@ -40,20 +37,9 @@ def is_all_bot(info: TableInfo) -> bool:
     return bool(info.seats) and not any(s.human for s in info.seats)
 
 
-def reserve_start(session: Session, info: TableInfo, limits: Limits) -> None:
-    """Refuse (429) to start ``info`` when it has bots only and its host runs enough such
-    games already; called in the start's transaction, so simultaneous starts count."""
-    from otherside.server.tables.hub import TableError
-
-    if not is_all_bot(info):
-        return
-    most = limits.all_bot_tables_per_user
-    if count_all_bot_playing(session, info.owner_id) >= most:
-        raise TableError(
-            429,
-            f"you already run {most} games with bots only: stop one or wait for it to end "
-            "(a game with a person seated does not count)",
-        )
+def bots_only_limit(info: TableInfo, limits: Limits) -> int | None:
+    """How many games with bots only the host of ``info`` may run, if ``info`` is one."""
+    return limits.all_bot_tables_per_user if is_all_bot(info) else None
 
 
 def over_move_limit(info: TableInfo, limits: Limits) -> bool:
@@ -70,8 +56,8 @@ def aborted_outcome(scores: list[float], why: str, words: str) -> dict[str, Any]
     return {"scores": scores, "winners": [], "reason": words, "aborted": why}
 
 
-async def end_aborted(hub: TableHub, live: LiveTable, why: str) -> None:
-    """End ``live``'s game as aborted (the caller holds its lock): stored, told, unrated."""
+async def end_aborted(services: Services, live: LiveTable, why: str) -> None:
+    """End ``live``'s game as aborted (a command of its actor): stored, told, unrated."""
     state = live.state
     assert state is not None
     if why == STOPPED:
@@ -80,45 +66,44 @@ async def end_aborted(hub: TableHub, live: LiveTable, why: str) -> None:
         words = f"ended after {live.info.version} moves, the limit of a game with bots only"
     outcome = aborted_outcome(list(state.scores), why, words)
     record = {**state.to_record(), "result": outcome}
-    now = hub.clock.now()
-    info = live.info
-
-    def write(session: Session) -> None:
-        save_end(session, live.id, info.version, outcome, record, now)
-        hub.cluster.announce(session, live.id, "table")
-
-    await hub.db.run(write)
+    now = services.clock.now()
+    # Unrated whatever the table says: an aborted game moves nobody's rating.
+    info = replace(live.info, rated=False)
+    await services.store.end(info, 0, outcome, record, now)
     live.info = replace(
-        info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
+        live.info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
     )
-    hub.tell(live)
-    hub.cluster.forget(live.id)
-
-
-async def stop(hub: TableHub, table_id: str, user: UserInfo) -> TableInfo:
-    """The host stops their game with bots only: it ends aborted, its bot's thinking dropped.
-
-    Raises:
-        TableError: 403 for anyone but the host, 409 for a game with a person seated or one
-            not in play.
-    """
-    from otherside.server.tables.hub import TableError
-
-    live = await hub.live(table_id)
-    async with live.lock:
-        if live.info.owner_id != user.id:
-            raise TableError(403, f"only the table's host ({live.info.owner_name}) may stop it")
-        if live.info.status != "playing":
-            raise TableError(409, "only a game in play can be stopped")
-        if not is_all_bot(live.info):
-            raise TableError(
-                409, "only a game with bots only can be stopped; players may resign or leave"
-            )
-        await end_aborted(hub, live, STOPPED)
-        task = live.bot_task
-    if task is not None and task is not asyncio.current_task():
+    fanout.broadcast(live, now, table=True, view=True)
+    services.cluster.forget(live.id)
+    if live.bot_task is not None:
         # The bots' decision in progress is dropped: its worker is freed for other tables.
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-    return live.info
+        live.bot_task.cancel()
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The host stops their game with bots only: it ends aborted, unrated."""
+
+    user: UserInfo
+
+    async def run(self, live: LiveTable, services: Services) -> TableInfo:
+        """The table after; ``Refused`` for anyone but the host (403), for a game with a
+        person seated or one not in play (409)."""
+        if live.info.owner_id != self.user.id:
+            raise Refused("not_host", host=live.info.owner_name)
+        if live.info.status != "playing" or live.state is None:
+            raise Refused("not_playing")
+        if not is_all_bot(live.info):
+            raise Refused("not_bots_only")
+        await end_aborted(services, live, STOPPED)
+        return live.info
+
+
+@dataclass(frozen=True)
+class EndAtMoveLimit:
+    """A game with bots only that has played its allowed moves ends, aborted."""
+
+    async def run(self, live: LiveTable, services: Services) -> None:
+        """End the game if it is still over the limit."""
+        if live.state is not None and over_move_limit(live.info, services.limits):
+            await end_aborted(services, live, MOVE_LIMIT)
