@@ -62,13 +62,14 @@ async def signed_in(process: Server) -> httpx.AsyncClient:
 
 async def bots_only_table(http: httpx.AsyncClient, bot: str, start: bool = True) -> httpx.Response:
     """A VERSUS table whose host left their seat and filled both with ``bot``; the answer to
-    its start (or to the filling, ``start=False``)."""
+    its start (the filling starts it; ``start=False``: only the filling's answer)."""
     made = await http.post("/api/tables", json={"game": "versus", "players": 2})
     made.raise_for_status()
     table_id = made.json()["id"]
     (await http.post(f"/api/tables/{table_id}/leave")).raise_for_status()
     filled = await http.post(f"/api/tables/{table_id}/bots", json={"bot": bot})
-    if not start or filled.status_code != 200:
+    # Filling the last seats starts the game (a refused start answers the filling).
+    if not start or filled.status_code != 200 or filled.json()["status"] == "playing":
         return filled
     return await http.post(f"/api/tables/{table_id}/start")
 
