@@ -124,13 +124,14 @@ class BotSpec:
         return f"{self.name.capitalize()} bot {seat + 1}" + (f" ({settings})" if settings else "")
 
     def label(self) -> str:
-        """The bot with its settings, as a menu shows it.
+        """The bot with its settings, as people call it (a menu, a seat taken over).
 
-        >>> BotSpec.parse("search:think=2").label()
-        'search · 2 s a move'
+        >>> BotSpec.parse("search:think=2").label(), BotSpec.parse("partner").label()
+        ('Search bot (2 s a move)', 'Bot partner')
         """
+        words = "Bot partner" if self.name == "partner" else f"{self.name.capitalize()} bot"
         settings = self.settings()
-        return f"{self.name} · {settings}" if settings else self.name
+        return f"{words} ({settings})" if settings else words
 
     def to_json(self) -> dict[str, Any]:
         """What pages get: the text, the name, the options and the label (nothing to parse)."""

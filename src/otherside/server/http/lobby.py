@@ -22,6 +22,7 @@ from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import bot_tables, seating
+from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -166,6 +167,19 @@ async def join(table_id: str, body: JoinBody, request: Request, user: Me) -> dic
 async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Give up my seat before the game starts."""
     return await _one(request, await _hub(request).ask(table_id, seating.Leave(user)))
+
+
+class SeatBody(BaseModel):
+    """Body naming a seat (0-based)."""
+
+    seat: int
+
+
+@router.post("/tables/{table_id}/play-on")
+async def play_on(table_id: str, body: SeatBody, request: Request, user: Me) -> dict[str, Any]:
+    """Play on with a bot in the seat of a partner who has been gone long (a game without
+    player clocks)."""
+    return await _one(request, await _hub(request).ask(table_id, PlayOnWithBot(user, body.seat)))
 
 
 @router.post("/tables/{table_id}/bots")

@@ -151,6 +151,8 @@ class SeatOut(BaseModel):
     rating: int | None = None
     # What the finished, rated game did to the rating (shown with the result).
     rating_change: int | None = None
+    # Since when the player of a game in play has had no connection to the table.
+    away_since: str | None = None
 
 
 class TableOut(BaseModel):

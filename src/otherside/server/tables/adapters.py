@@ -3,8 +3,9 @@ options a host may choose (with their validation) and the browser module that dr
 
 The table runtime only ever talks to a game through :class:`otherside.core.Game` and
 :class:`otherside.core.State`; adding VERSUS or Recto Verso to the server means registering one
-:class:`GameAdapter` here and adding ``web/js/games/<name>.js``. A game without its own page is
-drawn by the generic page (the view as data and one button per legal action).
+:class:`GameAdapter` here and adding ``web/js/games/<page>/board.js`` (the board contract is in
+``web/js/games/README.md``). A game without its own page is drawn by the generic board (the view
+as data and one button per legal action).
 """
 
 from __future__ import annotations
@@ -85,7 +86,10 @@ class GameAdapter:
         name: the game's name (``otherside.games.get_game(name)``, ``make_bot(name, …)``).
         title: the name shown to people.
         options: the table options a host may set.
-        page: the browser module ``web/js/games/<page>.js`` drawing the table.
+        page: the folder ``web/js/games/<page>/`` whose ``board.js`` draws the table.
+        styled: the page folder has a ``board.css`` too.
+        board_resigns: the board shows its own Resign button (beside its other actions), so the
+            table page shows none.
         load: returns the :class:`Game` (``get_game(name)`` by default; tests pass their own).
         timed: returns the game reading a clock (a callable giving seconds), for a game with a
             timer of its own (Recto Verso's rounds); the server gives it its injected clock.
@@ -104,6 +108,8 @@ class GameAdapter:
     title: str
     options: tuple[OptionSpec, ...] = ()
     page: str = "generic"
+    styled: bool = False
+    board_resigns: bool = False
     load: Callable[[], Game] | None = field(default=None, compare=False)
     timed: Callable[[Callable[[], float]], Game] | None = field(default=None, compare=False)
     pace: Pace = field(default_factory=Pace)
@@ -173,6 +179,17 @@ class GameAdapter:
         }
         return (game or self.game).new_state(players, seed=rng.getrandbits(63), options=resolved)
 
+    def board_traits(self) -> dict[str, Any]:
+        """What the pages do differently for this game (``web/js/games/README.md``): which board
+        module and styles to load, who shows Resign, and how a replay is paced (at the pace it
+        was played for a game with a timer of its own)."""
+        return {
+            "module": self.page,
+            "styles": self.styled,
+            "resign": "board" if self.board_resigns else "table",
+            "replay": "timed" if self.timed is not None else "steps",
+        }
+
     def to_json(self, think_cap: float | None = None) -> dict[str, Any]:
         """What the lobby's form needs: names, counts, options and bots (those a ``think`` no
         more than ``think_cap`` allows)."""
@@ -185,6 +202,7 @@ class GameAdapter:
             "bot_choices": self.bot_choices(think_cap),
             "bot_info": self.bot_info(),
             "page": self.page,
+            "board": self.board_traits(),
             "pace": self.pace.to_json(),
             "rated_counts": list(self.rated_counts),
         }
@@ -194,6 +212,7 @@ VERSO = GameAdapter(
     name="verso",
     title="Verso",
     page="verso",
+    styled=True,
     options=(
         OptionSpec(
             "allow_duplicate_keep",
@@ -228,6 +247,8 @@ VERSUS = GameAdapter(
     name="versus",
     title="VERSUS",
     page="versus",
+    styled=True,
+    board_resigns=True,
     # Born as an online game played over days: a reminder on day 4, the game lost on day 7.
     pace=Pace(kind="turn", days=7, remind_days=4),
     rated_counts=(2,),
@@ -239,6 +260,7 @@ RECTOVERSO = GameAdapter(
     name="rectoverso",
     title="Recto Verso",
     page="rectoverso",
+    styled=True,
     timed=_rectoverso_with_clock,
     options=(
         OptionSpec(

@@ -60,7 +60,16 @@ _CODES: dict[str, tuple[int, Callable[[dict[str, Any]], str]]] = {
             "to end (a game with a person seated does not count)"
         ),
     ),
-    "not_playing": (409, lambda p: "only a game in play can be stopped"),
+    "not_playing": (409, lambda p: "the game is not in play"),
+    "not_a_person": (409, lambda p: f"seat {p['seat'] + 1} is not played by another person"),
+    "has_a_clock": (
+        409,
+        lambda p: "a player with a clock is replaced only when their time runs out",
+    ),
+    "not_away": (
+        409,
+        lambda p: f"{p['name']} is at the table, or has been away less than {p['seconds']:g} s",
+    ),
     "not_bots_only": (
         409,
         lambda p: "only a game with bots only can be stopped; players may resign or leave",
