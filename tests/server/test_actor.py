@@ -40,7 +40,7 @@ async def hub() -> AsyncIterator[TableHub]:
         yield made
     finally:
         await made.close()
-        runner.close()
+        await runner.close()
 
 
 @dataclass

@@ -12,6 +12,8 @@ import asyncio
 import json
 import logging
 import os
+import signal
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +37,7 @@ from otherside.server.http.docs import add_docs
 from otherside.server.http.errors import refused_response
 from otherside.server.http.guards import Guards, RequestGuard, server_error
 from otherside.server.http.replays import FinishedGames
+from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
 from otherside.server.mail import Mailer, SmtpConfig
@@ -47,6 +50,7 @@ from otherside.server.tables.scheduler import Scheduler
 WEB = Path(__file__).resolve().parent.parent / "web"
 CONFIG_ENV = "OTHERSIDE_SERVE_CONFIG"
 BOT_DELAY = 0.7
+STOP_SECONDS = 15.0  # a worker whose command died has this long to shut down cleanly
 log = logging.getLogger("otherside.server")
 
 
@@ -69,7 +73,7 @@ def create_app(
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://…``).
         bot_delay: seconds a bot waits before each action, so that people can follow it.
-        bot_workers: worker processes in which bots think (0: two threads of this process).
+        bot_workers: processes in which bots search (beside one for quick bots; 0: threads).
         password_hasher: argon2 parameters (tests use cheap ones; the default is argon2-cffi's).
         clock: where time comes from (tests pass a ``ManualClock``).
         smtp_url: ``smtp://host:port`` to mail reminders through (``None``: no mail; reminders
@@ -94,7 +98,7 @@ def create_app(
         db = Database(database_url)
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
-        runner = BotRunner(workers=bot_workers, delay=bot_delay)
+        runner = BotRunner(bot_workers, bot_delay, server_limits.bot_think_cap)
         # On PostgreSQL this process may be one of several: leases and notifications.
         cluster = SoloCluster() if db.is_sqlite else PostgresCluster(db, database_url)
         hub = TableHub(db, runner, server_clock, server_limits, cluster)
@@ -127,7 +131,7 @@ def create_app(
             await scheduler.stop()
             await hub.close()
             await cluster.stop()
-            runner.close()
+            await runner.close()
             db.close()
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -179,4 +183,13 @@ def app_from_environment() -> FastAPI:
     config = json.loads(os.environ[CONFIG_ENV])
     config["limits"] = Limits(**config.get("limits", {}))
     config["guards"] = Guards(**config.get("guards", {}))
+    # Killed with ``kill -9``, the command's process can't stop this worker: stop by ourselves.
+    watch_parent(os.getppid(), _stop_self)
     return create_app(**config)
+
+
+def _stop_self() -> None:
+    """Shut down like on SIGTERM (bot workers stopped), and for good if that hangs."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(STOP_SECONDS)
+    os._exit(1)

@@ -52,6 +52,7 @@ register_bot(
     "best",
     description="Builds towards its own side from what it sees, and works round its partner.",
     strength="two partners match 90% of cards within 120 s, median 13 s",
+    quick=True,
 )(PartnerBot)
 
 __all__ = ["PartnerBot"]

@@ -83,7 +83,12 @@ def serve(
         ),
     ] = 1,
     bot_workers: Annotated[
-        int, typer.Option(min=0, help="Processes in which bots think (0: threads).")
+        int,
+        typer.Option(
+            min=0,
+            help="Processes in which bots search, beside one for quick bots (0: threads); "
+            "cap a decision's thinking with --limit bot_think_cap=SECONDS.",
+        ),
     ] = 2,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:

@@ -22,7 +22,7 @@ from otherside.server.live.wire import seat_out, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
 from otherside.server.store.records import TableInfo
-from otherside.server.tables import seating
+from otherside.server.tables import bot_tables, seating
 from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
@@ -101,9 +101,11 @@ async def _one(request: Request, info: TableInfo) -> dict[str, Any]:
 
 
 @router.get("/games")
-async def games() -> list[dict[str, Any]]:
-    """The games this server offers, with their player counts, options and bots."""
-    return [adapter.to_json() for adapter in available_adapters()]
+async def games(request: Request) -> list[dict[str, Any]]:
+    """The games this server offers, with their player counts, options and bots (those this
+    server's cap on thinking allows)."""
+    cap = request.app.state.limits.bot_think_cap
+    return [adapter.to_json(cap) for adapter in available_adapters()]
 
 
 @router.post("/tables", status_code=201)
@@ -198,6 +200,12 @@ async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict
 async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Host only: start the game (every seat must be taken)."""
     return await _one(request, await _hub(request).ask(table_id, seating.Start(user)))
+
+
+@router.post("/tables/{table_id}/stop")
+async def stop(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+    """Host only: stop a game with bots only (it ends aborted, unrated)."""
+    return await _one(request, await _hub(request).ask(table_id, bot_tables.Stop(user)))
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)

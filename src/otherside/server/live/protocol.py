@@ -146,6 +146,10 @@ class SeatOut(BaseModel):
     name: str | None
     user_id: int | None = None
     bot: str | None = None
+    # The bot's registry name and its label with settings ("search · 2 s a move"), parsed from
+    # ``bot`` by the server so that pages never split a spec.
+    bot_name: str | None = None
+    bot_label: str | None = None
     guest: bool = False
     # Why the player named here gave up the seat during the game (a bot plays it on).
     forfeit: str | None = None

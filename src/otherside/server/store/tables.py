@@ -19,6 +19,7 @@ from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
 from otherside.server.store.db import Database
 from otherside.server.store.queries import (
+    count_all_bot_playing,
     count_waiting_hosted,
     load_moves,
     load_moves_after,
@@ -26,7 +27,15 @@ from otherside.server.store.queries import (
     playing_table_ids,
     recent_chat,
 )
-from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.records import (
+    ChatRow,
+    LimitReached,
+    MoveRow,
+    SeatInfo,
+    StaleWrite,
+    TableInfo,
+    Timing,
+)
 from otherside.server.store.writes import (
     check_seats,
     create_table,
@@ -102,8 +111,11 @@ class TableStore(Protocol):
         rated: bool,
         plan: Timing,
         now: datetime,
+        bots_only_limit: int | None = None,
     ) -> None:
-        """Start a waiting table whose seats are still those ``known``."""
+        """Start a waiting table whose seats are still those ``known``; with
+        ``bots_only_limit``, :class:`LimitReached` if its host already runs that many games
+        with bots only (counted in the start's transaction, so simultaneous starts count)."""
         ...
 
     async def rematch(
@@ -239,9 +251,13 @@ class SqlTableStore:
         rated: bool,
         plan: Timing,
         now: datetime,
+        bots_only_limit: int | None = None,
     ) -> None:
         def write(session: Session) -> None:
             check_seats(session, known.id, "waiting", known.seats)
+            most = bots_only_limit
+            if most is not None and count_all_bot_playing(session, known.owner_id) >= most:
+                raise LimitReached(most)
             save_start(session, known.id, options, record, rated, plan, now)
             self.cluster.announce(session, known.id, "table")
 
