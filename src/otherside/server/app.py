@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
-from otherside.server.accounts.sessions import Sessions
+from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
@@ -94,7 +94,7 @@ def create_app(
         app.state.throttles = Throttles(server_limits, server_clock)
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(hub.on_remote, hub.adopt)
+            await cluster.start(heard_by(app), hub.adopt)
         else:
             resumed = await hub.resume()
             if resumed:
@@ -147,6 +147,23 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    """What this process does with another's announcement: a sign-out is forgotten here too;
+    after a lost connection (``resync``) every session is read from the database again, since
+    a sign-out may have been missed; the rest is the tables'."""
+
+    async def hear(message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "signout":
+            forget_session(app.state, str(message.get("digest")))
+            return
+        if kind == "resync":
+            app.state.sessions.cache.clear()
+        await app.state.hub.on_remote(message)
+
+    return hear
 
 
 def app_from_environment() -> FastAPI:

@@ -132,12 +132,9 @@ class PostgresCluster:
                     # Whatever was said while we were away: treat every table as changed.
                     await listener({"kind": "resync", "node": ""})
                     async for note in conn.notifies():
-                        try:
-                            message = json.loads(note.payload)
-                        except json.JSONDecodeError:
-                            continue
-                        if message.get("node") != self.node:
-                            await _hear(listener, message)
+                        for message in _messages(note.payload):
+                            if message.get("node") != self.node:
+                                await _hear(listener, message)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -254,6 +251,23 @@ class PostgresCluster:
         with contextlib.suppress(Exception):
             await self.db.run(give_all)
         self._held.clear()
+
+
+def _messages(payload: str) -> list[dict[str, Any]]:
+    """The announcements in one notification: one object, or a list of them (a batch of the
+    writer's, :mod:`otherside.server.store.writer`).
+
+    >>> _messages('[{"table": "a"}, {"table": "b"}]')
+    [{'table': 'a'}, {'table': 'b'}]
+    >>> _messages('{"table": "a"}'), _messages("not json")
+    ([{'table': 'a'}], [])
+    """
+    try:
+        found = json.loads(payload)
+    except json.JSONDecodeError:
+        return []
+    messages = found if isinstance(found, list) else [found]
+    return [m for m in messages if isinstance(m, dict)]
 
 
 async def _hear(listener: Listener, message: dict[str, Any]) -> None:
