@@ -30,7 +30,8 @@ from otherside.server.accounts.sessions import UserInfo
 from otherside.server.app import create_app
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables.adapters import GameAdapter, register_adapter, unregister_adapter
-from otherside.server.tables.hub import LiveTable, TableHub
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import LiveTable
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"

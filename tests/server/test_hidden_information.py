@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from otherside.games import verso
 from otherside.games.verso.cards import DOWN, UP, face_name
+from otherside.server.live.inbox import handle
 from otherside.server.store.queries import load_moves
 from otherside.server.tables.hub import TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, settle, table_with
@@ -101,8 +102,11 @@ async def _play_one(
         view = conn.last("view")
         assert view["version"] == live.info.version and view["legal"]
         action = rng.choice(view["legal"])
-        await hub.handle(
-            live, conn, json.dumps({"type": "action", "version": view["version"], "action": action})
+        await handle(
+            hub,
+            live,
+            conn,
+            json.dumps({"type": "action", "version": view["version"], "action": action}),
         )
     return table_id, conns
 

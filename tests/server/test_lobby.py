@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from otherside.server.tables.adapters import FALLBACK_BOT
+from otherside.server.tables.play import Play
 from tests.server.conftest import hub_of, people, settle, table_with
 
 
@@ -123,6 +124,28 @@ async def test_toy_game_plugs_in_through_the_same_core(app: FastAPI) -> None:
     while not live.state.is_over:
         seat = live.state.current_player
         mover = [host, friend][seat]
-        await hub.play(live, mover.user, live.info.version, "take 1")
+        await hub.ask(live.id, Play(mover.user, live.info.version, "take 1"))
     over = (await host.http.get(f"/api/tables/{table_id}")).json()
     assert over["status"] == "over"
+
+
+async def test_a_refusal_answers_with_its_status_code_and_parameters(app: FastAPI) -> None:
+    host, friend, stranger = await people(app, 3)
+    made = await host.http.post("/api/tables", json={"game": "verso", "players": 3})
+    table_id = made.json()["id"]
+    assert (await friend.http.post(f"/api/tables/{table_id}/join", json={"seat": 1})).is_success
+    taken = await stranger.http.post(f"/api/tables/{table_id}/join", json={"seat": 1})
+    assert taken.status_code == 409
+    assert taken.json() == {
+        "detail": "seat 2 is not free; free seats: 3",
+        "code": "seat_not_free",
+        "params": {"seat": 1, "free": [2]},
+    }
+    not_host = await friend.http.post(f"/api/tables/{table_id}/start")
+    assert (not_host.status_code, not_host.json()["code"]) == (403, "not_host")
+    assert not_host.json()["params"] == {"host": host.user.name}
+    missing = await host.http.post("/api/tables/nothing/join", json={})
+    assert (missing.status_code, missing.json()["code"]) == (404, "no_table")
+    # Refused, nothing changed: the seat is still the friend's.
+    seats = (await host.http.get(f"/api/tables/{table_id}")).json()["seats"]
+    assert [s["name"] for s in seats] == [host.user.name, friend.user.name, None]

@@ -1,7 +1,7 @@
 """Every websocket message type, and every refusal: a clear error and nothing changed.
 
-The table runtime is driven through ``TableHub.handle`` — the function the websocket endpoint
-calls with each text frame — with recorder connections; ``test_socket.py`` covers the endpoint.
+The tables are driven through ``live.inbox.handle`` — the function the websocket endpoint calls
+with each text frame — with recorder connections; the last test opens the endpoint itself.
 """
 
 from __future__ import annotations
@@ -10,12 +10,18 @@ import json
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocketDisconnect
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
+from otherside.server.app import create_app
+from otherside.server.live.inbox import handle
 from otherside.server.live.protocol import ERROR_CODES, MAX_MESSAGE_CHARS
+from otherside.server.store.db import sqlite_url
 from otherside.server.store.models import Move
-from otherside.server.tables.hub import LiveTable, TableHub
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.play import Play
 from tests.server.conftest import Player, Recorder, hub_of, people, table_with
 
 
@@ -58,10 +64,10 @@ async def test_connecting_sends_the_table_and_the_own_view_at_once(app: FastAPI)
 async def test_ping_and_sync(app: FastAPI) -> None:
     hub, live, _, (first, second, _) = await _two_humans(app)
     first.clear()
-    await hub.handle(live, first, '{"type": "ping"}')
+    await handle(hub, live, first, '{"type": "ping"}')
     assert first.messages == [{"type": "pong"}]
     first.clear()
-    await hub.handle(live, first, json.dumps({"type": "sync"}))
+    await handle(hub, live, first, json.dumps({"type": "sync"}))
     assert [m["type"] for m in first.messages] == ["table", "view"]
     assert second.messages[-1]["type"] == "view" and len(second.messages) == 2
 
@@ -71,7 +77,9 @@ async def test_an_action_goes_to_every_seat_as_its_own_view(app: FastAPI) -> Non
     for conn in conns:
         conn.clear()
     legal = live.state.legal_actions()
-    await hub.handle(live, conns[0], json.dumps({"type": "action", "version": 0, "action": "flip"}))
+    await handle(
+        hub, live, conns[0], json.dumps({"type": "action", "version": 0, "action": "flip"})
+    )
     assert str(legal[1]) == "flip" and live.info.version == 1
     assert await _moves(app, live.id) == 1
     for seat, conn in enumerate(conns):
@@ -110,7 +118,7 @@ async def test_bad_messages_get_a_clear_error_and_change_nothing(
     before = (live.state, live.info)
     for conn in (first, second, spectator):
         conn.clear()
-    await hub.handle(live, first, text)
+    await handle(hub, live, first, text)
     error = first.messages[0]
     assert error["type"] == "error" and error["code"] == code, error
     assert error["code"] in ERROR_CODES and error["message"] and error["version"] == 0
@@ -127,13 +135,13 @@ async def test_out_of_turn_spectator_and_unseated_actions_are_refused(app: FastA
     action = json.dumps({"type": "action", "version": 0, "action": "draw"})
     for conn, code in ((second, "not_your_turn"), (spectator, "not_seated")):
         conn.clear()
-        await hub.handle(live, conn, action)
+        await handle(hub, live, conn, action)
         assert conn.messages[0]["code"] == code
     (outsider,) = await people(app, 1)
     stranger = outsider.recorder()
     await hub.attach(live.id, stranger)
     stranger.clear()
-    await hub.handle(live, stranger, action)
+    await handle(hub, live, stranger, action)
     assert stranger.messages[0]["code"] == "not_seated"
     assert live.info.version == 0 and await _moves(app, live.id) == 0
 
@@ -145,30 +153,44 @@ async def test_actions_before_the_start_and_after_the_end_are_refused(app: FastA
     host = players[0].recorder()
     live = await hub.attach(table_id, host)
     assert [m["type"] for m in host.messages] == ["table"]
-    await hub.handle(live, host, '{"type": "action", "version": 0, "action": "draw"}')
+    await handle(hub, live, host, '{"type": "action", "version": 0, "action": "draw"}')
     assert host.messages[-1]["code"] == "not_started"
     await players[0].http.post(f"/api/tables/{table_id}/start")
     assert [m["type"] for m in host.messages[-2:]] == ["table", "view"]
     while not live.state.is_over:
         seat = live.state.current_player
         action = str(live.state.legal_actions()[0])
-        await hub.play(live, players[seat].user, live.info.version, action)
+        await hub.ask(live.id, Play(players[seat].user, live.info.version, action))
     assert host.last("table")["table"]["status"] == "over"
     final = host.last("view")
     assert final["view"]["outcome"] is not None and final["legal"] == []
-    await hub.handle(
-        live, host, json.dumps({"type": "action", "version": live.info.version, "action": "draw"})
+    await handle(
+        hub,
+        live,
+        host,
+        json.dumps({"type": "action", "version": live.info.version, "action": "draw"}),
     )
     assert host.messages[-1]["code"] == "game_over"
 
 
 async def test_a_reconnecting_player_gets_the_current_view_at_once(app: FastAPI) -> None:
     hub, live, players, (first, second, _) = await _two_humans(app)
-    await hub.handle(live, first, '{"type": "action", "version": 0, "action": "draw"}')
+    await handle(hub, live, first, '{"type": "action", "version": 0, "action": "draw"}')
     hub.detach(live, second)
-    await hub.handle(live, second, '{"type": "ping"}')
+    await handle(hub, live, second, '{"type": "ping"}')
     back = players[1].recorder()
     await hub.attach(live.id, back)
     view: dict[str, Any] = back.last("view")
     assert view["version"] == 1 and view["seat"] == 1 and view["legal"]
     assert view["view"] == second.last("view")["view"]
+
+
+def test_a_socket_to_no_table_is_closed_as_not_found(tmp_path: Any) -> None:
+    app = create_app(sqlite_url(tmp_path / "none.db"), bot_workers=0, run_scheduler=False)
+    with (
+        TestClient(app) as http,
+        http.websocket_connect("/ws/tables/nothing") as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_text()
+    assert (closed.value.code, closed.value.reason) == (4404, "no table 'nothing'")

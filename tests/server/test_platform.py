@@ -9,7 +9,10 @@ from fastapi import FastAPI
 
 from otherside.guide import rules_text
 from otherside.server.clock import ManualClock
+from otherside.server.live.inbox import handle
 from otherside.server.live.protocol import CHAT_CHARS
+from otherside.server.tables.forfeits import Resign
+from otherside.server.tables.play import Play
 from tests.server.conftest import (
     Recorder,
     client,
@@ -29,23 +32,23 @@ async def test_chat_is_stored_passed_on_as_text_and_limited(app: FastAPI) -> Non
     first, second, spectator = players[0].recorder(), players[1].recorder(), Recorder(None)
     live = await hub.attach(table_id, first)
     await hub.attach(table_id, second)
-    await hub.handle(live, first, json.dumps({"type": "chat", "text": "  <b>hi</b>\n  there "}))
+    await handle(hub, live, first, json.dumps({"type": "chat", "text": "  <b>hi</b>\n  there "}))
     line = second.last("chat")["lines"][0]
     assert line["text"] == "<b>hi</b> there" and line["name"] == players[0].user.name
     assert line["seat"] == 0
     # A newcomer gets the recent lines at once; a spectator without an account cannot talk.
     await hub.attach(table_id, spectator)
     assert spectator.last("chat")["lines"][0]["text"] == "<b>hi</b> there"
-    await hub.handle(live, spectator, json.dumps({"type": "chat", "text": "boo"}))
+    await handle(hub, live, spectator, json.dumps({"type": "chat", "text": "boo"}))
     assert spectator.last("error")["code"] == "chat"
     too_long = json.dumps({"type": "chat", "text": "x" * (CHAT_CHARS + 1)})
-    await hub.handle(live, first, too_long)
+    await handle(hub, live, first, too_long)
     assert first.last("error")["code"] == "malformed"
     for _ in range(hub.limits.chat_lines_per_minute - 1):
-        await hub.handle(live, second, json.dumps({"type": "chat", "text": "spam"}))
+        await handle(hub, live, second, json.dumps({"type": "chat", "text": "spam"}))
     second.clear()
-    await hub.handle(live, second, json.dumps({"type": "chat", "text": "one more"}))
-    await hub.handle(live, second, json.dumps({"type": "chat", "text": "and more"}))
+    await handle(hub, live, second, json.dumps({"type": "chat", "text": "one more"}))
+    await handle(hub, live, second, json.dumps({"type": "chat", "text": "and more"}))
     assert [m["type"] for m in second.messages] == ["chat", "error"]
     assert "a minute" in second.last("error")["message"]
 
@@ -61,7 +64,7 @@ async def test_the_game_so_far_is_what_each_seat_was_sent(app: FastAPI) -> None:
     assert live is not None and live.state is not None
     for _ in range(6):
         seat = live.state.current_player
-        await hub.play(live, players[seat].user, live.info.version, "flip")
+        await hub.ask(live.id, Play(players[seat].user, live.info.version, "flip"))
     for seat, conn in enumerate(conns[:2]):
         sent = [m["view"] for m in conn.messages if m["type"] == "view"][1:]
         got = (await players[seat].http.get(f"/api/tables/{table_id}/history")).json()["views"]
@@ -93,7 +96,7 @@ async def test_a_player_who_leaves_a_bigger_game_is_replaced_by_a_bot(app: FastA
         if state is None or state.is_over:
             break
         person = [ada, bob][state.current_player]
-        await hub.play(live, person.user, live.info.version, str(state.legal_actions()[0]))
+        await hub.ask(live.id, Play(person.user, live.info.version, str(state.legal_actions()[0])))
     await settle(hub, table_id)
     board = {r["name"]: r for r in (await ada.http.get("/api/ratings?game=verso")).json()}
     assert set(board) == {"Ada", "Bob", "Cy"} and board["Cy"]["rating"] < 1500
@@ -106,7 +109,7 @@ async def test_rematch_with_the_same_seats(app: FastAPI) -> None:
     early = await players[1].http.post(f"/api/tables/{table_id}/rematch")
     assert early.status_code == 409
     hub = hub_of(app)
-    await hub.resign(await hub.live(table_id), players[1].user)
+    await hub.ask(table_id, Resign(players[1].user))
     made = await players[1].http.post(f"/api/tables/{table_id}/rematch")
     assert made.status_code == 201, made.text
     again = made.json()
@@ -157,7 +160,7 @@ async def test_out_of_time_a_bot_takes_the_seat_and_the_player_loses(database_ur
         while live.info.status == "playing":
             state = live.state
             assert state is not None and state.current_player == 0
-            await hub.play(live, ada.user, live.info.version, str(state.legal_actions()[0]))
+            await hub.ask(live.id, Play(ada.user, live.info.version, str(state.legal_actions()[0])))
             await settle(hub, table_id)
         board = {
             r["name"]: r["rating"] for r in (await ada.http.get("/api/ratings?game=verso")).json()
@@ -170,11 +173,13 @@ async def test_a_players_page_has_ratings_with_history_bests_and_recent_games(ap
     hub = hub_of(app)
     for loser in (bob, bob, ada):
         table_id = await table_with(app, [ada, bob], game="versus")
-        await hub.resign(await hub.live(table_id), loser.user)
+        await hub.ask(table_id, Resign(loser.user))
     solo = await table_with(app, [ada], game="verso")
     live = await hub.live(solo)
     while live.state is not None and not live.state.is_over:
-        await hub.play(live, ada.user, live.info.version, str(live.state.legal_actions()[0]))
+        await hub.ask(
+            live.id, Play(ada.user, live.info.version, str(live.state.legal_actions()[0]))
+        )
     page = (await bob.http.get("/api/players/ada")).json()
     assert page["name"] == "Ada" and not page["guest"]
     (versus,) = page["ratings"]

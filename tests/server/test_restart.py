@@ -8,6 +8,7 @@ import json
 import httpx
 import websockets
 
+from otherside.server.tables.play import Play
 from tests.server.conftest import hub_of, people, running, settle, table_with
 from tests.server.processes import Server, free_port
 
@@ -21,7 +22,7 @@ async def test_games_resume_after_a_restart_with_bots_playing_on(database_url: s
         live = await hub.live(humans_only)
         for _ in range(5):
             seat = live.state.current_player
-            await hub.play(live, players[seat].user, live.info.version, "flip")
+            await hub.ask(live.id, Play(players[seat].user, live.info.version, "flip"))
         before = (await hub.live(humans_only)).state
         bots_live = await hub.live(with_bots)
         await settle(hub, with_bots)
@@ -34,7 +35,7 @@ async def test_games_resume_after_a_restart_with_bots_playing_on(database_url: s
         assert live.state.to_record() == before.to_record()
         bots_live = await hub.live(with_bots)
         assert bots_live.info.version == bots_before
-        await hub.play(bots_live, players[0].user, bots_before, "draw")
+        await hub.ask(bots_live.id, Play(players[0].user, bots_before, "draw"))
         await settle(hub, with_bots)
         assert bots_live.state.current_player in (0, None)
         assert bots_live.info.version >= bots_before + 3

@@ -13,7 +13,9 @@ from otherside.games import rectoverso
 from otherside.games.rectoverso.cards import standard_card
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
-from otherside.server.tables.hub import LiveTable, TableHub
+from otherside.server.live.inbox import handle
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import LiveTable
 from tests.server.conftest import Player, Recorder, hub_of, people, running, settle, watched
 
 
@@ -39,7 +41,7 @@ async def _table(
 async def _act(hub: TableHub, live: LiveTable, conn: Recorder, action: str) -> dict[str, Any]:
     conn.clear()
     message = {"type": "action", "version": live.info.version, "action": action}
-    await hub.handle(live, conn, json.dumps(message))
+    await handle(hub, live, conn, json.dumps(message))
     errors = [m for m in conn.messages if m["type"] == "error"]
     return errors[0] if errors else {}
 
@@ -71,8 +73,8 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
             conn = recto if index % 2 == 0 else verso
             # An action made on an older version is still applied while both build.
             conn.clear()
-            await hub.handle(
-                live, conn, json.dumps({"type": "action", "version": stale, "action": action})
+            await handle(
+                hub, live, conn, json.dumps({"type": "action", "version": stale, "action": action})
             )
             assert not [m for m in conn.messages if m["type"] == "error"], conn.messages
         clock.advance(seconds=1)

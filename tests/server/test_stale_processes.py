@@ -18,9 +18,12 @@ from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
 from otherside.core.simultaneous import legal_actions_of
+from otherside.server.cluster.catch_up import Refresh
 from otherside.server.store.db import sqlite_url
-from otherside.server.store.queries import TableInfo
+from otherside.server.store.records import TableInfo
+from otherside.server.tables import seating
 from otherside.server.tables.hub import TableHub
+from otherside.server.tables.play import Play
 from tests.server.conftest import (
     Player,
     hub_of,
@@ -110,7 +113,7 @@ async def test_one_rematch_when_two_processes_ask_for_it(
     # The second process loads the finished table, then the first makes the rematch.
     assert (await hub_of(second).live(table)).info.rematch_id is None
     one = await ada.http.post(f"/api/tables/{table}/rematch")
-    other = await hub_of(second).rematch(table, bob.user)
+    other = await seating.rematch(hub_of(second), table, bob.user)
     assert one.status_code == 201 and other.id == one.json()["id"]
     assert _count(url, "SELECT count(*) FROM game_tables") == 2
 
@@ -122,7 +125,7 @@ async def _move(hub: TableHub, table: str, players: list[Player]) -> None:
     seat = live.info.to_move[0]
     user = next(p.user for p in players if p.user.id == live.info.seats[seat].user_id)
     action = legal_actions_of(live.state, seat)[0]
-    await hub.play(live, user, live.info.version, str(action))
+    await hub.ask(live.id, Play(user, live.info.version, str(action)))
 
 
 async def test_a_move_committed_while_a_process_loads_the_table_is_applied_once(
@@ -149,7 +152,7 @@ async def test_a_move_committed_while_a_process_loads_the_table_is_applied_once(
     assert held.info.version == 0 and held.state is not None
     # Catching up with that move and the next applies each once.
     await _move(mover, table, [ada, bob])
-    await reader.refresh(held)
+    await reader.ask(held.id, Refresh())
     played = await mover.live(table)
     assert held.info.version == played.info.version == 2
     assert played.state is not None and held.state is not None

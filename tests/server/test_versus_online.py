@@ -14,10 +14,14 @@ from sqlalchemy import func, select
 
 from otherside.bots import make_bot
 from otherside.games import versus
-from otherside.server.ratings import elo
 from otherside.server.clock import ManualClock
+from otherside.server.live.inbox import handle
+from otherside.server.ratings import elo
 from otherside.server.store.models import Move, RatingChange
-from otherside.server.tables.hub import LiveTable, TableHub
+from otherside.server.tables.deadlines import time_left
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.play import Play
 from tests.server.conftest import (
     Mailbox,
     Player,
@@ -50,7 +54,7 @@ async def _versus(
 
 
 async def _send(hub: TableHub, live: LiveTable, conn: Recorder, message: dict[str, Any]) -> None:
-    await hub.handle(live, conn, json.dumps(message))
+    await handle(hub, live, conn, json.dumps(message))
 
 
 async def _moves(app: FastAPI, table_id: str) -> int:
@@ -247,7 +251,7 @@ async def test_a_live_clock_charges_each_move_and_refuses_a_late_one(database_ur
         assert [s.time_left_ms for s in live.info.seats] == [93_000, 120_000]
         assert brown.last("view")["clock"]["time_left_ms"] == [93_000, 120_000]
         clock.advance(seconds=119)
-        assert hub.time_left(live, 1) == 1_000
+        assert time_left(hub.services, live, 1) == 1_000
         clock.advance(seconds=2)
         brown.clear()
         await _send(hub, live, brown, {"type": "action", "version": 1, "action": "0:4>0:3"})
@@ -317,6 +321,6 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
     assert (await host.http.post(f"/api/tables/{table_id}/start")).status_code == 200
     hub = hub_of(app)
     live = await hub.live(table_id)
-    await hub.play(live, host.user, 0, "0:-4>0:-3")
+    await hub.ask(live.id, Play(host.user, 0, "0:-4>0:-3"))
     await settle(hub, table_id)
     assert live.info.version == 2 and live.info.to_move == (0,)

@@ -28,10 +28,12 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
+from otherside.server.http.errors import refused_response
 from otherside.server.live import sockets
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
 
@@ -59,7 +61,7 @@ def create_app(
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://…``).
         bot_delay: seconds a bot waits before each action, so that people can follow it.
-        bot_workers: threads in which bots think.
+        bot_workers: worker processes in which bots think (0: two threads of this process).
         password_hasher: argon2 parameters (tests use cheap ones; the default is argon2-cffi's).
         clock: where time comes from (tests pass a ``ManualClock``).
         smtp_url: ``smtp://host:port`` to mail reminders through (``None``: no mail; reminders
@@ -94,7 +96,7 @@ def create_app(
         app.state.throttles = Throttles(server_limits, server_clock)
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(heard_by(app), hub.adopt)
+            await cluster.start(heard_by(app), hub.catch_up.adopt)
         else:
             resumed = await hub.resume()
             if resumed:
@@ -112,6 +114,7 @@ def create_app(
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.add_middleware(SecurityMiddleware)
+    app.add_exception_handler(Refused, refused_response)
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(players.router)
@@ -161,7 +164,7 @@ def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
             return
         if kind == "resync":
             app.state.sessions.cache.clear()
-        await app.state.hub.on_remote(message)
+        await app.state.hub.catch_up.on_remote(message)
 
     return hear
 

@@ -1,6 +1,7 @@
 """The lobby's HTTP API: games on offer, tables (create, join, leave, bots, start), lists,
-records and replays. Every change to a table goes through the :class:`TableHub`, which also tells
-the table's watchers."""
+records and replays. Every change to a table is a command of the table's actor, found through
+the :class:`~otherside.server.tables.hub.TableHub` (:mod:`otherside.server.tables.seating`); a
+refusal (:class:`~otherside.server.tables.errors.Refused`) answers with its code's status."""
 
 from __future__ import annotations
 
@@ -14,16 +15,14 @@ from sqlalchemy.orm import Session
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
 from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
+from otherside.server.live.wire import seat_out, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
-from otherside.server.store.queries import (
-    TableInfo,
-    list_tables,
-    list_user_tables,
-    load_moves,
-    load_table,
-)
+from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
+from otherside.server.store.records import TableInfo
+from otherside.server.tables import seating
 from otherside.server.tables.adapters import available_adapters, get_adapter
-from otherside.server.tables.hub import GameClock, TableError, TableHub, replayed
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import GameClock, replayed
 
 router = APIRouter(prefix="/api")
 HISTORY_STEPS = 400
@@ -66,7 +65,7 @@ def _out(
         title = get_adapter(info.game).title
     except ValueError:
         title = info.game
-    out = info.to_out(title, ratings).model_dump()
+    out = table_out(info, title, ratings).model_dump()
     if me is not None:
         seat = info.playing_seat_of(me.id)
         out["you"] = info.seat_of(me.id)
@@ -91,11 +90,8 @@ async def _outs(
     return [_out(info, ratings.get(info.game), me) for info in infos]
 
 
-async def _call(coro: Any, request: Request) -> dict[str, Any]:
-    try:
-        info = await coro
-    except TableError as exc:
-        raise HTTPException(exc.status, str(exc)) from exc
+async def _one(request: Request, info: TableInfo) -> dict[str, Any]:
+    """One table for an answer, with its players' ratings."""
     return (await _outs(request, [info]))[0]
 
 
@@ -110,7 +106,8 @@ async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
     """Create a table; the creator sits in seat 0 and is its host."""
     hub = _hub(request)
     _count_table(request, user)
-    return await _call(hub.create(user, body.game, body.players, body.options, body.pace), request)
+    made = await seating.create(hub, user, body.game, body.players, body.options, body.pace)
+    return await _one(request, made)
 
 
 def _count_table(request: Request, user: UserInfo) -> None:
@@ -146,19 +143,19 @@ async def table(table_id: str, request: Request) -> dict[str, Any]:
     info = await request.app.state.db.run(lambda s: load_table(s, table_id))
     if info is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    return (await _outs(request, [info]))[0]
+    return await _one(request, info)
 
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinBody, request: Request, user: Me) -> dict[str, Any]:
     """Take a free seat."""
-    return await _call(_hub(request).join(table_id, user, body.seat), request)
+    return await _one(request, await _hub(request).ask(table_id, seating.Join(user, body.seat)))
 
 
 @router.post("/tables/{table_id}/leave")
 async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Give up my seat before the game starts."""
-    return await _call(_hub(request).leave(table_id, user), request)
+    return await _one(request, await _hub(request).ask(table_id, seating.Leave(user)))
 
 
 @router.post("/tables/{table_id}/bots")
@@ -167,23 +164,24 @@ async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict
     (``"bot": null`` empties it)."""
     hub = _hub(request)
     if body.seat is not None:
-        return await _call(hub.set_bot(table_id, user, body.seat, body.bot), request)
+        seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
+        return await _one(request, seated)
     if body.bot is None:
         raise HTTPException(422, "name a bot to fill the empty seats with")
-    return await _call(hub.fill(table_id, user, body.bot), request)
+    return await _one(request, await hub.ask(table_id, seating.Fill(user, body.bot)))
 
 
 @router.post("/tables/{table_id}/start")
 async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """Host only: start the game (every seat must be taken)."""
-    return await _call(_hub(request).start(table_id, user), request)
+    return await _one(request, await _hub(request).ask(table_id, seating.Start(user)))
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)
 async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
     _count_table(request, user)
-    return await _call(_hub(request).rematch(table_id, user), request)
+    return await _one(request, await seating.rematch(_hub(request), table_id, user))
 
 
 @router.get("/tables/{table_id}/history")
@@ -242,7 +240,7 @@ async def record(table_id: str, request: Request) -> Response:
     the command line's records carry them (``otherside versus replay`` shows them)."""
     info = await _finished(request, table_id)
     assert info.record is not None  # _finished checked
-    names = [s.to_out().name or f"seat {s.seat + 1}" for s in info.seats]
+    names = [seat_out(s).name or f"seat {s.seat + 1}" for s in info.seats]
     return Response(
         dump_record({**info.record, "names": names}),
         media_type="application/json",
@@ -273,7 +271,7 @@ async def replay(
             for move, state in replayed(game, clock, initial, moves)
         ]
 
-    out = (await _outs(request, [info]))[0]
+    out = await _one(request, info)
     return {"table": out, "steps": await asyncio.to_thread(step_views)}
 
 

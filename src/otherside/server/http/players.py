@@ -13,7 +13,8 @@ from fastapi import APIRouter, HTTPException, Request
 from sqlalchemy.orm import Session
 
 from otherside.server.ratings.rated import current_ratings, rating_history
-from otherside.server.store.queries import TableInfo, find_user, finished_scores, list_user_tables
+from otherside.server.store.queries import find_user, finished_scores, list_user_tables
+from otherside.server.store.records import TableInfo
 from otherside.server.tables.adapters import available_adapters
 
 router = APIRouter(prefix="/api")

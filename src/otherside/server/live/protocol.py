@@ -7,7 +7,8 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
   at state version 17 (the number of actions applied so far, as in the last ``view``);
   In a game where several players act at once (a Recto Verso build) the version is only a
   hint: an action still legal when it arrives is applied;
-- ``{"type": "resign"}``: give up the game (any time, any game: see ``TableHub.forfeit``);
+- ``{"type": "resign"}``: give up the game (any time, any game: see
+  :mod:`otherside.server.tables.forfeits`);
 - ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
 - ``{"type": "sync"}``: send me the table and my view again;
 - ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
@@ -107,7 +108,7 @@ def parse_client_message(
     >>> parse_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    otherside.server.protocol.ProtocolError: unknown message type 'dance'; known: action, ...
+    otherside.server.live.protocol.ProtocolError: unknown message type 'dance'; known: action, ...
     """
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_CHARS} characters")

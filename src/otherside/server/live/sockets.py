@@ -15,7 +15,9 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
-from otherside.server.tables.hub import TableError, TableHub
+from otherside.server.live.inbox import handle
+from otherside.server.tables.errors import Refused
+from otherside.server.tables.hub import TableHub
 
 router = APIRouter()
 QUEUE_LIMIT = 256
@@ -70,7 +72,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     conn = SocketConnection(socket, user)
     try:
         live = await hub.attach(table_id, conn)
-    except TableError as exc:
+    except Refused as exc:
         await socket.close(CLOSE_NOT_FOUND, str(exc))
         return
     sender = asyncio.create_task(conn.pump())
@@ -82,7 +84,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
             text = message.get("text")
             if text is None:
                 text = "<binary>"
-            await hub.handle(live, conn, text)
+            await handle(hub, live, conn, text)
     except WebSocketDisconnect:
         pass
     finally:

@@ -195,3 +195,14 @@ class ServerSecret(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(200))
+
+
+class RateLimit(Base):
+    """One limited key's count (:mod:`otherside.server.accounts.limiter`): ``hits`` in the window
+    ending at ``until`` (seconds since the epoch, so that every database compares it alike)."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    until: Mapped[float] = mapped_column(Float, index=True)

@@ -1,169 +1,23 @@
-"""Reading and writing tables in the database (blocking functions run via ``Database.run``).
+"""Reading tables from the database (blocking functions run via ``Database.run``).
 
-Everything here takes a SQLAlchemy session and returns plain data (:class:`TableInfo`), so no
-ORM object ever crosses from the database thread to the event loop.
+Everything here takes a SQLAlchemy session and returns plain data (:mod:`.records`), so no ORM
+object ever crosses from the database thread to the event loop. The writes are in
+:mod:`.writes`.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from otherside.server.live.protocol import ChatLineOut, SeatOut, TableOut
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
+from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, TableInfo
 from otherside.server.tables.pace import Pace
 
 LIST_LIMIT = 50
-
-
-class StaleWrite(RuntimeError):
-    """The table's version in the database is not the one the server applied an action to."""
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """One seat: empty, a user (id and name) or a bot (registry name).
-
-    A player who forfeits during the game (resigned, out of time, left) stays named here with
-    ``forfeit`` saying why, and a bot plays the seat on (``bot``).
-    """
-
-    seat: int
-    user_id: int | None = None
-    user_name: str | None = None
-    bot: str | None = None
-    guest: bool = False
-    time_left_ms: int | None = None
-    forfeit: str | None = None
-
-    @property
-    def empty(self) -> bool:
-        """Nobody and no bot sits here."""
-        return self.user_id is None and self.bot is None
-
-    @property
-    def human(self) -> bool:
-        """A person plays this seat (not a bot, not a bot replacing them)."""
-        return self.user_id is not None and self.bot is None
-
-    def to_out(self, rating: float | None = None) -> SeatOut:
-        """The wire form (``rating``: the player's rating in this game, if rated)."""
-        if self.user_id is not None:
-            return SeatOut(
-                seat=self.seat,
-                kind="bot" if self.bot is not None else "human",
-                name=self.user_name,
-                user_id=self.user_id,
-                bot=self.bot,
-                guest=self.guest,
-                forfeit=self.forfeit,
-                rating=round(rating) if rating is not None else None,
-            )
-        if self.bot is not None:
-            return SeatOut(
-                seat=self.seat, kind="bot", name=bot_label(self.bot, self.seat), bot=self.bot
-            )
-        return SeatOut(seat=self.seat, kind="empty", name=None)
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """A table as stored, without its game state."""
-
-    id: str
-    game: str
-    players: int
-    options: dict[str, Any]
-    status: str
-    owner_id: int
-    owner_name: str
-    seats: tuple[SeatInfo, ...]
-    version: int
-    outcome: dict[str, Any] | None
-    created_at: datetime
-    record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
-    pace: Pace = field(default_factory=Pace)
-    to_move: tuple[int, ...] = ()
-    turn_started_at: datetime | None = None
-    deadline_at: datetime | None = None
-    reminded_at: datetime | None = None
-    rated: bool = False
-    updated_at: datetime | None = None
-    rematch_id: str | None = None
-
-    def seat_of(self, user_id: int | None) -> int | None:
-        """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""
-        if user_id is None:
-            return None
-        return next((s.seat for s in self.seats if s.user_id == user_id), None)
-
-    def playing_seat_of(self, user_id: int | None) -> int | None:
-        """The seat ``user_id`` plays: seated and not replaced by a bot."""
-        seat = self.seat_of(user_id)
-        return seat if seat is not None and self.seats[seat].human else None
-
-    def waiting_on(self) -> int | None:
-        """The one human seat the game is waiting for, whose clock runs; ``None`` when the
-        table waits on a bot, on several players at once, or on nobody."""
-        if self.status != "playing" or len(self.to_move) != 1:
-            return None
-        seat = self.to_move[0]
-        return seat if self.seats[seat].human else None
-
-    def with_seat(self, seat: SeatInfo) -> TableInfo:
-        """This table with one seat replaced."""
-        seats = tuple(seat if s.seat == seat.seat else s for s in self.seats)
-        return replace(self, seats=seats)
-
-    def to_out(self, title: str, ratings: dict[int, float] | None = None) -> TableOut:
-        """The wire form (``title`` is the game's display name; ``ratings`` by user id)."""
-        ratings = ratings or {}
-        return TableOut(
-            id=self.id,
-            game=self.game,
-            title=title,
-            players=self.players,
-            options=self.options,
-            pace=self.pace.to_json(),
-            pace_text=self.pace.describe(),
-            rated=self.rated,
-            status=self.status,  # type: ignore[arg-type]
-            owner=self.owner_name,
-            owner_id=self.owner_id,
-            seats=[
-                s.to_out(ratings.get(s.user_id) if s.user_id is not None else None)
-                for s in self.seats
-            ],
-            version=self.version,
-            outcome=self.outcome,
-            to_move=list(self.to_move) if self.status == "playing" else [],
-            deadline_at=_iso(self.deadline_at),
-            reminded=self.reminded_at is not None,
-            created_at=self.created_at.isoformat(),
-            updated_at=_iso(self.updated_at),
-            rematch=self.rematch_id,
-        )
-
-
-def bot_label(spec: str, seat: int) -> str:
-    """A bot seat's name for people.
-
-    >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
-    ('Greedy bot 2', 'Search bot 1 (2 s a move)')
-    """
-    name, *options = spec.split(":")
-    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
-    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return _aware(moment).isoformat() if moment is not None else None
 
 
 def _aware(moment: datetime) -> datetime:
@@ -228,229 +82,6 @@ def load_table(session: Session, table_id: str, with_record: bool = False) -> Ta
     return _info(row, _owner_name(session, row.owner_id), with_record)
 
 
-def create_table(
-    session: Session,
-    owner_id: int,
-    game: str,
-    players: int,
-    options: dict[str, Any],
-    pace: Pace,
-    now: datetime,
-    seats: Sequence[SeatInfo] = (),
-) -> str:
-    """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch); its
-    new id."""
-    while True:
-        table_id = secrets.token_urlsafe(6)
-        if session.get(GameTable, table_id) is None:
-            break
-    row = GameTable(
-        id=table_id,
-        game=game,
-        players=players,
-        options=options,
-        pace=pace.to_json(),
-        status="waiting",
-        owner_id=owner_id,
-        version=0,
-        created_at=now,
-        updated_at=now,
-    )
-    if seats:
-        row.seats = [Seat(seat=s.seat, user_id=s.user_id, bot=s.bot) for s in seats]
-    else:
-        row.seats = [Seat(seat=i, user_id=owner_id if i == 0 else None) for i in range(players)]
-    session.add(row)
-    return table_id
-
-
-def save_rematch(session: Session, table_id: str, rematch_id: str) -> bool:
-    """Link a finished table to its rematch, unless it has one already (then ``False``)."""
-    done = session.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.rematch_id.is_(None))
-        .values(rematch_id=rematch_id)
-    )
-    return bool(done.rowcount)  # type: ignore[attr-defined]
-
-
-def check_seats(session: Session, table_id: str, status: str, seats: tuple[SeatInfo, ...]) -> None:
-    """Lock the table's row until the transaction ends, and raise :class:`StaleWrite` unless its
-    status and who sits where are still ``status`` and ``seats``: another server process may
-    have changed them since this one read them (PostgreSQL; one process on SQLite)."""
-    found = session.scalar(
-        select(GameTable.status).where(GameTable.id == table_id).with_for_update()
-    )
-    rows = session.execute(
-        select(Seat.seat, Seat.user_id, Seat.bot)
-        .where(Seat.table_id == table_id)
-        .order_by(Seat.seat)
-    ).all()
-    seen = [(s.seat, s.user_id, s.bot) for s in seats]
-    if found != status or [tuple(row) for row in rows] != seen:
-        raise StaleWrite(f"table {table_id} changed in another process")
-
-
-def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
-    """Write one seat (user, bot, empty; a forfeit and the bot replacing the player)."""
-    session.execute(
-        update(Seat)
-        .where(Seat.table_id == table_id, Seat.seat == seat.seat)
-        .values(
-            user_id=seat.user_id,
-            bot=seat.bot,
-            forfeit=seat.forfeit,
-            time_left_ms=seat.time_left_ms,
-        )
-    )
-    session.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now))
-
-
-@dataclass(frozen=True)
-class Timing:
-    """What the scheduler and the clocks need of a table after a change (see ``TableInfo``)."""
-
-    to_move: tuple[int, ...]
-    turn_started_at: datetime | None
-    deadline_at: datetime | None
-    reminded_at: datetime | None
-    clocks: dict[int, int | None]  # seat -> time left (ms), for seats whose clock changed
-    bots_to_act: bool = False
-
-    def values(self) -> dict[str, Any]:
-        """The table columns to write."""
-        return {
-            "to_move": list(self.to_move),
-            "turn_started_at": self.turn_started_at,
-            "deadline_at": self.deadline_at,
-            "reminded_at": self.reminded_at,
-            "bots_to_act": self.bots_to_act,
-        }
-
-
-def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
-    for seat, left in clocks.items():
-        session.execute(
-            update(Seat)
-            .where(Seat.table_id == table_id, Seat.seat == seat)
-            .values(time_left_ms=left)
-        )
-
-
-def save_start(
-    session: Session,
-    table_id: str,
-    options: dict[str, Any],
-    record: dict[str, Any],
-    rated: bool,
-    timing: Timing,
-    now: datetime,
-) -> None:
-    """Mark the table as playing, with the game's first record, its rating and its clocks."""
-    done = session.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.status == "waiting")
-        .values(
-            status="playing",
-            options=options,
-            initial_record=record,
-            record=record,
-            version=0,
-            rated=rated,
-            updated_at=now,
-            **timing.values(),
-        )
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleWrite(f"table {table_id} was not waiting")
-    _save_clocks(session, table_id, timing.clocks)
-
-
-def save_move(
-    session: Session,
-    table_id: str,
-    number: int,
-    seat: int,
-    action: str,
-    final_record: dict[str, Any] | None,
-    outcome: dict[str, Any] | None,
-    timing: Timing,
-    now: datetime,
-) -> None:
-    """Append move ``number`` (1 = first), played at ``now``, in the caller's transaction.
-
-    The move row and the table's version are all a move needs: the game is the first record plus
-    its moves (:func:`load_moves`). The whole record is written once, with the game's last move
-    (``final_record``), for downloads. Core statements, not the ORM: this runs on every move.
-    """
-    values: dict[str, Any] = {
-        "version": number,
-        "outcome": outcome,
-        "status": "over" if outcome is not None else "playing",
-        "updated_at": now,
-        **timing.values(),
-    }
-    if final_record is not None:
-        # A finished game has nothing left to run: its lease ends with it.
-        values.update(record=final_record, lease_owner=None, lease_until=None)
-    connection = session.connection()
-    done = connection.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.version == number - 1)
-        .values(**values)
-    )
-    if done.rowcount != 1:
-        raise StaleWrite(f"table {table_id} is not at version {number - 1} in the database")
-    connection.execute(
-        insert(Move).values(
-            table_id=table_id, number=number, seat=seat, action=action, played_at=now
-        )
-    )
-    _save_clocks(session, table_id, timing.clocks)
-
-
-def save_timing(
-    session: Session, table_id: str, version: int, timing: Timing, now: datetime
-) -> None:
-    """Write a table's deadlines (a reminder sent, a seat taken over) without a move."""
-    done = session.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.version == version)
-        .values(updated_at=now, **timing.values())
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
-    _save_clocks(session, table_id, timing.clocks)
-
-
-def save_end(
-    session: Session,
-    table_id: str,
-    version: int,
-    outcome: dict[str, Any],
-    record: dict[str, Any],
-    now: datetime,
-) -> None:
-    """End a game without a move (a forfeit in a two-player game): its outcome and record."""
-    done = session.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.version == version)
-        .values(
-            status="over",
-            outcome=outcome,
-            record=record,
-            to_move=[],
-            deadline_at=None,
-            bots_to_act=False,
-            lease_owner=None,
-            lease_until=None,
-            updated_at=now,
-        )
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
-
-
 def count_waiting_hosted(session: Session, user_id: int) -> int:
     """Open tables hosted by ``user_id`` where they still sit."""
     return (
@@ -507,15 +138,6 @@ def playing_table_ids(session: Session) -> list[str]:
     return list(session.scalars(select(GameTable.id).where(GameTable.status == "playing")))
 
 
-@dataclass(frozen=True)
-class MoveRow:
-    """One stored move: who, what, and when (the server's clock)."""
-
-    seat: int
-    action: str
-    played_at: datetime
-
-
 def load_moves(
     session: Session, table_id: str, upto: int | None = None
 ) -> tuple[dict[str, Any] | None, list[MoveRow]]:
@@ -558,16 +180,7 @@ def next_deadline(session: Session) -> datetime | None:
     return _maybe(found)
 
 
-def save_chat(
-    session: Session, table_id: str, user: Any, seat: int | None, text: str, now: datetime
-) -> None:
-    """Store one chat line of ``user`` (a ``UserInfo``)."""
-    session.add(
-        ChatLine(table_id=table_id, user_id=user.id, name=user.name, seat=seat, text=text, at=now)
-    )
-
-
-def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatLineOut]:
+def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatRow]:
     """The last ``limit`` chat lines of a table, oldest first."""
     rows = session.scalars(
         select(ChatLine)
@@ -575,10 +188,7 @@ def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatLineOut
         .order_by(ChatLine.id.desc())
         .limit(limit)
     ).all()
-    return [
-        ChatLineOut(name=r.name, seat=r.seat, text=r.text, at=_aware(r.at).isoformat())
-        for r in reversed(rows)
-    ]
+    return [ChatRow(r.name, r.seat, r.text, _aware(r.at)) for r in reversed(rows)]
 
 
 def finished_scores(session: Session, user_id: int, game: str, players: int) -> list[int]:

@@ -7,7 +7,7 @@
 
 A clock runs only for a human seat that the table is waiting on alone; bots have no clock, and
 while several players act at once (a Recto Verso build) the game's own timer rules. A player
-whose time runs out forfeits (see :mod:`otherside.server.tables.hub`).
+whose time runs out forfeits (see :mod:`otherside.server.tables.forfeits`).
 """
 
 from __future__ import annotations

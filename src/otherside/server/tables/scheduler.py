@@ -2,7 +2,7 @@
 
 Deadlines live in the database (``game_tables.deadline_at``), so they survive restarts and a
 game played over days needs no memory in between. :meth:`Scheduler.run_due` handles every table
-whose deadline has come (:meth:`TableHub.on_deadline` decides what is due); :meth:`loop` calls it,
+whose deadline has come (:mod:`.deadlines` decides what is due); :meth:`loop` calls it,
 then sleeps on the injected clock until the next deadline, or until a move moves one earlier.
 Tests move a :class:`~otherside.server.clock.ManualClock` and call :meth:`run_due` themselves.
 
@@ -22,7 +22,10 @@ from otherside.server.clock import Clock
 from otherside.server.mail import Mailer
 from otherside.server.store.db import Database
 from otherside.server.store.queries import due_table_ids, next_deadline
-from otherside.server.tables.hub import LiveTable, TableError, TableHub
+from otherside.server.tables.deadlines import on_deadline
+from otherside.server.tables.errors import Refused
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import LiveTable
 
 log = logging.getLogger("otherside.server")
 LONGEST_SLEEP = 60.0
@@ -42,6 +45,8 @@ class Scheduler:
     def __init__(
         self, hub: TableHub, clock: Clock, mailer: Mailer | None = None, public_url: str = ""
     ) -> None:
+        if hub.db is None:
+            raise ValueError("the scheduler reads the tables' deadlines from a database")
         self.hub = hub
         self.db: Database = hub.db
         self.clock = clock
@@ -54,8 +59,8 @@ class Scheduler:
         self.passes = 0  # completed passes of the loop (tests wait for the next one)
         self.others_due = 0  # due tables of the last pass that another process owns
         self._passed = asyncio.Condition()
-        hub.on_deadline_change = self.wake
-        hub.remind = self._remind
+        hub.services.on_deadline_change = self.wake
+        hub.services.remind = self._remind
 
     def wake(self) -> None:
         """A deadline may have moved earlier: look again."""
@@ -69,8 +74,8 @@ class Scheduler:
         handled = 0
         for table_id in ids:
             try:
-                handled += await self.hub.on_deadline(table_id)
-            except TableError:
+                handled += await on_deadline(self.hub, table_id)
+            except Refused:
                 continue
             except Exception:
                 log.exception("the deadline of table %s failed", table_id)

@@ -11,11 +11,12 @@ round, :func:`otherside.core.simultaneous.deadline`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from otherside.core.game import State
 from otherside.core.simultaneous import actors, deadline
-from otherside.server.store.queries import SeatInfo, TableInfo, Timing
+from otherside.server.store.records import SeatInfo, TableInfo, Timing
 from otherside.server.tables.pace import Pace
 
 
@@ -141,3 +142,19 @@ def reminder_due(info: TableInfo, now: datetime) -> int | None:
         return None
     moment = info.pace.reminder(info.turn_started_at)
     return seat if moment is not None and now >= moment else None
+
+
+def with_timing(info: TableInfo, plan: Timing) -> TableInfo:
+    """``info`` after its clocks and deadlines became ``plan``."""
+    seats = tuple(
+        replace(s, time_left_ms=plan.clocks[s.seat]) if s.seat in plan.clocks else s
+        for s in info.seats
+    )
+    return replace(
+        info,
+        seats=seats,
+        to_move=plan.to_move,
+        turn_started_at=plan.turn_started_at,
+        deadline_at=plan.deadline_at,
+        reminded_at=plan.reminded_at,
+    )

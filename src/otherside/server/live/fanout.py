@@ -1,0 +1,97 @@
+"""The messages out of a table: its ``table``, ``view`` and ``chat`` texts, made once per seat
+and delivered to every connection watching it (a seat gets its seat's view, a spectator the
+public one), and ``error`` answers to one connection."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from otherside.core.simultaneous import legal_actions_of
+from otherside.server.live.protocol import (
+    ChatLineOut,
+    ChatOutMessage,
+    ClockOut,
+    ErrorMessage,
+    TableMessage,
+    ViewMessage,
+)
+from otherside.server.live.wire import table_out
+from otherside.server.tables.live import Connection, LiveTable
+
+
+def table_text(live: LiveTable, seat: int | None) -> str:
+    """The ``table`` message for ``seat`` (``None``: a spectator)."""
+    out = table_out(live.info, live.adapter.title, live.ratings)
+    return TableMessage(table=out, you=seat).model_dump_json()
+
+
+def clock_out(live: LiveTable, now: datetime) -> ClockOut:
+    """The table's clocks as a ``view`` carries them."""
+    info = live.info
+    return ClockOut(
+        now=now.isoformat(),
+        to_move=list(info.to_move) if info.status == "playing" else [],
+        turn_started_at=info.turn_started_at.isoformat() if info.turn_started_at else None,
+        time_left_ms=[s.time_left_ms for s in info.seats],
+        deadline_at=info.deadline_at.isoformat() if info.deadline_at else None,
+        pace=info.pace.to_json(),
+    )
+
+
+def view_text(live: LiveTable, seat: int | None, clock: ClockOut) -> str | None:
+    """The ``view`` message for ``seat``: its view and legal actions (``None`` before the
+    game starts)."""
+    state = live.state
+    if state is None:
+        return None
+    playing = seat is not None and live.info.status == "playing"
+    legal = [str(a) for a in legal_actions_of(state, seat)] if playing else []
+    view = live.adapter.game.view(state, seat)
+    return ViewMessage(
+        table=live.id, version=live.info.version, seat=seat, view=view, legal=legal, clock=clock
+    ).model_dump_json()
+
+
+def send_state(conn: Connection, live: LiveTable, now: datetime) -> None:
+    """Send ``conn`` the table and its view, as they are now."""
+    seat = live.seat_of(conn)
+    conn.deliver(table_text(live, seat))
+    view = view_text(live, seat, clock_out(live, now))
+    if view is not None:
+        conn.deliver(view)
+
+
+def broadcast(live: LiveTable, now: datetime, table: bool, view: bool) -> None:
+    """Tell every watcher of the table (``table``: its seats and status; ``view``: the game);
+    each text is made once per seat."""
+    texts: dict[int | None, tuple[str | None, str | None]] = {}
+    clock = clock_out(live, now)
+    for conn in list(live.watchers):
+        seat = live.seat_of(conn)
+        if seat not in texts:
+            texts[seat] = (
+                table_text(live, seat) if table else None,
+                view_text(live, seat, clock) if view else None,
+            )
+        for text in texts[seat]:
+            if text is not None:
+                conn.deliver(text)
+
+
+def chat_text(lines: list[ChatLineOut]) -> str:
+    """The ``chat`` message of ``lines``."""
+    return ChatOutMessage(lines=lines).model_dump_json()
+
+
+def say(live: LiveTable, lines: list[ChatLineOut]) -> None:
+    """Pass chat lines on to every watcher of the table."""
+    out = chat_text(lines)
+    for conn in list(live.watchers):
+        conn.deliver(out)
+
+
+def error(conn: Connection, live: LiveTable, code: str, message: str) -> None:
+    """Answer ``conn`` that its message was refused, and why."""
+    conn.deliver(
+        ErrorMessage(code=code, message=message, version=live.info.version).model_dump_json()
+    )

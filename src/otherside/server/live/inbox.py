@@ -1,0 +1,41 @@
+"""The messages in from a table's websocket: each parsed (:mod:`.protocol`) and turned into a
+command of the table's actor; a refusal goes back to the sender as an ``error`` message."""
+
+from __future__ import annotations
+
+from otherside.server.live import fanout
+from otherside.server.live.protocol import (
+    ActionMessage,
+    ChatMessage,
+    PingMessage,
+    PongMessage,
+    ProtocolError,
+    ResignMessage,
+    parse_client_message,
+)
+from otherside.server.tables.chat import Say
+from otherside.server.tables.forfeits import Resign
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import Connection, LiveTable
+from otherside.server.tables.play import Play
+
+
+async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) -> None:
+    """Act on one client message of ``conn``, watching ``live``."""
+    now = hub.services.clock.now
+    try:
+        message = parse_client_message(text)
+        if isinstance(message, PingMessage):
+            conn.deliver(PongMessage().model_dump_json())
+        elif isinstance(message, ActionMessage):
+            await hub.ask(live.id, Play(conn.user, message.version, message.action))
+        elif isinstance(message, ResignMessage):
+            await hub.ask(live.id, Resign(conn.user))
+        elif isinstance(message, ChatMessage):
+            await hub.ask(live.id, Say(conn.user, message.text))
+        else:
+            fanout.send_state(conn, live, now())
+    except ProtocolError as exc:
+        fanout.error(conn, live, exc.code, str(exc))
+        if exc.code == "stale":
+            fanout.send_state(conn, live, now())

@@ -1,0 +1,77 @@
+"""Stored tables in their wire form (:class:`~otherside.server.live.protocol.TableOut`), as the
+lobby's lists and the ``table`` message send them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from otherside.server.live.protocol import SeatOut, TableOut
+from otherside.server.store.records import SeatInfo, TableInfo
+
+
+def bot_label(spec: str, seat: int) -> str:
+    """A bot seat's name for people.
+
+    >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
+    ('Greedy bot 2', 'Search bot 1 (2 s a move)')
+    """
+    name, *options = spec.split(":")
+    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
+    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
+
+
+def seat_out(seat: SeatInfo, rating: float | None = None) -> SeatOut:
+    """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated)."""
+    if seat.user_id is not None:
+        return SeatOut(
+            seat=seat.seat,
+            kind="bot" if seat.bot is not None else "human",
+            name=seat.user_name,
+            user_id=seat.user_id,
+            bot=seat.bot,
+            guest=seat.guest,
+            forfeit=seat.forfeit,
+            rating=round(rating) if rating is not None else None,
+        )
+    if seat.bot is not None:
+        return SeatOut(
+            seat=seat.seat, kind="bot", name=bot_label(seat.bot, seat.seat), bot=seat.bot
+        )
+    return SeatOut(seat=seat.seat, kind="empty", name=None)
+
+
+def table_out(info: TableInfo, title: str, ratings: dict[int, float] | None = None) -> TableOut:
+    """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id)."""
+    ratings = ratings or {}
+    return TableOut(
+        id=info.id,
+        game=info.game,
+        title=title,
+        players=info.players,
+        options=info.options,
+        pace=info.pace.to_json(),
+        pace_text=info.pace.describe(),
+        rated=info.rated,
+        status=info.status,  # type: ignore[arg-type]
+        owner=info.owner_name,
+        owner_id=info.owner_id,
+        seats=[
+            seat_out(s, ratings.get(s.user_id) if s.user_id is not None else None)
+            for s in info.seats
+        ],
+        version=info.version,
+        outcome=info.outcome,
+        to_move=list(info.to_move) if info.status == "playing" else [],
+        deadline_at=_iso(info.deadline_at),
+        reminded=info.reminded_at is not None,
+        created_at=info.created_at.isoformat(),
+        updated_at=_iso(info.updated_at),
+        rematch=info.rematch_id,
+    )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    # SQLite hands back naive datetimes for timezone-aware columns: they were written in UTC.
+    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).isoformat()

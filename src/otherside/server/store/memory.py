@@ -1,0 +1,263 @@
+"""A :class:`~otherside.server.store.tables.TableStore` in memory: the tables, moves, chat and
+ratings of one process, kept in dictionaries. It answers exactly as the database does —
+including :class:`~otherside.server.store.queries.StaleWrite` when a write was decided on a
+table that changed since — so the tables' commands can be tested in milliseconds, without a
+database; the same contract tests run against both stores."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.ratings import elo
+from otherside.server.ratings.rated import places
+from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.tables.pace import Pace
+from otherside.server.tables.timing import with_timing
+
+
+@dataclass
+class _Stored:
+    info: TableInfo
+    initial: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
+    moves: list[MoveRow] = field(default_factory=list)
+    chat: list[ChatRow] = field(default_factory=list)
+
+
+class MemoryTableStore:
+    """Tables in memory (see the module docstring); nothing survives the process."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, _Stored] = {}
+        self._ratings: dict[tuple[str, int], float] = {}
+        self.rating_changes: list[tuple[str, str, int, float, float]] = []  # game, table, user…
+
+    def record(self, table_id: str) -> dict[str, Any] | None:
+        """The whole record of a table (written when its game ends)."""
+        return self._tables[table_id].record
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def table(self, table_id: str) -> TableInfo | None:
+        stored = self._tables.get(table_id)
+        return stored.info if stored is not None else None
+
+    async def moves(
+        self, table_id: str, upto: int | None = None
+    ) -> tuple[dict[str, Any] | None, list[MoveRow]]:
+        stored = self._tables.get(table_id)
+        if stored is None:
+            return None, []
+        return stored.initial, list(stored.moves[:upto])
+
+    async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
+        return list(self._tables[table_id].moves[version:upto])
+
+    async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
+        found = ((u, self._ratings.get((game, u))) for u in user_ids)
+        return {user: rating for user, rating in found if rating is not None}
+
+    async def playing_ids(self) -> list[str]:
+        return [t for t, stored in self._tables.items() if stored.info.status == "playing"]
+
+    async def waiting_hosted(self, user_id: int) -> int:
+        return sum(
+            1
+            for stored in self._tables.values()
+            if stored.info.status == "waiting"
+            and stored.info.owner_id == user_id
+            and stored.info.seat_of(user_id) is not None
+        )
+
+    async def recent_chat(self, table_id: str, limit: int) -> list[ChatRow]:
+        stored = self._tables.get(table_id)
+        return list(stored.chat[-limit:]) if stored is not None and limit > 0 else []
+
+    # -- writing -----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        pace: Pace,
+        now: datetime,
+    ) -> str:
+        first = SeatInfo(0, owner.id, owner.name, guest=owner.is_guest)
+        seats = (first, *(SeatInfo(i) for i in range(1, players)))
+        return self._create(owner, game, players, options, pace, now, seats)
+
+    def _create(
+        self,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        pace: Pace,
+        now: datetime,
+        seats: tuple[SeatInfo, ...],
+    ) -> str:
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self._tables:
+            table_id = secrets.token_urlsafe(6)
+        info = TableInfo(
+            id=table_id,
+            game=game,
+            players=players,
+            options=dict(options),
+            status="waiting",
+            owner_id=owner.id,
+            owner_name=owner.name,
+            seats=seats,
+            version=0,
+            outcome=None,
+            created_at=now,
+            pace=pace,
+            updated_at=now,
+        )
+        self._tables[table_id] = _Stored(info)
+        return table_id
+
+    def _waiting_as_known(self, known: TableInfo) -> _Stored:
+        stored = self._tables[known.id]
+        people = [(s.seat, s.user_id, s.bot) for s in stored.info.seats]
+        if stored.info.status != "waiting" or people != [
+            (s.seat, s.user_id, s.bot) for s in known.seats
+        ]:
+            raise StaleWrite(f"table {known.id} changed in another process")
+        return stored
+
+    def _at(self, table_id: str, version: int) -> _Stored:
+        stored = self._tables[table_id]
+        if stored.info.version != version:
+            raise StaleWrite(f"table {table_id} is not at version {version} in the database")
+        return stored
+
+    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+        stored = self._waiting_as_known(known)
+        info = stored.info
+        for seat in seats:
+            info = info.with_seat(seat)
+        stored.info = replace(info, updated_at=now)
+
+    async def start(
+        self,
+        known: TableInfo,
+        options: dict[str, Any],
+        record: dict[str, Any],
+        rated: bool,
+        plan: Timing,
+        now: datetime,
+    ) -> None:
+        stored = self._waiting_as_known(known)
+        started = replace(
+            stored.info, status="playing", options=dict(options), version=0, rated=rated
+        )
+        stored.initial = stored.record = record
+        stored.info = _timed(started, plan, now)
+
+    async def rematch(
+        self,
+        finished: TableInfo,
+        owner: UserInfo,
+        options: dict[str, Any],
+        seats: list[SeatInfo],
+        now: datetime,
+    ) -> str:
+        stored = self._tables[finished.id]
+        if stored.info.rematch_id is not None:
+            raise StaleWrite(f"table {finished.id} has a rematch already")
+        # The same people, as guests or not (the database knows it from their accounts).
+        named = tuple(
+            replace(s, guest=finished.seats[s.seat].guest if s.user_id is not None else False)
+            for s in seats
+        )
+        info = finished
+        new_id = self._create(owner, info.game, info.players, options, info.pace, now, named)
+        stored.info = replace(stored.info, rematch_id=new_id)
+        return new_id
+
+    async def move(
+        self,
+        info: TableInfo,
+        seat: int,
+        action: str,
+        final_record: dict[str, Any] | None,
+        outcome: dict[str, Any] | None,
+        plan: Timing,
+        now: datetime,
+        forfeit: bool = False,
+    ) -> dict[int, float]:
+        stored = self._at(info.id, info.version)
+        moved = replace(
+            stored.info,
+            version=info.version + 1,
+            outcome=outcome,
+            status="over" if outcome is not None else "playing",
+        )
+        moved = _timed(moved, plan, now)
+        # Written after the clocks, as the database writes it.
+        stored.info = moved.with_seat(info.seats[seat]) if forfeit else moved
+        stored.moves.append(MoveRow(seat, action, now))
+        if final_record is not None:
+            stored.record = final_record
+        return self._rate(info, outcome) if outcome is not None else {}
+
+    async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
+        stored = self._at(info.id, info.version)
+        stored.info = _timed(stored.info.with_seat(seat), plan, now)
+
+    async def end(
+        self,
+        info: TableInfo,
+        seat: int,
+        outcome: dict[str, Any],
+        record: dict[str, Any],
+        now: datetime,
+    ) -> dict[int, float]:
+        stored = self._at(info.id, info.version)
+        ended = stored.info.with_seat(info.seats[seat])
+        stored.info = replace(
+            ended, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
+        )
+        stored.record = record
+        return self._rate(info, outcome)
+
+    async def timing(self, info: TableInfo, plan: Timing, now: datetime) -> None:
+        stored = self._at(info.id, info.version)
+        stored.info = _timed(stored.info, plan, now)
+
+    async def chat(
+        self,
+        table_id: str,
+        user: UserInfo,
+        seat: int | None,
+        text: str,
+        now: datetime,
+        line: dict[str, Any],
+    ) -> None:
+        self._tables[table_id].chat.append(ChatRow(user.name, seat, text, now))
+
+    def _rate(self, info: TableInfo, outcome: dict[str, Any]) -> dict[int, float]:
+        """Move the ratings of a rated table's players, as the database does."""
+        if not info.rated:
+            return {}
+        forfeits = [s.seat for s in info.seats if s.forfeit is not None]
+        finish = places(outcome["scores"], outcome["winners"], forfeits)
+        rated = [(s.user_id, finish[s.seat]) for s in info.seats if s.user_id is not None]
+        before = [self._ratings.get((info.game, user), elo.START) for user, _place in rated]
+        after = elo.by_places(before, [place for _user, place in rated])
+        for (user, _place), old, new in zip(rated, before, after, strict=True):
+            self._ratings[(info.game, user)] = new
+            self.rating_changes.append((info.game, info.id, user, old, new))
+        return {user: new for (user, _place), new in zip(rated, after, strict=True)}
+
+
+def _timed(info: TableInfo, plan: Timing, now: datetime) -> TableInfo:
+    """``info`` with the clocks and deadlines of ``plan``, changed at ``now``."""
+    return replace(with_timing(info, plan), updated_at=now)

@@ -1,0 +1,344 @@
+"""What the live tables need from storage: :class:`TableStore`, one method per change a table
+makes (each one transaction, announced to the other server processes when it commits), and
+:class:`SqlTableStore`, the store on the database (:mod:`.queries` in a worker thread).
+
+A write made on what this process knew of a table raises
+:class:`~otherside.server.store.queries.StaleWrite` when the database no longer agrees (another
+process changed the table first); nothing is written then.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session
+
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
+from otherside.server.store.db import Database
+from otherside.server.store.queries import (
+    count_waiting_hosted,
+    load_moves,
+    load_moves_after,
+    load_table,
+    playing_table_ids,
+    recent_chat,
+)
+from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.writes import (
+    check_seats,
+    create_table,
+    save_chat,
+    save_end,
+    save_move,
+    save_rematch,
+    save_seat,
+    save_start,
+    save_timing,
+)
+from otherside.server.tables.pace import Pace
+
+
+class TableStore(Protocol):
+    """Storage as the tables use it (see the module docstring)."""
+
+    async def table(self, table_id: str) -> TableInfo | None:
+        """The table ``table_id`` as stored, or ``None``."""
+        ...
+
+    async def moves(
+        self, table_id: str, upto: int | None = None
+    ) -> tuple[dict[str, Any] | None, list[MoveRow]]:
+        """The table's first record and its moves (up to version ``upto`` if given)."""
+        ...
+
+    async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
+        """The table's moves after ``version``, up to version ``upto``."""
+        ...
+
+    async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
+        """The ratings in ``game`` of these users (unrated users left out)."""
+        ...
+
+    async def playing_ids(self) -> list[str]:
+        """Every table whose game is in progress."""
+        ...
+
+    async def waiting_hosted(self, user_id: int) -> int:
+        """Open tables hosted by ``user_id`` where they still sit."""
+        ...
+
+    async def create(
+        self,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        pace: Pace,
+        now: datetime,
+    ) -> str:
+        """A new waiting table with its owner in seat 0; its id."""
+        ...
+
+    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+        """Write ``seats`` of a waiting table whose seats are still those ``known``."""
+        ...
+
+    async def start(
+        self,
+        known: TableInfo,
+        options: dict[str, Any],
+        record: dict[str, Any],
+        rated: bool,
+        plan: Timing,
+        now: datetime,
+    ) -> None:
+        """Start a waiting table whose seats are still those ``known``."""
+        ...
+
+    async def rematch(
+        self,
+        finished: TableInfo,
+        owner: UserInfo,
+        options: dict[str, Any],
+        seats: list[SeatInfo],
+        now: datetime,
+    ) -> str:
+        """The rematch of ``finished``: a new waiting table with ``seats``; its id."""
+        ...
+
+    async def move(
+        self,
+        info: TableInfo,
+        seat: int,
+        action: str,
+        final_record: dict[str, Any] | None,
+        outcome: dict[str, Any] | None,
+        plan: Timing,
+        now: datetime,
+        forfeit: bool = False,
+    ) -> dict[int, float]:
+        """Append move ``info.version + 1`` of ``seat`` (``forfeit``: the seat gives up with
+        it, as ``info`` says); the new ratings by user id when it ended a rated game."""
+        ...
+
+    async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
+        """A forfeited seat played on by a bot from now (``info``: the table before)."""
+        ...
+
+    async def end(
+        self,
+        info: TableInfo,
+        seat: int,
+        outcome: dict[str, Any],
+        record: dict[str, Any],
+        now: datetime,
+    ) -> dict[int, float]:
+        """End the game without a move (``seat`` forfeited, as ``info`` says); the new
+        ratings by user id when it was rated."""
+        ...
+
+    async def timing(self, info: TableInfo, plan: Timing, now: datetime) -> None:
+        """New deadlines of the table at ``info.version`` (a reminder sent)."""
+        ...
+
+    async def chat(
+        self,
+        table_id: str,
+        user: UserInfo,
+        seat: int | None,
+        text: str,
+        now: datetime,
+        line: dict[str, Any],
+    ) -> None:
+        """Store a chat line (``line``: as told to the other processes)."""
+        ...
+
+    async def recent_chat(self, table_id: str, limit: int) -> list[ChatRow]:
+        """The last ``limit`` chat lines of the table, oldest first."""
+        ...
+
+
+class SqlTableStore:
+    """:class:`TableStore` on the database; every change is announced to the other server
+    processes (``cluster``) in its own transaction.
+
+    Args:
+        db: the database.
+        cluster: the processes to tell of changes.
+    """
+
+    def __init__(self, db: Database, cluster: SoloCluster | PostgresCluster) -> None:
+        self.db = db
+        self.cluster = cluster
+
+    async def table(self, table_id: str) -> TableInfo | None:
+        return await self.db.run(lambda s: load_table(s, table_id))
+
+    async def moves(
+        self, table_id: str, upto: int | None = None
+    ) -> tuple[dict[str, Any] | None, list[MoveRow]]:
+        return await self.db.run(lambda s: load_moves(s, table_id, upto=upto))
+
+    async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
+        return await self.db.run(lambda s: load_moves_after(s, table_id, version, upto=upto))
+
+    async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
+        return await self.db.run(lambda s: ratings_of(s, game, user_ids))
+
+    async def playing_ids(self) -> list[str]:
+        return await self.db.run(playing_table_ids)
+
+    async def waiting_hosted(self, user_id: int) -> int:
+        return await self.db.run(lambda s: count_waiting_hosted(s, user_id))
+
+    async def create(
+        self,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        pace: Pace,
+        now: datetime,
+    ) -> str:
+        return await self.db.run(
+            lambda s: create_table(s, owner.id, game, players, options, pace, now)
+        )
+
+    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+        def write(session: Session) -> None:
+            check_seats(session, known.id, "waiting", known.seats)
+            for seat in seats:
+                save_seat(session, known.id, seat, now)
+            self.cluster.announce(session, known.id, "table")
+
+        await self.db.run(write)
+
+    async def start(
+        self,
+        known: TableInfo,
+        options: dict[str, Any],
+        record: dict[str, Any],
+        rated: bool,
+        plan: Timing,
+        now: datetime,
+    ) -> None:
+        def write(session: Session) -> None:
+            check_seats(session, known.id, "waiting", known.seats)
+            save_start(session, known.id, options, record, rated, plan, now)
+            self.cluster.announce(session, known.id, "table")
+
+        await self.db.run(write)
+
+    async def rematch(
+        self,
+        finished: TableInfo,
+        owner: UserInfo,
+        options: dict[str, Any],
+        seats: list[SeatInfo],
+        now: datetime,
+    ) -> str:
+        info = finished
+
+        def write(session: Session) -> str:
+            new_id = create_table(
+                session, owner.id, info.game, info.players, options, info.pace, now, seats
+            )
+            if not save_rematch(session, info.id, new_id):
+                # Another server process made the rematch first: this one rolls back.
+                raise StaleWrite(f"table {info.id} has a rematch already")
+            self.cluster.announce(session, info.id, "table")
+            return new_id
+
+        return await self.db.run(write)
+
+    async def move(
+        self,
+        info: TableInfo,
+        seat: int,
+        action: str,
+        final_record: dict[str, Any] | None,
+        outcome: dict[str, Any] | None,
+        plan: Timing,
+        now: datetime,
+        forfeit: bool = False,
+    ) -> dict[int, float]:
+        number = info.version + 1
+
+        def write(session: Session) -> dict[int, float]:
+            save_move(session, info.id, number, seat, action, final_record, outcome, plan, now)
+            if forfeit:
+                save_seat(session, info.id, info.seats[seat], now)
+            self.cluster.announce(session, info.id, "move", version=number)
+            return _rate(session, info, outcome, now) if outcome is not None else {}
+
+        return await self.db.run(write)
+
+    async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
+        def write(session: Session) -> None:
+            save_seat(session, info.id, seat, now)
+            save_timing(session, info.id, info.version, plan, now)
+            self.cluster.announce(session, info.id, "table")
+
+        await self.db.run(write)
+
+    async def end(
+        self,
+        info: TableInfo,
+        seat: int,
+        outcome: dict[str, Any],
+        record: dict[str, Any],
+        now: datetime,
+    ) -> dict[int, float]:
+        def write(session: Session) -> dict[int, float]:
+            save_end(session, info.id, info.version, outcome, record, now)
+            save_seat(session, info.id, info.seats[seat], now)
+            self.cluster.announce(session, info.id, "table")
+            return _rate(session, info, outcome, now)
+
+        return await self.db.run(write)
+
+    async def timing(self, info: TableInfo, plan: Timing, now: datetime) -> None:
+        def write(session: Session) -> None:
+            save_timing(session, info.id, info.version, plan, now)
+            self.cluster.announce(session, info.id, "table")
+
+        await self.db.run(write)
+
+    async def chat(
+        self,
+        table_id: str,
+        user: UserInfo,
+        seat: int | None,
+        text: str,
+        now: datetime,
+        line: dict[str, Any],
+    ) -> None:
+        def write(session: Session) -> None:
+            save_chat(session, table_id, user, seat, text, now)
+            self.cluster.announce(session, table_id, "chat", line=line)
+
+        await self.db.run(write)
+
+    async def recent_chat(self, table_id: str, limit: int) -> list[ChatRow]:
+        return await self.db.run(lambda s: recent_chat(s, table_id, limit))
+
+
+def _rate(
+    session: Session, info: TableInfo, outcome: dict[str, Any], now: datetime
+) -> dict[int, float]:
+    """Move the ratings of a rated table's players; their new ratings by user id."""
+    if not info.rated:
+        return {}
+    forfeits = [s.seat for s in info.seats if s.forfeit is not None]
+    finish = places(outcome["scores"], outcome["winners"], forfeits)
+    rated = [RatedSeat(s.user_id, finish[s.seat]) for s in info.seats if s.user_id is not None]
+    changes = rate_game(session, info.game, info.id, rated, now)
+    return {user: after for user, (_before, after) in changes.items()}
+
+
+async def seated_ratings(store: TableStore, info: TableInfo) -> dict[int, float]:
+    """The ratings in the table's game of the players seated at it, by user id."""
+    return await store.ratings(info.game, [s.user_id for s in info.seats if s.user_id is not None])

@@ -1,0 +1,228 @@
+"""Writing tables in the database (blocking functions, each in the caller's transaction; the
+store of :mod:`.tables` runs them via ``Database.run``). A write decided on what a process
+knew of a table checks that the database still agrees, and raises :class:`StaleWrite` if not.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import Session
+
+from otherside.server.store.models import ChatLine, GameTable, Move, Seat
+from otherside.server.store.records import SeatInfo, StaleWrite, Timing
+from otherside.server.tables.pace import Pace
+
+
+def create_table(
+    session: Session,
+    owner_id: int,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    pace: Pace,
+    now: datetime,
+    seats: Sequence[SeatInfo] = (),
+) -> str:
+    """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch); its
+    new id."""
+    while True:
+        table_id = secrets.token_urlsafe(6)
+        if session.get(GameTable, table_id) is None:
+            break
+    row = GameTable(
+        id=table_id,
+        game=game,
+        players=players,
+        options=options,
+        pace=pace.to_json(),
+        status="waiting",
+        owner_id=owner_id,
+        version=0,
+        created_at=now,
+        updated_at=now,
+    )
+    if seats:
+        row.seats = [Seat(seat=s.seat, user_id=s.user_id, bot=s.bot) for s in seats]
+    else:
+        row.seats = [Seat(seat=i, user_id=owner_id if i == 0 else None) for i in range(players)]
+    session.add(row)
+    return table_id
+
+
+def save_rematch(session: Session, table_id: str, rematch_id: str) -> bool:
+    """Link a finished table to its rematch, unless it has one already (then ``False``)."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.rematch_id.is_(None))
+        .values(rematch_id=rematch_id)
+    )
+    return bool(done.rowcount)  # type: ignore[attr-defined]
+
+
+def check_seats(session: Session, table_id: str, status: str, seats: tuple[SeatInfo, ...]) -> None:
+    """Lock the table's row until the transaction ends, and raise :class:`StaleWrite` unless its
+    status and who sits where are still ``status`` and ``seats``: another server process may
+    have changed them since this one read them (PostgreSQL; one process on SQLite)."""
+    found = session.scalar(
+        select(GameTable.status).where(GameTable.id == table_id).with_for_update()
+    )
+    rows = session.execute(
+        select(Seat.seat, Seat.user_id, Seat.bot)
+        .where(Seat.table_id == table_id)
+        .order_by(Seat.seat)
+    ).all()
+    seen = [(s.seat, s.user_id, s.bot) for s in seats]
+    if found != status or [tuple(row) for row in rows] != seen:
+        raise StaleWrite(f"table {table_id} changed in another process")
+
+
+def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
+    """Write one seat (user, bot, empty; a forfeit and the bot replacing the player)."""
+    session.execute(
+        update(Seat)
+        .where(Seat.table_id == table_id, Seat.seat == seat.seat)
+        .values(
+            user_id=seat.user_id,
+            bot=seat.bot,
+            forfeit=seat.forfeit,
+            time_left_ms=seat.time_left_ms,
+        )
+    )
+    session.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now))
+
+
+def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
+    for seat, left in clocks.items():
+        session.execute(
+            update(Seat)
+            .where(Seat.table_id == table_id, Seat.seat == seat)
+            .values(time_left_ms=left)
+        )
+
+
+def save_start(
+    session: Session,
+    table_id: str,
+    options: dict[str, Any],
+    record: dict[str, Any],
+    rated: bool,
+    timing: Timing,
+    now: datetime,
+) -> None:
+    """Mark the table as playing, with the game's first record, its rating and its clocks."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.status == "waiting")
+        .values(
+            status="playing",
+            options=options,
+            initial_record=record,
+            record=record,
+            version=0,
+            rated=rated,
+            updated_at=now,
+            **timing.values(),
+        )
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleWrite(f"table {table_id} was not waiting")
+    _save_clocks(session, table_id, timing.clocks)
+
+
+def save_move(
+    session: Session,
+    table_id: str,
+    number: int,
+    seat: int,
+    action: str,
+    final_record: dict[str, Any] | None,
+    outcome: dict[str, Any] | None,
+    timing: Timing,
+    now: datetime,
+) -> None:
+    """Append move ``number`` (1 = first), played at ``now``, in the caller's transaction.
+
+    The move row and the table's version are all a move needs: the game is the first record plus
+    its moves (:func:`load_moves`). The whole record is written once, with the game's last move
+    (``final_record``), for downloads. Core statements, not the ORM: this runs on every move.
+    """
+    values: dict[str, Any] = {
+        "version": number,
+        "outcome": outcome,
+        "status": "over" if outcome is not None else "playing",
+        "updated_at": now,
+        **timing.values(),
+    }
+    if final_record is not None:
+        # A finished game has nothing left to run: its lease ends with it.
+        values.update(record=final_record, lease_owner=None, lease_until=None)
+    connection = session.connection()
+    done = connection.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.version == number - 1)
+        .values(**values)
+    )
+    if done.rowcount != 1:
+        raise StaleWrite(f"table {table_id} is not at version {number - 1} in the database")
+    connection.execute(
+        insert(Move).values(
+            table_id=table_id, number=number, seat=seat, action=action, played_at=now
+        )
+    )
+    _save_clocks(session, table_id, timing.clocks)
+
+
+def save_timing(
+    session: Session, table_id: str, version: int, timing: Timing, now: datetime
+) -> None:
+    """Write a table's deadlines (a reminder sent, a seat taken over) without a move."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.version == version)
+        .values(updated_at=now, **timing.values())
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
+    _save_clocks(session, table_id, timing.clocks)
+
+
+def save_end(
+    session: Session,
+    table_id: str,
+    version: int,
+    outcome: dict[str, Any],
+    record: dict[str, Any],
+    now: datetime,
+) -> None:
+    """End a game without a move (a forfeit in a two-player game): its outcome and record."""
+    done = session.execute(
+        update(GameTable)
+        .where(GameTable.id == table_id, GameTable.version == version)
+        .values(
+            status="over",
+            outcome=outcome,
+            record=record,
+            to_move=[],
+            deadline_at=None,
+            bots_to_act=False,
+            lease_owner=None,
+            lease_until=None,
+            updated_at=now,
+        )
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
+
+
+def save_chat(
+    session: Session, table_id: str, user: Any, seat: int | None, text: str, now: datetime
+) -> None:
+    """Store one chat line of ``user`` (a ``UserInfo``)."""
+    session.add(
+        ChatLine(table_id=table_id, user_id=user.id, name=user.name, seat=seat, text=text, at=now)
+    )

@@ -1,0 +1,96 @@
+"""When bots act: while a seat that may act is a bot's, one task per table (in the one process
+that owns the table) waits the bot's pace, lets it choose — off the event loop, in the bot
+workers of :mod:`.bot_workers` — and asks the table's actor to play the choice, checked like
+anyone's move. A human's move, a start or a catch-up starts the task again when bots must act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+
+from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
+from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.play import apply_action
+from otherside.server.tables.services import Services
+
+log = logging.getLogger("otherside.server")
+
+
+def bots_to_act(live: LiveTable) -> list[tuple[int, str]]:
+    """The bot seats that may act now, with their bots."""
+    state = live.state
+    if live.info.status != "playing" or state is None:
+        return []
+    seats = live.info.seats
+    return [(s, seats[s].bot) for s in actors(state) if seats[s].bot is not None]  # type: ignore[misc]
+
+
+def kick(services: Services, live: LiveTable) -> None:
+    """Start the table's bot task if a bot may act and none runs."""
+    if live.bot_task is None and bots_to_act(live):
+        live.bot_task = services.background(_run(services, live), f"bots-{live.id}")
+
+
+async def _run(services: Services, live: LiveTable) -> None:
+    try:
+        # Bots move in the one process that owns the table.
+        cluster = services.cluster
+        if not cluster.holds(live.id) and not await cluster.acquire(live.id):
+            return
+        bots = services.bots
+        delay = max(bots.delay, live.adapter.bot_pace) if bots.delay > 0 else 0.0
+        while (acting := bots_to_act(live)) and cluster.holds(live.id):
+            await asyncio.sleep(delay)
+            for seat, bot in acting:
+                await _turn(services, live, seat, bot)
+    finally:
+        # Cleared with no await after the last check, so a human's move can start a new task.
+        live.bot_task = None
+        services.forget_if_idle(live)
+
+
+async def _turn(services: Services, live: LiveTable, seat: int, bot: str) -> None:
+    """``bot`` chooses for ``seat`` on the table as it is now, and its choice is played."""
+    state = live.state
+    if state is None or seat not in actors(state) or live.info.seats[seat].bot != bot:
+        return
+    version = live.info.version
+    legal = legal_actions_of(state, seat)
+    view = live.adapter.game.view(state, seat)
+    seed = services.rng.getrandbits(63)
+    try:
+        choice = str(await services.bots.choose(live.info.game, bot, view, legal, seed))
+    except Exception:
+        # A bug in one bot must not freeze the table: log it and play a random legal action.
+        log.exception("bot %s failed at table %s; playing a random action", bot, live.id)
+        choice = str(random.Random(seed).choice(legal))
+    await services.ask(live.id, BotMove(seat, bot, version, choice))
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """``bot`` at ``seat`` plays ``choice``, chosen at ``version``, if it still may."""
+
+    seat: int
+    bot: str
+    version: int
+    choice: str
+
+    async def run(self, live: LiveTable, services: Services) -> None:
+        """Play the choice, unless the table moved on without it meanwhile."""
+        state = live.state
+        if state is None or live.info.seats[self.seat].bot != self.bot:
+            return
+        if live.info.version != self.version and not is_simultaneous(state):
+            return
+        try:
+            await apply_action(services, live, self.seat, live.info.version, self.choice)
+        except ProtocolError as exc:
+            if exc.code == "server_error":
+                raise
+            # In a simultaneous game a partner may have acted meanwhile: choose again.
+            log.info("bot %s at table %s: %s", self.bot, live.id, exc)

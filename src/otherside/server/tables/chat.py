@@ -1,0 +1,64 @@
+"""Chat at a table: anyone signed in who watches may say a line (players and spectators), at
+most :attr:`~otherside.server.accounts.limits.Limits.chat_lines_per_minute` a minute; lines are
+stored, passed on to every watcher (here and in the other server processes), and the recent
+ones are sent to whoever starts watching."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.live import fanout
+from otherside.server.live.protocol import CHAT_CHARS, ChatLineOut, ProtocolError
+from otherside.server.store.records import ChatRow
+from otherside.server.tables.live import Connection, LiveTable
+from otherside.server.tables.services import Services
+
+CHAT_HISTORY = 50  # lines sent to a new watcher
+
+
+@dataclass(frozen=True)
+class Say:
+    """``user`` says ``text`` at the table."""
+
+    user: UserInfo | None
+    text: str
+
+    async def run(self, live: LiveTable, services: Services) -> None:
+        """Store the line and pass it on; :class:`ProtocolError` (``chat``) if refused."""
+        user = self.user
+        if user is None:
+            raise ProtocolError("chat", "sign in (or play as a guest) to chat")
+        line = " ".join(self.text.split())
+        if not line:
+            raise ProtocolError("chat", "an empty line is not sent")
+        if len(line) > CHAT_CHARS:
+            raise ProtocolError("chat", f"a chat line has at most {CHAT_CHARS} characters")
+        now = services.clock.now()
+        most = services.limits.chat_lines_per_minute
+        recent = [t for t in live.chat_times.get(user.id, []) if now - t < timedelta(minutes=1)]
+        if len(recent) >= most:
+            raise ProtocolError("chat", f"at most {most} lines a minute; wait a moment")
+        live.chat_times[user.id] = [*recent, now]
+        seat = live.info.playing_seat_of(user.id)
+        said = ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())
+        await services.store.chat(live.id, user, seat, line, now, said.model_dump())
+        fanout.say(live, [said])
+
+
+def heard(live: LiveTable, line: Any) -> None:
+    """Pass on a line said at the table in another server process (as it told it)."""
+    fanout.say(live, [ChatLineOut.model_validate(line)])
+
+
+async def send_recent(services: Services, live: LiveTable, conn: Connection) -> None:
+    """Send a new watcher the table's recent lines, if any."""
+    rows = await services.store.recent_chat(live.id, CHAT_HISTORY)
+    if rows:
+        conn.deliver(fanout.chat_text([_out(row) for row in rows]))
+
+
+def _out(row: ChatRow) -> ChatLineOut:
+    return ChatLineOut(name=row.name, seat=row.seat, text=row.text, at=row.at.isoformat())

@@ -1,0 +1,90 @@
+"""The commit of an action: stored first (the move row, the table's version, clocks and
+deadlines, ratings if it ended a rated game, in one transaction), then told to every watcher.
+A server killed in between loses no move it announced."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from otherside.core.game import Action, State
+from otherside.server.cluster.catch_up import refresh
+from otherside.server.live import fanout
+from otherside.server.live.protocol import ProtocolError
+from otherside.server.store.records import StaleWrite, TableInfo
+from otherside.server.tables import timing
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.services import Services
+
+log = logging.getLogger("otherside.server")
+FORFEIT_WORDS = {"resigned": "resigned", "timeout": "ran out of time", "left": "left the game"}
+
+
+async def commit(
+    services: Services,
+    live: LiveTable,
+    seat: int,
+    action: Action,
+    after: State,
+    forfeit: str | None = None,
+) -> None:
+    """Store ``seat``'s ``action`` leading to ``after``, then tell everyone. ``forfeit`` marks
+    the seat as given up by this action (a resignation through the game's own action).
+
+    Raises:
+        ProtocolError: ``stale`` if another server process moved the table on first (the
+            table has caught up), ``server_error`` if the database failed; nothing changed.
+    """
+    now = services.clock.now()
+    info = live.info
+    number = info.version + 1
+    if forfeit is not None:
+        info = info.with_seat(replace(info.seats[seat], forfeit=forfeit))
+    outcome = after.outcome.to_json() if after.is_over and after.outcome else None
+    if outcome is not None and forfeit is not None:
+        outcome = forfeit_outcome(outcome, info, seat, forfeit)
+    final = after.to_record() if outcome is not None else None
+    plan = timing.after_action(info, seat, after, now)
+    try:
+        rated = await services.store.move(
+            info, seat, str(action), final, outcome, plan, now, forfeit=forfeit is not None
+        )
+    except StaleWrite as exc:
+        # Another server process moved this table on first: catch up, and say so.
+        await refresh(services, live)
+        raise ProtocolError(
+            "stale", f"the game moved on meanwhile (version {live.info.version})"
+        ) from exc
+    except SQLAlchemyError as exc:
+        log.exception("could not save move %s of table %s", number, live.id)
+        raise ProtocolError("server_error", f"the move could not be saved: {exc}") from exc
+    live.state = after
+    live.info = timing.with_timing(
+        replace(
+            info,
+            version=number,
+            outcome=outcome,
+            status="over" if outcome is not None else "playing",
+            updated_at=now,
+        ),
+        plan,
+    )
+    live.ratings.update(rated)
+    fanout.broadcast(live, now, table=outcome is not None or forfeit is not None, view=True)
+    if outcome is not None:
+        services.cluster.forget(live.id)
+    services.kick_bots(live)
+    services.on_deadline_change()
+
+
+def forfeit_outcome(
+    outcome: dict[str, Any], info: TableInfo, seat: int, reason: str
+) -> dict[str, Any]:
+    """``outcome`` of a game that ended because ``seat`` forfeited (``reason``: resigned,
+    timeout, left), with the reason in words and as data."""
+    name = info.seats[seat].user_name or f"Seat {seat + 1}"
+    words = f"{name} {FORFEIT_WORDS.get(reason, reason)}"
+    return {**outcome, "reason": words, "forfeit": {"seat": seat, "reason": reason}}

@@ -1,0 +1,129 @@
+"""A table held in memory while it is watched or played (:class:`LiveTable`), and how its game
+is rebuilt from what is stored: the first record, then each move applied at the time it was
+played (:func:`replayed`, :func:`applied`, :func:`rebuild`).
+
+A live table is changed only by the commands its actor runs (:mod:`.actor`), one at a time;
+everyone else reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from otherside.core.game import Game, State
+from otherside.core.simultaneous import apply_as
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.clock import Clock, seconds
+from otherside.server.live.protocol import ProtocolError
+from otherside.server.store.records import MoveRow, TableInfo
+from otherside.server.tables.adapters import GameAdapter
+
+
+class Connection(Protocol):
+    """Someone watching a table: a websocket, or a recorder in tests."""
+
+    user: UserInfo | None
+
+    def deliver(self, text: str) -> None:
+        """Queue ``text`` for sending; never blocks."""
+        ...
+
+
+class GameClock:
+    """What a game with a timer of its own reads: the server's clock in epoch seconds, or,
+    while a game is rebuilt from its moves, the time each move was played (``pinned``)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.pinned: float | None = None
+
+    def __call__(self) -> float:
+        return self.pinned if self.pinned is not None else seconds(self.clock)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table held in memory while it is watched or played."""
+
+    info: TableInfo
+    adapter: GameAdapter
+    game: Game
+    game_clock: GameClock
+    state: State | None = None
+    watchers: set[Connection] = field(default_factory=set)
+    # The task playing the table's bot seats while one of them may act (:mod:`.bot_turns`).
+    bot_task: asyncio.Task[None] | None = None
+    ratings: dict[int, float] = field(default_factory=dict)
+    chat_times: dict[int, list[datetime]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        """The table id."""
+        return self.info.id
+
+    def seat_of(self, conn: Connection) -> int | None:
+        """The seat the connection's user plays, or ``None`` for a spectator (also for a
+        player who forfeited: a bot plays their seat now)."""
+        return self.info.playing_seat_of(conn.user.id if conn.user else None)
+
+    def playing_seat(self, user: UserInfo | None) -> int:
+        """The seat ``user`` plays; :class:`ProtocolError` if they play none (any more)."""
+        seat = self.info.playing_seat_of(user.id if user else None)
+        if seat is None:
+            if self.info.seat_of(user.id if user else None) is not None:
+                raise ProtocolError("not_seated", "you gave up this seat; a bot plays it now")
+            raise ProtocolError("not_seated", "you have no seat at this table; join it first")
+        return seat
+
+    def playing_state(self) -> State:
+        """The game's state while it is played; :class:`ProtocolError` before or after."""
+        state = self.state
+        if self.info.status == "waiting" or state is None:
+            raise ProtocolError("not_started", "the game has not started yet")
+        if self.info.status == "over" or state.is_over:
+            raise ProtocolError("game_over", "the game is over; no more actions")
+        return state
+
+
+def replayed(
+    game: Game, clock: GameClock, initial: dict[str, Any] | None, moves: list[MoveRow]
+) -> Iterator[tuple[MoveRow | None, State]]:
+    """The states of a stored game: the first, then after each move (with that move).
+
+    The game's clock is pinned to each move's time while it is applied, so a game with a timer
+    of its own (a Recto Verso round) replays, and resumes, exactly as it was played.
+    """
+    if initial is None:
+        raise ValueError("a started table has no first record")
+    clock.pinned = moves[0].played_at.timestamp() if moves else None
+    try:
+        state = game.replay(initial)
+        yield None, state  # seen at the time of the first move, as before it was played
+    finally:
+        clock.pinned = None
+    yield from applied(state, clock, moves)
+
+
+def applied(
+    state: State, clock: GameClock, moves: list[MoveRow]
+) -> Iterator[tuple[MoveRow, State]]:
+    """The states after each of ``moves`` from ``state``, each applied at its stored time."""
+    try:
+        for move in moves:
+            clock.pinned = move.played_at.timestamp()
+            state = apply_as(state, move.seat, move.action)
+            yield move, state
+    finally:
+        clock.pinned = None
+
+
+def rebuild(
+    game: Game, clock: GameClock, initial: dict[str, Any] | None, moves: list[MoveRow]
+) -> State:
+    """The state of a game from its first record and its moves, as stored (after a restart)."""
+    *_, (_move, state) = replayed(game, clock, initial, moves)
+    return state

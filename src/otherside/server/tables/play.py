@@ -1,0 +1,71 @@
+"""Playing an action: the checks, in order — a seated player, the game started and not over,
+the player's time not run out, that player allowed to act now, the client's state version
+current, the action legal — each refused with a :class:`ProtocolError` naming the first failed
+check and changing nothing; then the commit (:mod:`.commit`).
+
+Several seats may act at once when the game says so (:mod:`otherside.core.simultaneous`: a
+Recto Verso build); the state version is then only a hint, and an action still legal when it
+arrives is applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from otherside.core.simultaneous import actors, apply_as, is_simultaneous
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables import timing
+from otherside.server.tables.commit import commit
+from otherside.server.tables.forfeits import forfeit
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.services import Services
+
+
+@dataclass(frozen=True)
+class Play:
+    """``user`` plays ``action`` (its notation) at state ``version``."""
+
+    user: UserInfo | None
+    version: int
+    action: str
+
+    async def run(self, live: LiveTable, services: Services) -> None:
+        """Check and commit; :class:`ProtocolError` if refused."""
+        seat = live.playing_seat(self.user)
+        live.playing_state()
+        if timing.out_of_time(live.info, services.clock.now()) == seat:
+            await forfeit(services, live, seat, "timeout")
+            raise ProtocolError("out_of_time", "your time ran out: the game went on without you")
+        await apply_action(services, live, seat, self.version, self.action)
+
+
+async def apply_action(
+    services: Services, live: LiveTable, seat: int, version: int, text: str, retried: bool = False
+) -> None:
+    """The checks of ``seat``'s action ``text`` at ``version`` after the seat's, and its
+    commit."""
+    state = live.playing_state()
+    may_act = actors(state)
+    if seat not in may_act:
+        whose = ", ".join(f"seat {s + 1}" for s in may_act)
+        raise ProtocolError("not_your_turn", f"it is {whose}'s turn, not yours (seat {seat + 1})")
+    simultaneous = is_simultaneous(state)
+    if version != live.info.version and not simultaneous:
+        raise ProtocolError(
+            "stale",
+            f"your action was for version {version}; the game is at version {live.info.version}",
+        )
+    try:
+        action = state.parse_action(text)
+        after = apply_as(state, seat, action)
+    except ValueError as exc:
+        raise ProtocolError("illegal", str(exc)) from exc
+    try:
+        await commit(services, live, seat, action, after)
+    except ProtocolError as exc:
+        # Several players at once: a partner's move landed first elsewhere; the refreshed
+        # state decides whether this one still stands.
+        if exc.code != "stale" or not simultaneous or retried:
+            raise
+        await apply_action(services, live, seat, live.info.version, text, retried=True)

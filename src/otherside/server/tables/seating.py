@@ -1,0 +1,212 @@
+"""Seat changes, the start and the rematch as commands of a table's actor: decided by the pure
+rules of :mod:`.seat_rules` on the table as this process knows it, then written.
+
+Another server process may have changed the table without this one having heard yet: if the
+write finds that (``StaleWrite``), or the decision is a refusal while other processes share the
+database, the table catches up with the database and the rules decide once more (a second
+conflict: ``changed_meanwhile``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.cluster.catch_up import refresh
+from otherside.server.live import fanout
+from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo
+from otherside.server.store.tables import seated_ratings
+from otherside.server.tables import seat_rules
+from otherside.server.tables.errors import Refused
+from otherside.server.tables.forfeits import forfeit
+from otherside.server.tables.live import LiveTable
+from otherside.server.tables.services import Services
+
+if TYPE_CHECKING:
+    from otherside.server.tables.hub import TableHub
+
+D = TypeVar("D")
+R = TypeVar("R")
+
+
+async def create(
+    hub: TableHub,
+    user: UserInfo,
+    game: str,
+    players: int,
+    options: dict[str, Any] | None,
+    pace: dict[str, Any] | None = None,
+) -> TableInfo:
+    """A new waiting table of ``game`` for ``players`` with ``user`` in seat 0."""
+    clean, chosen = seat_rules.new_table(game, players, options, pace)
+    store = hub.services.store
+    most = hub.services.limits.waiting_tables_per_user
+    if await store.waiting_hosted(user.id) >= most:
+        raise Refused("too_many_tables", most=most)
+    now = hub.services.clock.now()
+    table_id = await store.create(user, game, players, clean, chosen, now)
+    return (await hub.live(table_id)).info
+
+
+async def rematch(hub: TableHub, table_id: str, user: UserInfo) -> TableInfo:
+    """A new waiting table for the same game with the same seats (the next player first),
+    hosted by ``user``, one of the players; the existing one if someone asked already."""
+    rematch_id = await hub.ask(table_id, Rematch(user))
+    return (await hub.live(rematch_id)).info
+
+
+async def decided_and_written(
+    services: Services,
+    live: LiveTable,
+    decide: Callable[[TableInfo], D],
+    write: Callable[[TableInfo, D], Awaitable[R]],
+) -> tuple[D, R]:
+    """``decide`` on the table as known, then ``write`` the decision (see the module
+    docstring); the decision and what the write returned."""
+    for attempt in range(2):
+        try:
+            decision = decide(live.info)
+        except Refused:
+            if attempt or not services.cluster.shared:
+                raise
+            await refresh(services, live)
+            continue
+        try:
+            return decision, await write(live.info, decision)
+        except StaleWrite as exc:
+            if attempt:
+                raise Refused("changed_meanwhile") from exc
+            await refresh(services, live)
+    raise AssertionError("unreachable")
+
+
+async def change_seats(
+    services: Services, live: LiveTable, decide: Callable[[TableInfo], list[SeatInfo]]
+) -> TableInfo:
+    """Decide and write seat changes; the table after them."""
+    now = services.clock.now()
+
+    async def write(known: TableInfo, seats: list[SeatInfo]) -> None:
+        await services.store.seats(known, seats, now)
+
+    seats, _ = await decided_and_written(services, live, decide, write)
+    for seat in seats:
+        live.info = live.info.with_seat(seat)
+    live.ratings = await seated_ratings(services.store, live.info)
+    fanout.broadcast(live, services.clock.now(), table=True, view=False)
+    return live.info
+
+
+@dataclass(frozen=True)
+class Join:
+    """``user`` sits at an empty seat (the first one unless ``seat`` is given)."""
+
+    user: UserInfo
+    seat: int | None = None
+
+    async def run(self, live: LiveTable, services: Services) -> TableInfo:
+        """The table after."""
+        return await change_seats(
+            services, live, lambda info: seat_rules.join(info, self.user, self.seat)
+        )
+
+
+@dataclass(frozen=True)
+class Leave:
+    """``user`` frees their seat at a waiting table; at a started one gives the game up (a
+    bot plays on in a game of three or more)."""
+
+    user: UserInfo
+
+    async def run(self, live: LiveTable, services: Services) -> TableInfo:
+        """The table after."""
+        if live.info.status == "playing":
+            seat = seat_rules.forfeiting(live.info, self.user)
+            await forfeit(services, live, seat, "left")
+            return live.info
+        return await change_seats(services, live, lambda info: seat_rules.leave(info, self.user))
+
+
+@dataclass(frozen=True)
+class SetBot:
+    """The host puts ``bot`` in ``seat`` (``None`` takes a bot out)."""
+
+    user: UserInfo
+    seat: int
+    bot: str | None
+
+    async def run(self, live: LiveTable, services: Services) -> TableInfo:
+        """The table after."""
+        return await change_seats(
+            services, live, lambda info: seat_rules.set_bot(info, self.user, self.seat, self.bot)
+        )
+
+
+@dataclass(frozen=True)
+class Fill:
+    """The host fills every empty seat with ``bot``."""
+
+    user: UserInfo
+    bot: str
+
+    async def run(self, live: LiveTable, services: Services) -> TableInfo:
+        """The table after."""
+        return await change_seats(
+            services, live, lambda info: seat_rules.fill(info, self.user, self.bot)
+        )
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host starts the game once every seat is taken."""
+
+    user: UserInfo
+
+    async def run(self, live: LiveTable, services: Services) -> TableInfo:
+        """The table after."""
+
+        def decide(info: TableInfo) -> seat_rules.Started:
+            seat_rules.check_start(info, self.user)
+            state = live.adapter.new_state(info.players, info.options, services.rng, live.game)
+            return seat_rules.started(info, live.adapter, state, services.clock.now())
+
+        async def write(known: TableInfo, start: seat_rules.Started) -> None:
+            await services.store.start(
+                known, start.options, start.record, start.rated, start.plan, start.now
+            )
+
+        start, _ = await decided_and_written(services, live, decide, write)
+        live.state, live.info = start.state, start.info
+        fanout.broadcast(live, services.clock.now(), table=True, view=True)
+        services.kick_bots(live)
+        services.on_deadline_change()
+        return live.info
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """``user``, a player of the finished game, asks for a rematch; its table's id."""
+
+    user: UserInfo
+
+    async def run(self, live: LiveTable, services: Services) -> str:
+        """The rematch's id (made now, or before)."""
+
+        def decide(info: TableInfo) -> seat_rules.Rematch | None:
+            return seat_rules.rematch(info, self.user, live.adapter)
+
+        async def write(known: TableInfo, plan: seat_rules.Rematch | None) -> str | None:
+            if plan is None:
+                return None
+            now = services.clock.now()
+            return await services.store.rematch(known, self.user, plan.options, plan.seats, now)
+
+        _, made = await decided_and_written(services, live, decide, write)
+        if made is not None:
+            live.info = replace(live.info, rematch_id=made)
+            fanout.broadcast(live, services.clock.now(), table=True, view=False)
+        rematch_id = live.info.rematch_id
+        assert rematch_id is not None
+        return rematch_id

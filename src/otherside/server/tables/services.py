@@ -1,0 +1,62 @@
+"""What a table's commands use besides the table itself (:class:`Services`): storage, the
+clock, the other server processes, the limits, the bots, and the few things the hub does for
+them (asking a table's actor, running a task, letting an idle table go)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from otherside.server.accounts.limits import Limits
+from otherside.server.clock import Clock
+from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.store.tables import TableStore
+from otherside.server.tables.bot_workers import BotRunner
+from otherside.server.tables.live import LiveTable
+
+if TYPE_CHECKING:
+    from otherside.server.tables.actor import Command
+
+
+def _no_deadline_change() -> None:
+    """Nobody listens for deadlines (no scheduler)."""
+
+
+def _no_reminder(live: LiveTable, seat: int) -> None:
+    """Nobody sends reminders (no scheduler)."""
+
+
+@dataclass(eq=False)
+class Services:
+    """The tables' dependencies (made by the hub, one set for every table).
+
+    Attributes:
+        store: storage (:class:`~otherside.server.store.tables.TableStore`).
+        clock: where time comes from (move stamps, clocks, deadlines).
+        cluster: the other server processes: who owns a table.
+        limits: the server's limits (chat lines a minute, open tables per host).
+        bots: the runner choosing bot actions.
+        rng: seeds of new games and of bots' choices.
+        ask: runs a command on the actor of a table (by id), loading it if needed.
+        background: runs a task of the hub's (stopped when the hub closes).
+        forget_if_idle: lets a table go from memory if nothing holds it there.
+        kick_bots: starts the table's bot turns if a bot may act (:mod:`.bot_turns`).
+        on_deadline_change: a table's next deadline may have moved earlier (the scheduler).
+        remind: a player must be reminded of their move (the scheduler mails).
+    """
+
+    store: TableStore
+    clock: Clock
+    cluster: SoloCluster | PostgresCluster
+    limits: Limits
+    bots: BotRunner
+    rng: random.Random
+    ask: Callable[[str, Command[Any]], Awaitable[Any]]
+    background: Callable[[Coroutine[Any, Any, None], str | None], asyncio.Task[None]]
+    forget_if_idle: Callable[[LiveTable], None]
+    kick_bots: Callable[[LiveTable], None]
+    on_deadline_change: Callable[[], None] = field(default=_no_deadline_change)
+    remind: Callable[[LiveTable, int], None] = field(default=_no_reminder)

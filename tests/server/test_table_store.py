@@ -1,0 +1,234 @@
+"""The contract of :class:`TableStore`: the same answers from the store in memory and from the
+database (SQLite, then PostgreSQL) — what each write leaves, and each write decided on a table
+that changed since refused with ``StaleWrite`` and nothing written."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.cluster.peers import SoloCluster
+from otherside.server.store.db import Database, sqlite_url
+from otherside.server.store.memory import MemoryTableStore
+from otherside.server.store.models import User
+from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.tables import SqlTableStore, TableStore
+from otherside.server.tables.pace import Pace
+from tests.server.conftest import postgres_database
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+LIVE = Pace(kind="live", minutes=10, increment=5)
+
+
+class Setup:
+    """A store and three people known to it."""
+
+    def __init__(self, store: TableStore, people: list[UserInfo]) -> None:
+        self.store = store
+        self.ada, self.bob, self.cyd = people
+
+
+def _add_users(session: Any) -> list[UserInfo]:
+    rows = [
+        User(name=name, name_key=name.lower(), is_guest=guest)
+        for name, guest in (("Ada", False), ("Bob", False), ("Cyd", True))
+    ]
+    session.add_all(rows)
+    session.flush()
+    return [UserInfo(r.id, r.name, r.is_guest) for r in rows]
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def setup(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterator[Setup]:
+    if request.param == "memory":
+        people = [UserInfo(1, "Ada", False), UserInfo(2, "Bob", False), UserInfo(3, "Cyd", True)]
+        yield Setup(MemoryTableStore(), people)
+        return
+
+    async def on(url: str) -> AsyncIterator[Setup]:
+        db = Database(url)
+        try:
+            await asyncio.to_thread(db.migrate)
+            people = await db.run(_add_users)
+            yield Setup(SqlTableStore(db, SoloCluster()), people)
+        finally:
+            db.close()
+
+    if request.param == "sqlite":
+        async for made in on(sqlite_url(tmp_path / "store.db")):
+            yield made
+        return
+    with postgres_database() as url:
+        async for made in on(url):
+            yield made
+
+
+def _plan(to_move: tuple[int, ...], clocks: dict[int, int | None], minutes: int = 10) -> Timing:
+    return Timing(
+        to_move=to_move,
+        turn_started_at=NOW,
+        deadline_at=NOW + timedelta(minutes=minutes),
+        reminded_at=None,
+        clocks=clocks,
+    )
+
+
+async def _two_seated(s: Setup) -> TableInfo:
+    table = await s.store.create(s.ada, "verso", 2, {"first_player": 0}, LIVE, NOW)
+    info = await s.store.table(table)
+    assert info is not None
+    await s.store.seats(info, [SeatInfo(1, s.bob.id, s.bob.name)], NOW)
+    seated = await s.store.table(table)
+    assert seated is not None
+    return seated
+
+
+async def _started(s: Setup, rated: bool = True) -> TableInfo:
+    seated = await _two_seated(s)
+    plan = _plan((0,), {0: 600_000, 1: 600_000})
+    await s.store.start(seated, {"first_player": 0}, {"game": "verso"}, rated, plan, NOW)
+    started = await s.store.table(seated.id)
+    assert started is not None
+    return started
+
+
+async def test_a_new_table_seats_its_host_and_counts_as_hosted(setup: Setup) -> None:
+    s = setup
+    table = await s.store.create(s.ada, "verso", 3, {"first_player": 0}, LIVE, NOW)
+    info = await s.store.table(table)
+    assert info is not None and info.status == "waiting" and info.version == 0
+    assert (info.owner_id, info.owner_name, info.pace) == (s.ada.id, "Ada", LIVE)
+    assert [(x.user_id, x.user_name, x.bot) for x in info.seats] == [
+        (s.ada.id, "Ada", None),
+        (None, None, None),
+        (None, None, None),
+    ]
+    assert await s.store.waiting_hosted(s.ada.id) == 1
+    assert await s.store.waiting_hosted(s.bob.id) == 0
+    assert await s.store.table("nope") is None
+    assert await s.store.playing_ids() == []
+
+
+async def test_seats_are_written_only_while_they_are_as_known(setup: Setup) -> None:
+    s = setup
+    table = await s.store.create(s.ada, "verso", 3, {}, LIVE, NOW)
+    known = await s.store.table(table)
+    assert known is not None
+    await s.store.seats(known, [SeatInfo(1, s.cyd.id, "Cyd", guest=True)], NOW)
+    # Decided on the table before Cyd sat down: refused, and nothing written.
+    with pytest.raises(StaleWrite):
+        await s.store.seats(known, [SeatInfo(2, bot="random")], NOW)
+    after = await s.store.table(table)
+    assert after is not None
+    assert [(x.user_id, x.guest, x.bot) for x in after.seats] == [
+        (s.ada.id, False, None),
+        (s.cyd.id, True, None),
+        (None, False, None),
+    ]
+
+
+async def test_a_start_writes_the_first_record_and_the_clocks_once(setup: Setup) -> None:
+    s = setup
+    started = await _started(s)
+    assert (started.status, started.version, started.rated) == ("playing", 0, True)
+    assert [x.time_left_ms for x in started.seats] == [600_000, 600_000]
+    assert started.to_move == (0,) and started.deadline_at == NOW + timedelta(minutes=10)
+    assert await s.store.moves(started.id) == ({"game": "verso"}, [])
+    assert await s.store.playing_ids() == [started.id]
+    with pytest.raises(StaleWrite):
+        plan = _plan((0,), {})
+        await s.store.start(started, {}, {"game": "verso"}, False, plan, NOW)
+
+
+async def test_moves_are_appended_at_their_version_only(setup: Setup) -> None:
+    s = setup
+    started = await _started(s)
+    later = NOW + timedelta(seconds=3)
+    plan = _plan((1,), {0: 602_000})
+    assert await s.store.move(started, 0, "flip", None, None, plan, later) == {}
+    moved = await s.store.table(started.id)
+    assert moved is not None and moved.version == 1 and moved.to_move == (1,)
+    assert [x.time_left_ms for x in moved.seats] == [602_000, 600_000]
+    # The same move again, decided at version 0: refused, and the moves stay as they were.
+    with pytest.raises(StaleWrite):
+        await s.store.move(started, 0, "flip", None, None, plan, later)
+    initial, moves = await s.store.moves(started.id)
+    assert initial == {"game": "verso"}
+    assert [(m.seat, m.action, m.played_at) for m in moves] == [(0, "flip", later)]
+    await s.store.move(moved, 1, "draw", None, None, _plan((0,), {}), later)
+    assert [m.action for m in await s.store.moves_after(started.id, 1, 2)] == ["draw"]
+    assert [m.action for m in (await s.store.moves(started.id, upto=1))[1]] == ["flip"]
+
+
+async def test_the_last_move_of_a_rated_game_moves_the_ratings(setup: Setup) -> None:
+    s = setup
+    started = await _started(s)
+    outcome = {"scores": [3, 1], "winners": [0], "reason": ""}
+    ended = Timing((), NOW, None, None, {})
+    rated = await s.store.move(started, 0, "stop", {"final": True}, outcome, ended, NOW)
+    assert rated[s.ada.id] > 1500 > rated[s.bob.id]
+    assert await s.store.ratings("verso", [s.ada.id, s.bob.id, s.cyd.id]) == rated
+    over = await s.store.table(started.id)
+    assert over is not None and over.status == "over" and over.outcome == outcome
+    assert await s.store.playing_ids() == []
+
+
+async def test_a_forfeit_hands_the_seat_over_or_ends_the_game(setup: Setup) -> None:
+    s = setup
+    started = await _started(s, rated=False)
+    left = replace(started.seats[1], bot="greedy", forfeit="left", time_left_ms=None)
+    await s.store.hand_over(started, left, _plan((0,), {}), NOW)
+    handed = await s.store.table(started.id)
+    assert handed is not None
+    assert (handed.seats[1].user_id, handed.seats[1].bot, handed.seats[1].forfeit) == (
+        s.bob.id,
+        "greedy",
+        "left",
+    )
+    with pytest.raises(StaleWrite):
+        await s.store.timing(replace(handed, version=5), _plan((0,), {}), NOW)
+    reminded = replace(_plan((0,), {}, minutes=20), reminded_at=NOW)
+    await s.store.timing(handed, reminded, NOW)
+    timed = await s.store.table(started.id)
+    assert timed is not None and timed.reminded_at == NOW
+    gone = timed.with_seat(replace(timed.seats[0], forfeit="timeout"))
+    outcome = {"scores": [0, 0], "winners": [1], "reason": "Ada ran out of time"}
+    assert await s.store.end(gone, 0, outcome, {"result": outcome}, NOW) == {}
+    over = await s.store.table(started.id)
+    assert over is not None and over.status == "over" and over.deadline_at is None
+    assert over.seats[0].forfeit == "timeout" and over.to_move == ()
+
+
+async def test_one_rematch_per_finished_table(setup: Setup) -> None:
+    s = setup
+    started = await _started(s, rated=False)
+    await s.store.end(started, 1, {"scores": [0, 0], "winners": [0]}, {}, NOW)
+    over = await s.store.table(started.id)
+    assert over is not None
+    seats = [SeatInfo(0, s.ada.id, "Ada"), SeatInfo(1, s.bob.id, "Bob")]
+    again = await s.store.rematch(over, s.bob, {"first_player": 1}, seats, NOW)
+    made = await s.store.table(again)
+    linked = await s.store.table(started.id)
+    assert made is not None and linked is not None and linked.rematch_id == again
+    assert (made.status, made.owner_id, made.options) == ("waiting", s.bob.id, {"first_player": 1})
+    assert [x.user_name for x in made.seats] == ["Ada", "Bob"]
+    with pytest.raises(StaleWrite):
+        await s.store.rematch(over, s.ada, {}, seats, NOW)
+
+
+async def test_chat_lines_come_back_oldest_first(setup: Setup) -> None:
+    s = setup
+    table = await s.store.create(s.ada, "verso", 2, {}, LIVE, NOW)
+    for minute, (user, text) in enumerate([(s.ada, "hi"), (s.cyd, "hello"), (s.ada, "go")]):
+        at = NOW + timedelta(minutes=minute)
+        line = {"name": user.name, "seat": None, "text": text, "at": at.isoformat()}
+        await s.store.chat(table, user, 0 if user is s.ada else None, text, at, line)
+    lines = await s.store.recent_chat(table, 2)
+    assert [(x.name, x.seat, x.text) for x in lines] == [("Cyd", None, "hello"), ("Ada", 0, "go")]
+    assert lines[-1].at == NOW + timedelta(minutes=2)
