@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, Move, Seat, User
 from otherside.server.store.play_rows import add_move, add_timing
-from otherside.server.store.queries import StaleWrite, Timing, create_table, load_table, save_start
+from otherside.server.store.queries import load_table
+from otherside.server.store.records import StaleWrite, Timing
 from otherside.server.store.writer import Batch, Writer
+from otherside.server.store.writes import create_table, save_start
 from otherside.server.tables.pace import Pace
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)

@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, func, insert, select, text, update
 
 from otherside.server.store.db import Database
 from otherside.server.store.models import User
-from otherside.server.store.queries import StaleWrite
+from otherside.server.store.records import StaleWrite
 from otherside.server.store.writer import Batch, Writer
 
 ADD_USER = insert(User).values(

@@ -58,6 +58,10 @@ class SoloCluster:
     def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
         """Nothing to tell: this process is the only one."""
 
+    def message(self, table_id: str, kind: str, **data: Any) -> dict[str, Any] | None:
+        """Nothing to tell (``None``)."""
+        return None
+
     def holds(self, table_id: str) -> bool:
         """Every table is this process's."""
         return True
@@ -110,7 +114,7 @@ class PostgresCluster:
 
     def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
         """Tell every other process, when ``session`` commits, that ``table_id`` changed."""
-        payload = json.dumps({"table": table_id, "kind": kind, "node": self.node, **data})
+        payload = json.dumps(self.message(table_id, kind, **data))
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
             {
@@ -118,6 +122,11 @@ class PostgresCluster:
                 "payload": payload,
             },
         )
+
+    def message(self, table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+        """What :meth:`announce` tells the others (a writer's batch sends many in one
+        ``NOTIFY``: :mod:`otherside.server.store.writer`)."""
+        return {"table": table_id, "kind": kind, "node": self.node, **data}
 
     async def _listen(self, listener: Listener) -> None:
         import psycopg

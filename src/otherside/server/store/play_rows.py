@@ -16,7 +16,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, insert, update
 
 from otherside.server.store.models import GameTable, Move, Seat
-from otherside.server.store.queries import Timing
+from otherside.server.store.records import Timing
 from otherside.server.store.writer import Batch
 
 TABLES = cast(Table, GameTable.__table__)

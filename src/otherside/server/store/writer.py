@@ -36,7 +36,7 @@ from sqlalchemy import Executable, text
 from sqlalchemy.orm import Session
 
 from otherside.server.store.db import Database
-from otherside.server.store.queries import StaleWrite
+from otherside.server.store.records import StaleWrite
 
 T = TypeVar("T")
 log = logging.getLogger("otherside.server")
@@ -136,7 +136,7 @@ class Writer:
         nothing of this work was written."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.append(_Pending(work, future))
-        if self._draining is None:
+        if self._draining is None or self._draining.done():
             self._draining = asyncio.create_task(self._drain(), name="otherside-writer")
         # A caller that stops waiting does not take its write back: it may commit all the same.
         return await asyncio.shield(future)
