@@ -350,10 +350,13 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
         page.wait_for_selector(".rv[data-unplaced='']")
         assert page.locator("[data-testid=match]").inner_text().startswith("✓ Your side matches")
     _shot(recto, "all-placed-recto")
+    # Saying "Recto" ends one's building for the round (R13): the page asks first.
     recto.click("[data-testid=done]")
+    recto.click("[data-testid=done-yes]")
     verso.wait_for_selector("[data-testid=done]:has-text('Verso')")
     recto.wait_for_selector("[data-testid=done-box]:has-text('You said')")
     verso.click("[data-testid=done]")
+    verso.click("[data-testid=done-yes]")
     for page in pages.values():
         page.wait_for_selector("[data-testid=round-result]")
     took = time.monotonic() - started

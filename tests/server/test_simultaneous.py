@@ -120,7 +120,8 @@ async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None
         assert await app.state.scheduler.run_due() == 1
         (result,) = spectator.last("view")["view"]["rounds"]
         assert result["reason"] == "time is up" and result["points"] == 0
-        assert live.info.deadline_at is not None  # the next reveal has the pace's deadline
+        # Between rounds the table waits for the people (R16): no player clock runs.
+        assert live.info.deadline_at is None
 
 
 async def test_a_round_in_progress_resumes_after_a_restart_on_time(database_url: str) -> None:
@@ -242,3 +243,76 @@ async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
     card = spectator.last("view")["view"]["card"]
     assert card["number"] > 100 and card["difficulty"] == "hard"
     assert "red" in spectator.last("view")["view"]["unplaced"]
+
+
+async def test_a_cooperative_game_has_only_its_round_timer(database_url: str) -> None:
+    """No chess clock in Recto Verso: a pair who talk between rounds for an hour, or let a
+    round run out, are never replaced by bots (R13, R16)."""
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        host = players[0].http
+        clocked = await host.post(
+            "/api/tables",
+            json={"game": "rectoverso", "players": 2, "pace": {"kind": "live", "minutes": 0.5}},
+        )
+        assert clocked.status_code == 422 and "timed by its rounds" in clocked.text
+        hub, live, (recto, verso, spectator) = await _table(app, players)
+        assert live.info.pace.to_json() == {"kind": "rounds"}
+        assert all(seat.time_left_ms is None for seat in live.info.seats)
+        clock.advance(minutes=60)  # a long talk before the first card
+        assert await app.state.scheduler.run_due() == 0
+        assert await _act(hub, live, recto, "reveal") == {}
+        clock.advance(seconds=LEVEL_LIMITS[0] + 1)
+        assert await app.state.scheduler.run_due() == 1  # the round's own timer, nothing else
+        clock.advance(minutes=60)
+        assert await app.state.scheduler.run_due() == 0
+        assert live.info.status == "playing"
+        assert [seat.forfeit for seat in live.info.seats] == [None, None]
+        assert [seat.bot for seat in live.info.seats] == [None, None]
+        assert spectator.last("table")["table"]["pace"] == {"kind": "rounds"}
+        # The same people play on, the partner revealing the next card (R16, taking turns).
+        assert await _act(hub, live, verso, "reveal") == {}
+
+
+async def test_a_partner_gone_long_may_be_played_on_with_a_bot_by_the_other(
+    database_url: str,
+) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 3)
+        ada, _bob, stranger = players
+        hub, live, (recto, verso, _spectator) = await _table(app, players[:2])
+        assert await _act(hub, live, recto, "reveal") == {}
+        here = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert here.status_code == 409 and here.json()["code"] == "not_away"
+        hub.detach(live, verso)  # Bob closes his tab
+        seats = recto.last("table")["table"]["seats"]
+        assert seats[1]["away_since"] == clock.now().isoformat()
+        assert seats[0]["away_since"] is None
+        clock.advance(seconds=30)
+        soon = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert soon.status_code == 409 and "less than 60 s" in soon.text
+        clock.advance(seconds=31)
+        assert await app.state.scheduler.run_due() == 0  # no timer hands the seat over
+        assert live.info.seats[1].bot is None
+        outsider = await stranger.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert outsider.status_code == 409 and outsider.json()["code"] == "no_seat"
+        mine = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 0})
+        assert mine.status_code == 409 and mine.json()["code"] == "not_a_person"
+        played_on = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert played_on.status_code == 200, played_on.text
+        seat = played_on.json()["seats"][1]
+        assert seat["kind"] == "bot" and seat["forfeit"] == "away"
+        assert live.info.status == "playing"
+
+
+async def test_a_player_with_a_clock_is_not_played_on_for(database_url: str) -> None:
+    async with running(database_url, run_scheduler=False) as app:
+        ada, bob = await people(app, 2)
+        made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
+        table_id = made.json()["id"]
+        await bob.http.post(f"/api/tables/{table_id}/join", json={})
+        await ada.http.post(f"/api/tables/{table_id}/start")
+        refused = await ada.http.post(f"/api/tables/{table_id}/play-on", json={"seat": 1})
+        assert refused.status_code == 409 and refused.json()["code"] == "has_a_clock"

@@ -206,6 +206,12 @@ async def test_turn_based_reminder_on_day_4_and_loss_on_day_7(
             {"name": "Ada", "rating": round(high), "games": 1},
             {"name": "Bob", "rating": round(low), "games": 1},
         ]
+        # The result says what the game did to each rating; the store keeps it for a table
+        # loaded afresh (after a restart, or on another process).
+        told = {s["name"]: s["rating_change"] for s in blue.last("table")["table"]["seats"]}
+        assert told == {"Ada": round(high - elo.START), "Bob": round(low - elo.START)}
+        assert told["Ada"] > 0 > told["Bob"]
+        assert await hub.services.store.rating_changes(live.id) == live.rating_changes
 
 
 async def test_deadlines_live_in_the_database_and_survive_a_restart(database_url: str) -> None:
@@ -304,7 +310,7 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
     table_id = made.json()["id"]
     games = (await host.http.get("/api/games")).json()
     choices = next(g for g in games if g["name"] == "versus")["bot_choices"]
-    assert {"spec": "search:think=2", "label": "search · 2 s a move", "players": [2]} in choices
+    assert {"spec": "search:think=2", "label": "Search bot (2 s a move)", "players": [2]} in choices
     for bad, words in (
         ("search:think=99", "from 0.1 to 10"),
         ("greedy:think=1", "no option 'think'"),

@@ -118,7 +118,7 @@ def greedy_bot() -> GreedyBot:
     "search",
     "alphabeta",
     "best",
-    description="Alpha-beta search with quiescence, 1 second per ply.",
+    description="Alpha-beta search with quiescence, thinking the time it is given per move.",
     strength="wins 200 of 200 against greedy",
 )
 def search_bot(

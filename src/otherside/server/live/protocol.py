@@ -145,6 +145,10 @@ class SeatOut(BaseModel):
     # Why the player named here gave up the seat during the game (a bot plays it on).
     forfeit: str | None = None
     rating: int | None = None
+    # What the finished, rated game did to the rating (shown with the result).
+    rating_change: int | None = None
+    # Since when the player of a game in play has had no connection to the table.
+    away_since: str | None = None
 
 
 class TableOut(BaseModel):

@@ -34,7 +34,7 @@ class MemoryTableStore:
     def __init__(self) -> None:
         self._tables: dict[str, _Stored] = {}
         self._ratings: dict[tuple[str, int], float] = {}
-        self.rating_changes: list[tuple[str, str, int, float, float]] = []  # game, table, user…
+        self.history: list[tuple[str, str, int, float, float]] = []  # game, table, user…
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """The whole record of a table (written when its game ends)."""
@@ -60,6 +60,11 @@ class MemoryTableStore:
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
         found = ((u, self._ratings.get((game, u))) for u in user_ids)
         return {user: rating for user, rating in found if rating is not None}
+
+    async def rating_changes(self, table_id: str) -> dict[int, float]:
+        return {
+            user: new - old for _game, table, user, old, new in self.history if table == table_id
+        }
 
     async def playing_ids(self) -> list[str]:
         return [t for t, stored in self._tables.items() if stored.info.status == "playing"]
@@ -138,11 +143,16 @@ class MemoryTableStore:
             raise StaleWrite(f"table {table_id} is not at version {version} in the database")
         return stored
 
-    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+    async def seats(
+        self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
+    ) -> None:
         stored = self._waiting_as_known(known)
         info = stored.info
         for seat in seats:
             info = info.with_seat(seat)
+        if host is not None:
+            name = next(s.user_name for s in known.seats if s.user_id == host)
+            info = replace(info, owner_id=host, owner_name=name or info.owner_name)
         stored.info = replace(info, updated_at=now)
 
     async def start(
@@ -254,7 +264,7 @@ class MemoryTableStore:
         after = elo.by_places(before, [place for _user, place in rated])
         for (user, _place), old, new in zip(rated, before, after, strict=True):
             self._ratings[(info.game, user)] = new
-            self.rating_changes.append((info.game, info.id, user, old, new))
+            self.history.append((info.game, info.id, user, old, new))
         return {user: new for (user, _place), new in zip(rated, after, strict=True)}
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
-from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
+from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
 from otherside.server.store.db import Database
 from otherside.server.store.play_rows import add_move, add_timing
 from otherside.server.store.queries import (
@@ -34,6 +34,7 @@ from otherside.server.store.writes import (
     create_table,
     save_chat,
     save_end,
+    save_host,
     save_rematch,
     save_seat,
     save_start,
@@ -62,6 +63,10 @@ class TableStore(Protocol):
         """The ratings in ``game`` of these users (unrated users left out)."""
         ...
 
+    async def rating_changes(self, table_id: str) -> dict[int, float]:
+        """What the rated game at ``table_id`` did to its players' ratings, by user id."""
+        ...
+
     async def playing_ids(self) -> list[str]:
         """Every table whose game is in progress."""
         ...
@@ -82,8 +87,11 @@ class TableStore(Protocol):
         """A new waiting table with its owner in seat 0; its id."""
         ...
 
-    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
-        """Write ``seats`` of a waiting table whose seats are still those ``known``."""
+    async def seats(
+        self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
+    ) -> None:
+        """Write ``seats`` of a waiting table whose seats are still those ``known`` (and make
+        user ``host`` its host, when given)."""
         ...
 
     async def start(
@@ -196,6 +204,9 @@ class SqlTableStore:
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
         return await self.db.run(lambda s: ratings_of(s, game, user_ids))
 
+    async def rating_changes(self, table_id: str) -> dict[int, float]:
+        return await self.db.run(lambda s: changes_of(s, table_id))
+
     async def playing_ids(self) -> list[str]:
         return await self.db.run(playing_table_ids)
 
@@ -215,11 +226,15 @@ class SqlTableStore:
             lambda b: create_table(b.session, owner.id, game, players, options, pace, now)
         )
 
-    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+    async def seats(
+        self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
+    ) -> None:
         def write(batch: Batch) -> None:
             check_seats(batch.session, known.id, "waiting", known.seats)
             for seat in seats:
                 save_seat(batch.session, known.id, seat, now)
+            if host is not None:
+                save_host(batch.session, known.id, host)
             self._announce(batch, known.id, "table")
 
         await self.writer.write(write)

@@ -3,8 +3,9 @@ options a host may choose (with their validation) and the browser module that dr
 
 The table runtime only ever talks to a game through :class:`otherside.core.Game` and
 :class:`otherside.core.State`; adding VERSUS or Recto Verso to the server means registering one
-:class:`GameAdapter` here and adding ``web/js/games/<name>.js``. A game without its own page is
-drawn by the generic page (the view as data and one button per legal action).
+:class:`GameAdapter` here and adding ``web/js/games/<page>/board.js`` (the board contract is in
+``web/js/games/README.md``). A game without its own page is drawn by the generic board (the view
+as data and one button per legal action).
 """
 
 from __future__ import annotations
@@ -121,6 +122,16 @@ def parse_bot(spec: str) -> tuple[str, dict[str, float]]:
     return name, options
 
 
+def bot_words(name: str, budget: str = "") -> str:
+    """A bot as people call it, with its time budget when it has one.
+
+    >>> bot_words("search", "0.5 s a move"), bot_words("partner"), bot_words("greedy")
+    ('Search bot (0.5 s a move)', 'Bot partner', 'Greedy bot')
+    """
+    words = "Bot partner" if name == "partner" else f"{name.capitalize()} bot"
+    return f"{words} ({budget})" if budget else words
+
+
 def format_bot(name: str, options: Mapping[str, float]) -> str:
     """The spec of a bot with options (:func:`parse_bot` reads it back).
 
@@ -138,7 +149,10 @@ class GameAdapter:
         name: the game's name (``otherside.games.get_game(name)``, ``make_bot(name, …)``).
         title: the name shown to people.
         options: the table options a host may set.
-        page: the browser module ``web/js/games/<page>.js`` drawing the table.
+        page: the folder ``web/js/games/<page>/`` whose ``board.js`` draws the table.
+        styled: the page folder has a ``board.css`` too.
+        board_resigns: the board shows its own Resign button (beside its other actions), so the
+            table page shows none.
         load: returns the :class:`Game` (``get_game(name)`` by default; tests pass their own).
         timed: returns the game reading a clock (a callable giving seconds), for a game with a
             timer of its own (Recto Verso's rounds); the server gives it its injected clock.
@@ -157,6 +171,8 @@ class GameAdapter:
     title: str
     options: tuple[OptionSpec, ...] = ()
     page: str = "generic"
+    styled: bool = False
+    board_resigns: bool = False
     load: Callable[[], Game] | None = field(default=None, compare=False)
     timed: Callable[[Callable[[], float]], Game] | None = field(default=None, compare=False)
     pace: Pace = field(default_factory=Pace)
@@ -224,13 +240,13 @@ class GameAdapter:
         for name, players in offered.items():
             options = self.bot_options.get(name, ())
             if not options:
-                choices.append({"spec": name, "label": name, "players": players})
+                choices.append({"spec": name, "label": bot_words(name), "players": players})
             for option in options:
                 for value in option.choices:
                     choices.append(
                         {
                             "spec": format_bot(name, {option.name: value}),
-                            "label": f"{name} · {value:g} {option.unit} a move",
+                            "label": bot_words(name, f"{value:g} {option.unit} a move"),
                             "players": players,
                         }
                     )
@@ -266,6 +282,17 @@ class GameAdapter:
         }
         return (game or self.game).new_state(players, seed=rng.getrandbits(63), options=resolved)
 
+    def board_traits(self) -> dict[str, Any]:
+        """What the pages do differently for this game (``web/js/games/README.md``): which board
+        module and styles to load, who shows Resign, and how a replay is paced (at the pace it
+        was played for a game with a timer of its own)."""
+        return {
+            "module": self.page,
+            "styles": self.styled,
+            "resign": "board" if self.board_resigns else "table",
+            "replay": "timed" if self.timed is not None else "steps",
+        }
+
     def to_json(self) -> dict[str, Any]:
         """What the lobby's form needs: names, counts, options and bots."""
         return {
@@ -277,6 +304,7 @@ class GameAdapter:
             "bot_choices": self.bot_choices(),
             "bot_info": self.bot_info(),
             "page": self.page,
+            "board": self.board_traits(),
             "pace": self.pace.to_json(),
             "rated_counts": list(self.rated_counts),
         }
@@ -286,6 +314,7 @@ VERSO = GameAdapter(
     name="verso",
     title="Verso",
     page="verso",
+    styled=True,
     options=(
         OptionSpec(
             "allow_duplicate_keep",
@@ -320,6 +349,8 @@ VERSUS = GameAdapter(
     name="versus",
     title="VERSUS",
     page="versus",
+    styled=True,
+    board_resigns=True,
     # Born as an online game played over days: a reminder on day 4, the game lost on day 7.
     pace=Pace(kind="turn", days=7, remind_days=4),
     rated_counts=(2,),
@@ -332,6 +363,7 @@ RECTOVERSO = GameAdapter(
     name="rectoverso",
     title="Recto Verso",
     page="rectoverso",
+    styled=True,
     timed=_rectoverso_with_clock,
     options=(
         OptionSpec(
@@ -351,7 +383,7 @@ RECTOVERSO = GameAdapter(
             choices=("standard", "generated"),
         ),
     ),
-    pace=Pace(kind="live", minutes=10, increment=5),
+    pace=Pace(kind="rounds"),
     rated_counts=(3, 4, 5, 6),
     replacement=("partner",),
     # About a person's speed: the partner bot's figures were measured at one action per 2 s.

@@ -20,7 +20,12 @@ from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services
 
 log = logging.getLogger("otherside.server")
-FORFEIT_WORDS = {"resigned": "resigned", "timeout": "ran out of time", "left": "left the game"}
+FORFEIT_WORDS = {
+    "resigned": "resigned",
+    "timeout": "ran out of time",
+    "left": "left the game",
+    "away": "was away; a bot plays on",
+}
 
 
 async def commit(
@@ -72,7 +77,7 @@ async def commit(
         ),
         plan,
     )
-    live.ratings.update(rated)
+    live.rated(rated)
     fanout.broadcast(live, now, table=outcome is not None or forfeit is not None, view=True)
     if outcome is not None:
         services.cluster.forget(live.id)

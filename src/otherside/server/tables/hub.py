@@ -18,7 +18,8 @@ import secrets
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.limiter import Limiter
+from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
@@ -77,6 +78,12 @@ class TableHub:
             forget_if_idle=self.forget_if_idle,
             kick_bots=lambda live: bot_turns.kick(self.services, live),
         )
+        if db is not None:
+            # Chat lines are counted where every process sees them (a hub without a database,
+            # on a memory store, counts nothing).
+            self.services.throttles = Throttles(
+                self.services.limits, Limiter(db, self.services.clock)
+            )
         self.catch_up = CatchUp(self)
         self._actors: dict[str, TableActor] = {}
         self._loads: dict[str, asyncio.Future[TableActor]] = {}  # tables being loaded
@@ -133,7 +140,10 @@ class TableHub:
         game = adapter.game_with_clock(game_clock)
         state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
+        live.loaded_at = self.services.clock.now()
         live.ratings = await seated_ratings(store, info)
+        if info.status == "over" and info.rated:
+            live.rating_changes = await store.rating_changes(table_id)
         actor = TableActor(live, self.services, recover=self._recover)
         self._actors[table_id] = actor
         actor.start()
@@ -149,14 +159,25 @@ class TableHub:
         then every change."""
         live = await self.live(table_id)
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
+        came_back = conn.user is not None and live.away_since(conn.user.id) is not None
         live.watchers.add(conn)
+        if conn.user is not None:
+            live.gone.pop(conn.user.id, None)
         fanout.send_state(conn, live, self.services.clock.now())
+        if came_back and live.info.playing_seat_of(conn.user.id if conn.user else None) is not None:
+            fanout.broadcast(live, self.services.clock.now(), table=True, view=False)
         await chat.send_recent(self.services, live, conn)
         return live
 
     def detach(self, live: LiveTable, conn: Connection) -> None:
         """Stop sending to ``conn``."""
         live.watchers.discard(conn)
+        user = conn.user
+        if user is not None and live.away_since(user.id) is not None:
+            now = self.services.clock.now()
+            live.gone[user.id] = now
+            if live.info.status == "playing" and live.info.playing_seat_of(user.id) is not None:
+                fanout.broadcast(live, now, table=True, view=False)  # the others learn it
         self.forget_if_idle(live)
 
     def forget_if_idle(self, live: LiveTable) -> None:

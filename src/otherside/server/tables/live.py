@@ -19,6 +19,7 @@ from otherside.core.simultaneous import apply_as
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.ratings.elo import START
 from otherside.server.store.records import MoveRow, TableInfo
 from otherside.server.tables.adapters import GameAdapter
 
@@ -58,12 +59,30 @@ class LiveTable:
     # The task playing the table's bot seats while one of them may act (:mod:`.bot_turns`).
     bot_task: asyncio.Task[None] | None = None
     ratings: dict[int, float] = field(default_factory=dict)
-    chat_times: dict[int, list[datetime]] = field(default_factory=dict)
+    # What the game did to its players' ratings, by user id (a rated game once it is over).
+    rating_changes: dict[int, float] = field(default_factory=dict)
+    # Since when each seated person has had no connection here (by user id; a person not
+    # in it is here, or was never seen since the table was loaded at ``loaded_at``).
+    gone: dict[int, datetime] = field(default_factory=dict)
+    loaded_at: datetime | None = None
 
     @property
     def id(self) -> str:
         """The table id."""
         return self.info.id
+
+    def rated(self, after: dict[int, float]) -> None:
+        """The players' new ratings ``after`` the game (by user id; empty when unrated): kept,
+        with the change each made, for the result to show."""
+        for user, rating in after.items():
+            self.rating_changes[user] = rating - self.ratings.get(user, START)
+        self.ratings.update(after)
+
+    def away_since(self, user_id: int) -> datetime | None:
+        """Since when ``user_id`` has had no connection to this table here (``None``: here)."""
+        if any(c.user is not None and c.user.id == user_id for c in self.watchers):
+            return None
+        return self.gone.get(user_id, self.loaded_at)
 
     def seat_of(self, conn: Connection) -> int | None:
         """The seat the connection's user plays, or ``None`` for a spectator (also for a

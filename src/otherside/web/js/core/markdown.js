@@ -1,6 +1,6 @@
 // A tiny Markdown renderer for the rules pages: headings, paragraphs, lists, **bold**, `code`
 // and pipe tables — built from DOM nodes and text nodes only, so no text can become HTML.
-import { el } from "/static/js/api.js";
+import { el } from "/static/js/core/dom.js";
 
 function inline(text) {
   const out = [];
@@ -47,7 +47,9 @@ export function renderMarkdown(text) {
       const [head, ...rest] = body;
       blocks.push(el("table", { class: "list rules-table" },
         el("thead", {}, el("tr", {}, cells(head).map((c) => el("th", {}, inline(c))))),
-        el("tbody", {}, rest.map((r) => el("tr", {}, cells(r).map((c) => el("td", {}, inline(c))))))));
+        // A row of the rule references ("| R5 | support |") is the anchor of /rules/<game>#R5.
+        el("tbody", {}, rest.map((r) => el("tr", { id: /^[A-Z]\d+$/.test(cells(r)[0]) ? cells(r)[0] : null },
+          cells(r).map((c) => el("td", {}, inline(c))))))));
     } else {
       const para = [];
       while (i < lines.length && lines[i].trim() && !/^(#{1,3}\s|\s*[-*]\s+|\s*\d+\.\s+|\s*\|)/.test(lines[i])) {

@@ -1,11 +1,10 @@
 // Verso at the table: pile, discards, every tableau in three coloured rows, actions, the log.
 // Everything shown comes from the server's view (V19); legal actions come from the server too.
-import { el } from "/static/js/api.js";
+import { el } from "/static/js/core/dom.js";
+import { ruleNodes } from "/static/js/core/words.js";
 
 const COLOURS = { b: "blue", g: "green", o: "orange" };
 const ORDER = ["blue", "green", "orange"];
-let selected = new Set();
-let selectedAt = -1;
 
 export function face(text) {
   const colour = COLOURS[text[0].toLowerCase()];
@@ -37,26 +36,30 @@ function parseSeries(action) {
   return { action, colour, keys, star, values };
 }
 
+/** One event of a Verso view as a sentence for the log. */
 export function describe(event, names) {
-  const who = (p) => names[p] ?? `seat ${p + 1}`;
+  // The reader's own seat is named "… (you)": said "You", and "your" as an owner.
+  const mine = (p) => /\(you\)$/.test(names[p] ?? "");
+  const who = (p) => (mine(p) ? "You" : names[p] ?? `seat ${p + 1}`);
+  const whose = (p) => (mine(p) ? "your" : `${names[p] ?? `seat ${p + 1}`}'s`);
   switch (event.type) {
     case "draw":
       return event.flipped ? `${who(event.player)} turned ${show(event.from)} over and took ${show(event.face)}.`
         : `${who(event.player)} drew ${show(event.face)}.`;
     case "discard":
       return `${show(event.card.up)}${event.card.down ? ` (back ${show(event.card.down)})` : ""} was discarded` +
-        (event.reason === "duplicate" ? ` — a duplicate in ${who(event.player)}'s tableau.` : ` from ${who(event.player)}'s series.`);
+        (event.reason === "duplicate" ? ` — a duplicate in ${whose(event.player)} tableau.` : ` from ${whose(event.player)} series.`);
     case "series": {
       // event.star: the value the star stood for in this series (null without a star).
       const values = event.values.map((v) => (v === event.star ? `★${v}` : v)).join("-");
       return `${who(event.player)} banked ${event.colour} ${values} for ${event.points} VP.`;
     }
     case "turn":
-      return `${who(event.player)}'s ${show(event.from)} was turned over: now ${show(event.to)}.`;
+      return `${mine(event.player) ? "Your" : whose(event.player)} ${show(event.from)} was turned over: now ${show(event.to)}.`;
     case "square":
       return `${who(event.player)} completed a square: +${event.points} VP!`;
     case "square_broken":
-      return `${who(event.player)}'s square is broken.`;
+      return `${mine(event.player) ? "Your" : whose(event.player)} square is broken.`;
     case "opponent":
       return `The opponent took ${show(event.card.up)}${event.card.down ? `/${show(event.card.down)}` : ""}` +
         (event.effect === "turn" ? " — you turn over a card." : " — nothing happens.");
@@ -65,7 +68,7 @@ export function describe(event, names) {
     case "final":
       return "The pile is empty: final series — each player may bank one last series or pass.";
     case "end":
-      return `The pile is empty (${event.reason}).`;
+      return "The pile is empty: the game is over.";
     default:
       return JSON.stringify(event);
   }
@@ -102,7 +105,7 @@ function finalBox(view, ctx) {
     view.solo ? null : el("ol", {}, order.map(([s, p]) => el("li", {}, `${ctx.names[p] ?? `seat ${p + 1}`}: ${s} VP`))));
 }
 
-function seriesBar(view, ctx, rerender) {
+function seriesBar(view, ctx, selected, rerender) {
   const options = ctx.legal.filter((a) => a.startsWith("series ")).map(parseSeries);
   if (!options.length) return el("div", { class: "series-bar muted" }, ctx.legal.length ? "No series to bank." : "");
   const chosen = [...selected].sort().join("|");
@@ -116,7 +119,7 @@ function seriesBar(view, ctx, rerender) {
     selected.size ? el("button", { class: "secondary small", onclick: () => { selected.clear(); rerender(); } }, "Clear") : null);
 }
 
-function playerPanel(view, ctx, p, marks, rerender) {
+function playerPanel(view, ctx, p, marks, selected, rerender) {
   const tableau = view.tableaux[p];
   const mine = p === ctx.seat;
   const canSelect = mine && ctx.legal.some((a) => a.startsWith("series "));
@@ -144,10 +147,9 @@ function playerPanel(view, ctx, p, marks, rerender) {
     rows);
 }
 
-export function render(root, view, ctx) {
-  if (selectedAt !== view.version) { selected = new Set(); selectedAt = view.version; }
+function render(root, view, ctx, selected) {
   const marks = highlights(view);
-  const rerender = () => render(root, view, { ...ctx, previous: null, quiet: true });
+  const rerender = () => render(root, view, { ...ctx, previous: null, quiet: true }, selected);
   const quietMarks = ctx.quiet ? { arrive: {}, turned: {}, squared: new Set(), scored: new Set(), discarded: 0 } : marks;
   const legal = new Set(ctx.legal);
   const myTurn = ctx.play && ctx.legal.length > 0;
@@ -170,12 +172,29 @@ export function render(root, view, ctx) {
           view.top ? el("button", { disabled: !legal.has("draw"), onclick: () => ctx.play("draw"),
             title: legal.has("draw") ? "take the top card as it shows" : "the top face duplicates one of your cards (V8): flip it" }, `Draw ${show(view.top)}`) : null,
           view.top ? el("button", { disabled: !legal.has("flip"), onclick: () => ctx.play("flip"), title: "turn the top card over, then take it" }, "Flip & take") : null,
-          legal.has("pass") ? el("button", { class: "secondary", onclick: () => ctx.play("pass") }, "Pass") : null) : null),
+          legal.has("pass") ? el("button", { class: "secondary", onclick: () => ctx.play("pass") }, "Pass") : null) : null,
+        // Why a button is greyed out, in words (a tooltip is invisible on touch screens).
+        myTurn && view.top && !legal.has("draw") && legal.has("flip")
+          ? el("span", { class: "why", "data-testid": "why-draw" }, ...ruleNodes(`You already have ${show(view.top)}: flip the card and take its other side (V8).`, "verso"))
+          : null),
       el("div", { style: "flex:1; min-width:160px" },
         el("div", { class: "muted" }, `Discards (${view.discards.length})`),
         el("div", { class: "discards" }, discards.map((c, i) =>
           cardNode(c, { class: i >= discards.length - quietMarks.discarded ? "gone" : "" }))))),
-    myTurn ? seriesBar(view, ctx, rerender) : null,
-    el("div", { class: "players" }, order.map((p) => playerPanel(view, ctx, p, quietMarks, rerender))),
+    myTurn ? seriesBar(view, ctx, selected, rerender) : null,
+    el("div", { class: "players" }, order.map((p) => playerPanel(view, ctx, p, quietMarks, selected, rerender))),
   ].filter(Boolean));
+}
+
+/** The board contract (js/games/README.md): the cards chosen for a series live here. */
+export function createBoard(root, context) {
+  let selected = new Set(), selectedAt = -1;
+  return {
+    update(frame) {
+      if (selectedAt !== frame.view.version) { selected = new Set(); selectedAt = frame.view.version; }
+      render(root, frame.view, { ...frame, play: context.play }, selected);
+    },
+    describe: (view, names) => (view.events ?? []).map((e) => describe(e, names)),
+    dispose() {},
+  };
 }

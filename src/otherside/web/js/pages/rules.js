@@ -1,13 +1,15 @@
 // The rules of a game, in the project's own words (the same text as `otherside rules GAME`).
-import { currentUser, el, header } from "/static/js/api.js";
-import { renderMarkdown } from "/static/js/markdown.js";
-
-const GAMES = [["verso", "Verso"], ["versus", "VERSUS"], ["rectoverso", "Recto Verso"]];
-const game = location.pathname.split("/").pop();
+import { api } from "/static/js/core/http.js";
+import { el, pathTail } from "/static/js/core/dom.js";
+import { renderMarkdown } from "/static/js/core/markdown.js";
+import { currentUser, header } from "/static/js/core/session.js";
 
 async function start() {
+  const game = pathTail();
   header(await currentUser());
-  document.getElementById("games").replaceChildren(...GAMES.map(([name, title]) =>
+  // The games come from the server: a new game needs no change here.
+  const games = await api("GET", "/api/games").catch(() => []);
+  document.getElementById("games").replaceChildren(...games.map(({ name, title }) =>
     el("a", { class: `button small ${name === game ? "" : "secondary"}`, href: `/rules/${name}` }, title)));
   const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
   const article = document.getElementById("rules");
@@ -16,7 +18,7 @@ async function start() {
     return;
   }
   article.replaceChildren(...renderMarkdown(await response.text()));
-  const title = GAMES.find(([name]) => name === game)?.[1] ?? game;
+  const title = games.find(({ name }) => name === game)?.title ?? game;
   document.title = `otherside — ${title} rules`;
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }

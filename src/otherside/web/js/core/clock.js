@@ -10,12 +10,21 @@ function serverNow(state) {
   return Date.now() + state.offset;
 }
 
+/**
+ * Whether `seat`'s live clock counts down now: the server runs one clock at a time, that of the
+ * only seat to move; when several seats act at once (a Recto Verso build, which has its own
+ * round timer) no player's clock runs, and none may look as if it did.
+ */
+export function isRunning(state, seat) {
+  if (!state || state.pace?.kind !== "live" || !state.turn_started_at) return false;
+  return state.to_move.length === 1 && state.to_move[0] === seat;
+}
+
 // Milliseconds left on `seat`'s live clock now (null without a clock).
 export function timeLeft(state, seat) {
   const left = state?.time_left_ms?.[seat];
   if (left === null || left === undefined) return null;
-  const running = state.to_move.length === 1 && state.to_move[0] === seat && state.turn_started_at;
-  if (!running || state.pace.kind !== "live") return left;
+  if (!isRunning(state, seat)) return left;
   return Math.max(0, left - (serverNow(state) - Date.parse(state.turn_started_at)));
 }
 

@@ -1,5 +1,7 @@
 // A player's page: ratings per game with a plot of their history, personal bests, recent games.
-import { api, currentUser, el, header } from "/static/js/api.js";
+import { api } from "/static/js/core/http.js";
+import { el } from "/static/js/core/dom.js";
+import { currentUser, header } from "/static/js/core/session.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/").pop());

@@ -1,6 +1,9 @@
 // The lobby: sign in / sign up / guest, create a table (game, players, options, pace, bots),
 // my games (those waiting for me first), open and live tables, ratings, reminder address.
-import { api, currentUser, el, header, toast } from "/static/js/api.js";
+import { api } from "/static/js/core/http.js";
+import { el } from "/static/js/core/dom.js";
+import { currentUser, header } from "/static/js/core/session.js";
+import { toast } from "/static/js/core/toast.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [], me = null;
@@ -62,7 +65,7 @@ function refreshForm() {
   const keep = $("bots").value;
   $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
     ...game.bot_choices.filter((c) => c.players.includes(players)).map((c) =>
-      el("option", { value: c.spec, selected: c.spec === keep }, `${c.label} bots`)));
+      el("option", { value: c.spec, selected: c.spec === keep }, c.label)));
   describeBot();
 }
 
