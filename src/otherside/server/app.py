@@ -14,7 +14,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
-from otherside.server.accounts.sessions import Sessions
+from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
@@ -117,7 +117,7 @@ def create_app(
         )
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)
+            await cluster.start(heard_by(app), hub.catch_up.adopt)
         else:
             resumed = await hub.resume()
             if resumed:
@@ -175,6 +175,23 @@ def create_app(
     add_docs(app, WEB)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    """What this process does with another's announcement: a sign-out is forgotten here too;
+    after a lost connection (``resync``) every session is read from the database again, since
+    a sign-out may have been missed; the rest is the tables'."""
+
+    async def hear(message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "signout":
+            forget_session(app.state, str(message.get("digest")))
+            return
+        if kind == "resync":
+            app.state.sessions.cache.clear()
+        await app.state.hub.catch_up.on_remote(message)
+
+    return hear
 
 
 def app_from_environment() -> FastAPI:

@@ -19,8 +19,8 @@ from otherside.server.accounts.sessions import (
     UserInfo,
     check_name,
     client_address,
-    close_session,
     current_user,
+    end_session,
     open_session,
     user_email,
     user_info,
@@ -124,7 +124,7 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
     state = request.app.state
     token = state.sessions.token(request.cookies.get(COOKIE))
     if token is not None:
-        await state.db.run(lambda s: close_session(s, token))
+        await end_session(state, token)
         await state.admission.sign_out(token)  # its websockets here close now
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
