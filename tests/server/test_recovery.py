@@ -71,7 +71,7 @@ async def hubs(store: FlakyStore) -> AsyncIterator[tuple[TableHub, TableHub]]:
     finally:
         for hub in made:
             await hub.close()
-        runner.close()
+        await runner.close()
 
 
 async def _until(check: Any) -> None:

@@ -65,7 +65,8 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
         players = await people(app, 2)
         hub, live, (recto, verso, spectator) = await _table(app, players)
         assert await _act(hub, live, recto, "reveal") == {}
-        card = spectator.last("view")["view"]["card"]["number"]
+        card = live.state.card  # the server's own state: the spectator is not shown it (R17)
+        assert spectator.last("view")["view"]["card"] is None
         moves = _solution(card)
         stale = live.info.version
         for index, action in enumerate(moves):
@@ -84,7 +85,9 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
         view = spectator.last("view")["view"]
         (result,) = view["rounds"]
         seconds = 2 * len(moves) + 1
-        assert result == {
+        built = sorted(m.removeprefix("place ") for m in moves)
+        assert sorted(result["placements"]) == built  # the round whole, once it is over
+        assert {k: v for k, v in result.items() if k != "placements"} == {
             "card": card,
             "recto": 0,
             "verso": 1,
@@ -109,7 +112,7 @@ async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None
         await _act(hub, live, recto, "reveal")
         limit = LEVEL_LIMITS[0]
         assert live.info.deadline_at == clock.now() + timedelta(seconds=limit)
-        first = _solution(spectator.last("view")["view"]["card"]["number"])[0]
+        first = _solution(live.state.card)[0]
         clock.advance(seconds=limit - 1)
         assert await app.state.scheduler.run_due() == 0
         assert await _act(hub, live, verso, first) == {}
@@ -151,10 +154,10 @@ async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str)
             assert state is not None
             active = state.active
             await _act(hub, live, conns[active], "turn")
-            full = spectator.last("view")["view"]
-            recto, verso = full["recto"], full["verso"]
+            state = live.state
+            recto, verso = state.recto, state.verso
             idle = ({0, 1, 2} - {recto, verso}).pop()
-            card = full["card"]
+            card = state.current_card.to_json()
             moves = _solution(card["number"])
             for index, action in enumerate(moves):
                 clock.advance(seconds=1)
@@ -184,6 +187,10 @@ async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str)
                         assert message["legal"] and all(
                             a.startswith(("place", "remove", "done")) for a in message["legal"]
                         )
+                # Without a seat: neither side, no placement, no card (R17, issue 31).
+                watched = spectator.last("view")
+                assert watched["view"]["card"] is None and watched["view"]["construction"] is None
+                assert len(watched["view"]["rounds"]) == _round and watched["legal"] == []
             for conn in (conns[recto], conns[verso]):
                 await _act(hub, live, conn, "done")
             assert spectator.last("view")["view"]["rounds"][-1]["matched"]
@@ -209,10 +216,12 @@ async def test_a_partner_bot_builds_its_own_side_beside_a_human(database_url: st
         await settle(hub, table_id, timeout=60)
         view = spectator.last("view")["view"]
         assert view["done"] == [1] and not view["unplaced"]
-        assert view["construction"]["back"] == view["card"]["back"]
+        state = live.state  # the server's own state: the spectator sees neither side (R17)
+        card = state.current_card
+        assert state.construction.back_view() == card.back
         assert await _act(hub, live, recto, "done") == {}
         (result,) = spectator.last("view")["view"]["rounds"]
-        assert result["matched"] == (view["construction"]["front"] == view["card"]["front"])
+        assert result["matched"] == (state.construction.front_view() == card.front)
 
 
 async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
@@ -240,7 +249,7 @@ async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
     await hub.attach(table_id, recto)
     await hub.attach(table_id, spectator)
     await _act(hub, live, recto, "reveal")
-    card = spectator.last("view")["view"]["card"]
+    card = live.state.current_card.to_json()
     assert card["number"] > 100 and card["difficulty"] == "hard"
     assert "red" in spectator.last("view")["view"]["unplaced"]
 
@@ -273,3 +282,46 @@ async def test_a_cooperative_game_has_only_its_round_timer(database_url: str) ->
         assert spectator.last("table")["table"]["pace"] == {"kind": "rounds"}
         # The same people play on, the partner revealing the next card (R16, taking turns).
         assert await _act(hub, live, verso, "reveal") == {}
+
+
+async def test_a_partner_gone_long_may_be_played_on_with_a_bot_by_the_other(
+    database_url: str,
+) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 3)
+        ada, _bob, stranger = players
+        hub, live, (recto, verso, _spectator) = await _table(app, players[:2])
+        assert await _act(hub, live, recto, "reveal") == {}
+        here = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert here.status_code == 409 and here.json()["code"] == "not_away"
+        hub.detach(live, verso)  # Bob closes his tab
+        seats = recto.last("table")["table"]["seats"]
+        assert seats[1]["away_since"] == clock.now().isoformat()
+        assert seats[0]["away_since"] is None
+        clock.advance(seconds=30)
+        soon = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert soon.status_code == 409 and "less than 60 s" in soon.text
+        clock.advance(seconds=31)
+        assert await app.state.scheduler.run_due() == 0  # no timer hands the seat over
+        assert live.info.seats[1].bot is None
+        outsider = await stranger.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert outsider.status_code == 409 and outsider.json()["code"] == "no_seat"
+        mine = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 0})
+        assert mine.status_code == 409 and mine.json()["code"] == "not_a_person"
+        played_on = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert played_on.status_code == 200, played_on.text
+        seat = played_on.json()["seats"][1]
+        assert seat["kind"] == "bot" and seat["forfeit"] == "away"
+        assert live.info.status == "playing"
+
+
+async def test_a_player_with_a_clock_is_not_played_on_for(database_url: str) -> None:
+    async with running(database_url, run_scheduler=False) as app:
+        ada, bob = await people(app, 2)
+        made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
+        table_id = made.json()["id"]
+        await bob.http.post(f"/api/tables/{table_id}/join", json={})
+        await ada.http.post(f"/api/tables/{table_id}/start")
+        refused = await ada.http.post(f"/api/tables/{table_id}/play-on", json={"seat": 1})
+        assert refused.status_code == 409 and refused.json()["code"] == "has_a_clock"

@@ -17,6 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
 from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
+from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
 from otherside.server.live.inbox import handle
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -71,8 +72,20 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     if not _same_origin(socket):
         await socket.close(CLOSE_FORBIDDEN, "cross-origin connection refused")
         return
+    cookie = socket.cookies.get(COOKIE)
+    admission: Admission = state.admission
+    address = socket.client.host if socket.client else "unknown"
     try:
-        user = await user_of_cookie(state, socket.cookies.get(COOKIE))
+        with admission.holding(address, state.sessions.token(cookie), socket):
+            await _watch(socket, table_id, cookie, hub)
+    except OverCap as over:
+        await socket.close(over.code, str(over))
+
+
+async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: TableHub) -> None:
+    state = socket.app.state
+    try:
+        user = await user_of_cookie(state, cookie)
         conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
@@ -92,9 +105,17 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
             text = message.get("text")
             if text is None:
                 text = "<binary>"
+            if user is not None and await user_of_cookie(state, cookie) is None:
+                # Signed out (maybe through another server process): no more acting.
+                await socket.close(CLOSE_SIGNED_OUT, "signed out")
+                break
             await handle(hub, live, conn, text)
     except WebSocketDisconnect:
         pass
+    except OUTAGE_ERRORS as exc:
+        # Whether the user is still signed in cannot be told while the database is away.
+        log.warning("table socket %s: database unavailable: %r", table_id, exc)
+        await socket.close(CLOSE_TRY_LATER, "the server is busy; try again shortly")
     finally:
         hub.detach(live, conn)
         conn.queue.put_nowait(None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from otherside.bots.spec import BotSpec
 from otherside.server.live.protocol import SeatOut, TableOut
 from otherside.server.store.records import SeatInfo, TableInfo
 
@@ -15,12 +16,25 @@ def bot_label(spec: str, seat: int) -> str:
     >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
     ('Greedy bot 2', 'Search bot 1 (2 s a move)')
     """
-    name, *options = spec.split(":")
-    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
-    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
+    return BotSpec.parse(spec).seat_label(seat)
 
 
-def seat_out(seat: SeatInfo, rating: float | None = None, change: float | None = None) -> SeatOut:
+def _bot_name(spec: str | None) -> str | None:
+    """A seat's bot's registry name, for pages (so that they never split a spec)."""
+    return BotSpec.parse(spec).name if spec is not None else None
+
+
+def _bot_label(spec: str | None) -> str | None:
+    """A seat's bot with its settings for people (``search · 2 s a move``)."""
+    return BotSpec.parse(spec).label() if spec is not None else None
+
+
+def seat_out(
+    seat: SeatInfo,
+    rating: float | None = None,
+    change: float | None = None,
+    away: datetime | None = None,
+) -> SeatOut:
     """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated;
     ``change``: what the finished game did to it)."""
     if seat.user_id is not None:
@@ -30,14 +44,22 @@ def seat_out(seat: SeatInfo, rating: float | None = None, change: float | None =
             name=seat.user_name,
             user_id=seat.user_id,
             bot=seat.bot,
+            bot_name=_bot_name(seat.bot),
+            bot_label=_bot_label(seat.bot),
             guest=seat.guest,
             forfeit=seat.forfeit,
             rating=round(rating) if rating is not None else None,
             rating_change=round(change) if change is not None else None,
+            away_since=_iso(away),
         )
     if seat.bot is not None:
         return SeatOut(
-            seat=seat.seat, kind="bot", name=bot_label(seat.bot, seat.seat), bot=seat.bot
+            seat=seat.seat,
+            kind="bot",
+            name=bot_label(seat.bot, seat.seat),
+            bot=seat.bot,
+            bot_name=_bot_name(seat.bot),
+            bot_label=_bot_label(seat.bot),
         )
     return SeatOut(seat=seat.seat, kind="empty", name=None)
 
@@ -47,11 +69,13 @@ def table_out(
     title: str,
     ratings: dict[int, float] | None = None,
     changes: dict[int, float] | None = None,
+    away: dict[int, datetime] | None = None,
 ) -> TableOut:
     """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id,
     and ``changes`` the finished game made to them)."""
     ratings = ratings or {}
     changes = changes or {}
+    away = away or {}
     return TableOut(
         id=info.id,
         game=info.game,
@@ -65,7 +89,7 @@ def table_out(
         owner=info.owner_name,
         owner_id=info.owner_id,
         seats=[
-            seat_out(s, ratings.get(s.user_id), changes.get(s.user_id))
+            seat_out(s, ratings.get(s.user_id), changes.get(s.user_id), away.get(s.user_id))
             if s.user_id is not None
             else seat_out(s)
             for s in info.seats

@@ -1,6 +1,6 @@
 // Drawings: the site in 3D from the player's side (SVG), pieces, the top view and the side views
 // (HTML grids). Every cube carries its piece letter, so colour is never the only cue.
-import { el } from "/static/js/api.js";
+import { el } from "/static/js/core/dom.js";
 import { BY_LETTER, BY_NAME, SITE, anchorOf } from "./pieces.js";
 import { key } from "./model.js";
 

@@ -1,6 +1,6 @@
 // Between rounds and after them: results, the level ladder (R16), the score table (R14), the
 // log sentence for each view, and the clock's words.
-import { el } from "/static/js/api.js";
+import { el } from "/static/js/core/dom.js";
 
 // Mirrors of the engine's decisions (games/rectoverso/flow.py: LEVEL_LIMITS, SCORE_TABLE),
 // shown on the page; tests/server/test_browser_rectoverso.py checks that they agree.

@@ -1,0 +1,19 @@
+// Numbers the pages share with the server: websocket close codes (server/live/sockets.py) and
+// the pace of pings and reconnections.
+
+/** Close codes of the table socket: the server closed it for a reason no retry can change. */
+export const CLOSE = Object.freeze({
+  FORBIDDEN: 4403, // the page may not watch this table
+  NOT_FOUND: 4404, // there is no such table
+  TOO_SLOW: 4408, // the page stopped reading: a retry starts afresh
+});
+
+/** Codes after which reconnecting is pointless. */
+export const FINAL_CLOSES = new Set([CLOSE.FORBIDDEN, CLOSE.NOT_FOUND]);
+
+/** A ping keeps proxies from closing an idle socket. */
+export const PING_MS = 25000;
+
+/** Reconnection waits: doubled after each failure, up to the maximum. */
+export const RECONNECT_FIRST_MS = 500;
+export const RECONNECT_MAX_MS = 8000;

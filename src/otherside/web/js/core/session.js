@@ -1,0 +1,21 @@
+// Who is signed in, and the header's "name · sign out".
+import { api } from "/static/js/core/http.js";
+import { el } from "/static/js/core/dom.js";
+
+/** The signed-in user (`{id, name, guest…}`) or null. */
+export async function currentUser() {
+  return (await api("GET", "/api/me")).user;
+}
+
+/** Fill the page header's `.who` with the user's name and a sign-out link. */
+export function header(user) {
+  const who = document.querySelector("header.top .who");
+  if (!who) return;
+  who.replaceChildren();
+  if (user) {
+    who.append(`${user.name}${user.guest ? " (guest)" : ""} · `,
+      el("a", { href: "#", style: "color:#fff", onclick: async (e) => {
+        e.preventDefault(); await api("POST", "/api/signout"); location.href = "/";
+      } }, "sign out"));
+  }
+}

@@ -1,0 +1,673 @@
+// Recto Verso at the table: the build page.
+//
+// What a builder sees is exactly their view (R17): their side of the card, their own view of
+// the building, the top view, the pieces not placed, the clock, and the `legal` list. The site
+// is drawn from that alone. R5 makes every column solid from the ground, so the top view's
+// heights give the building's exact shape; the colours known are the top of each column (top
+// view) and the cube nearest the player in each column and level (own view), so the site is
+// drawn in 3D from the player's side (recto from the front, x = 0 on the left; verso from the
+// back, mirrored, R8) with those colours, and any other visible face (a right side) in a
+// neutral "unknown" tint. No placement is inferred beyond that.
+//
+// Placing: choose a piece in the tray, turn it (the orientation thumbnails, or R / Shift+R),
+// point at a cell of the site (the 3D drawing's floor and column tops, or the top view): the
+// piece is held by its anchor cube (lowest, nearest, leftmost; dotted in the drawings) and goes
+// to the lowest placement there that the server lists as legal — shown as a ghost in the 3D
+// site, in the top view and in the side view (with ✓/✗ against the card). Click or drop to
+// place (drag from the tray works with mouse and touch: pointer events). A spot with no legal
+// placement is explained (outside the site, R4; not supported, R5). Click a cube of a placed
+// piece (or "pick up") to take it off and hold it again (`remove <piece>`).
+//
+// Players not building, spectators and replays see both sides of the card, both views and the
+// whole building in colour. Between rounds: the last result, the levels (2 players, R16) or the
+// scores (R14), and the active player's "Reveal the next card" / "Turn a token".
+import { el } from "/static/js/core/dom.js";
+import { ruleNodes } from "/static/js/core/words.js";
+import { BY_LETTER, BY_NAME, orientations, shapeKey } from "./pieces.js";
+import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./model.js";
+import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./draw.js";
+import {
+  LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
+} from "./rounds.js";
+
+const SIDE_WORDS = { front: "recto", back: "verso" };
+
+/** One line for the log: the round that just ended, or the game's end. */
+export function summary(view, names) {
+  return summaryText(view, names);
+}
+
+/**
+ * The board contract (js/games/README.md). The round clock counts down here from the view's
+ * elapsed time (live tables only); refusals of the server are explained on the board.
+ */
+export function createBoard(root, context) {
+  // UI state kept across renders (views arrive whenever the partner acts).
+  const ui = {
+    round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
+    drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
+    confirmDone: false,
+  };
+  let live = null;
+  let painted = "";
+
+  /** The server refused an action (an `error` message): show its reason on the board. */
+  function refused(message) {
+    if (!live) return false;
+    const reason = String(message).replace(/^'[^']*' is illegal: /, "").replace(/; legal: .*$/s, "");
+    ui.message = { text: reason.charAt(0).toUpperCase() + reason.slice(1), kind: "refused", at: performance.now() };
+    paint();
+    return true;
+  }
+
+  function render(root, view, ctx) {
+    const fresh = !live || live.view !== view;
+    const role = roleOf(view, ctx.seat);
+    const legal = new Set(ctx.legal ?? []);
+    live = {
+      root, view, ctx, legal, role,
+      receivedAt: fresh ? performance.now() : live.receivedAt,
+      model: siteModel(view, role ?? "front"),
+      canBuild: Boolean(role && ctx.play && legal.has("done")),
+      ticking: context.mode === "live",
+    };
+    reconcile(view);
+    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names]);
+    if (signature !== painted || !root.querySelector(".rv")) paint();
+    painted = signature;
+    tick();
+  }
+
+  function reconcile(view) {
+    const round = `${view.rounds.length}:${view.phase}`;
+    if (ui.round !== round) {
+      Object.assign(ui, { round, selected: null, hover: null, hoverLetter: null, message: null, pickedUp: null, note: null, confirmDone: false });
+      endDrag();
+    }
+    if (view.phase === "build") ui.lastBuild = { view, role: live.role, rounds: view.rounds.length };
+    if (ui.pickedUp && view.unplaced.includes(ui.pickedUp)) ui.pickedUp = null;
+    if (ui.selected && !view.unplaced.includes(ui.selected) && ui.pickedUp !== ui.selected) {
+      ui.note = `Your partner has placed the ${ui.selected} piece you were holding.`;
+      ui.selected = null;
+      endDrag();
+    }
+    if (!live.canBuild) { ui.selected = null; ui.hover = null; endDrag(); }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The selected piece, its orientation and where it would go.
+
+  function orientationsOf(name) {
+    return orientations(BY_NAME[name].shape);
+  }
+
+  function heldCells() {
+    if (!ui.selected) return null;
+    const list = orientationsOf(ui.selected);
+    return list[(ui.orient[ui.selected] ?? 0) % list.length];
+  }
+
+  function currentAim() {
+    if (!ui.selected || !ui.hover || !live?.canBuild) return null;
+    return aim(live.model, ui.selected, heldCells(), ui.hover, live.legal);
+  }
+
+  function select(name) {
+    ui.selected = ui.selected === name ? null : name;
+    ui.message = null;
+    ui.note = null;
+    paint();
+  }
+
+  function turn(step) {
+    if (!ui.selected) return;
+    const count = orientationsOf(ui.selected).length;
+    ui.orient[ui.selected] = ((ui.orient[ui.selected] ?? 0) + step + count) % count;
+    paint();
+  }
+
+  function placeAt(cell) {
+    if (!ui.selected || !live.canBuild) return;
+    const target = aim(live.model, ui.selected, heldCells(), cell, live.legal);
+    if (target.action) {
+      live.ctx.play(target.action);
+      ui.message = null;
+      ui.note = null;
+      ui.selected = null;
+      ui.hover = null;
+    } else {
+      ui.hover = cell;
+      ui.message = { text: target.reason, kind: "refused", at: performance.now() };
+    }
+    paint();
+  }
+
+  function pickUp(letterOrName) {
+    const piece = BY_NAME[letterOrName] ?? BY_LETTER[letterOrName];
+    if (!piece || !live.canBuild) return;
+    const problem = pickUpProblem(piece.name, live.legal);
+    if (problem) {
+      ui.message = { text: problem, kind: "refused", at: performance.now() };
+    } else {
+      live.ctx.play(`remove ${piece.name}`);
+      ui.selected = piece.name;
+      ui.pickedUp = piece.name;
+      ui.message = null;
+      ui.note = `You hold the ${piece.name} piece again: point at the site to put it back.`;
+    }
+    ui.hoverLetter = null;
+    paint();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pointer, touch and keyboard.
+
+  function onRootKey(event) {
+    if ((event.key === "Enter" || event.key === " ") && event.target.matches?.("[data-piece]")) {
+      event.preventDefault();
+      select(event.target.dataset.piece);
+    }
+  }
+
+  function onPointerCancel() {
+    ui.press = null;
+    endDrag();
+    if (live) paint();
+  }
+
+  function cellOf(node) {
+    const target = node?.closest?.("[data-sx]");
+    if (!target || !live?.root.contains(target)) return null;
+    return [Number(target.dataset.sx), Number(target.dataset.sy)];
+  }
+
+  const sameCell = (a, b) => (a === b) || (a && b && a[0] === b[0] && a[1] === b[1]);
+
+  function onPointerDown(event) {
+    if (!live?.canBuild || event.button > 0) return;
+    const piece = event.target.closest("[data-piece]");
+    const cell = cellOf(event.target);
+    const letter = event.target.closest("[data-letter]")?.dataset.letter ?? null;
+    if (!piece && !cell && !letter) return;
+    if (piece && event.pointerType === "mouse") event.preventDefault();
+    ui.press = { piece: piece?.dataset.piece ?? null, x: event.clientX, y: event.clientY, touch: event.pointerType !== "mouse" };
+  }
+
+  function onPointerMove(event) {
+    if (!live) return;
+    if (ui.press && ui.press.piece && !ui.drag && Math.hypot(event.clientX - ui.press.x, event.clientY - ui.press.y) > 6) {
+      startDrag(ui.press.piece, ui.press.touch);
+    }
+    if (ui.drag) {
+      moveFloater(event.clientX, event.clientY);
+      const cell = cellOf(document.elementFromPoint(event.clientX, event.clientY));
+      if (!sameCell(cell, ui.hover)) { ui.hover = cell; paint(); }
+      ui.drag.floater.classList.toggle("over", Boolean(cell));
+      return;
+    }
+    if (event.pointerType !== "mouse" || !live.canBuild) return;
+    const inside = live.root.contains(event.target);
+    const cell = inside && ui.selected ? cellOf(event.target) : null;
+    const letter = inside && !ui.selected ? event.target.closest?.("[data-letter]")?.dataset.letter ?? null : null;
+    if (!sameCell(cell, ui.hover) || letter !== ui.hoverLetter) {
+      ui.hover = cell;
+      ui.hoverLetter = letter;
+      paint();
+    }
+  }
+
+  function onPointerUp(event) {
+    const press = ui.press;
+    ui.press = null;
+    if (!live) return;
+    if (ui.drag) {
+      const cell = cellOf(document.elementFromPoint(event.clientX, event.clientY));
+      endDrag();
+      if (cell) placeAt(cell);
+      else paint();
+      return;
+    }
+    if (!press || Math.hypot(event.clientX - press.x, event.clientY - press.y) > 8) return;
+    if (press.piece) { select(press.piece); return; }
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const cell = cellOf(under);
+    if (ui.selected && cell) { placeAt(cell); return; }
+    const letter = under?.closest?.("[data-letter]")?.dataset.letter;
+    if (!ui.selected && letter && live.root.contains(under)) pickUp(letter);
+  }
+
+  function onClick(event) {
+    const button = event.target.closest("[data-act]");
+    if (!button || !live) return;
+    const act = button.dataset.act;
+    if (act === "play" && live.ctx.play) live.ctx.play(button.dataset.action);
+    // Saying "Recto" (or "Verso") ends this player's building for the round (R13): asked twice.
+    else if (act === "ask-done") { ui.confirmDone = true; paint(); }
+    else if (act === "cancel-done") { ui.confirmDone = false; paint(); }
+    else if (act === "confirm-done" && live.ctx.play) { ui.confirmDone = false; live.ctx.play("done"); }
+    else if (act === "orient") { ui.orient[ui.selected] = Number(button.dataset.index); paint(); }
+    else if (act === "turn") turn(Number(button.dataset.step));
+    else if (act === "drop") { ui.selected = null; ui.hover = null; ui.note = null; paint(); }
+    else if (act === "pickup") pickUp(button.dataset.name);
+    else if (act === "dismiss" && performance.now() - (ui.message?.at ?? 0) > 600) { ui.message = null; paint(); }
+    else if (act === "walk") { ui.watchFrom = ui.watchFrom === "front" ? "back" : "front"; paint(); }
+  }
+
+  function onKey(event) {
+    if (!live?.canBuild || event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (key === "r" || key === "R") { turn(event.shiftKey ? -1 : 1); event.preventDefault(); }
+    else if (key === "Escape") {
+      // Esc puts the held piece back: what was said about holding it goes too.
+      Object.assign(ui, { selected: null, hover: null, message: null, note: null, confirmDone: false });
+      endDrag();
+      paint();
+    }
+    else if (ui.selected && key.startsWith("Arrow")) {
+      const [x, y] = ui.hover ?? [1, 1];
+      const move = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[key];
+      ui.hover = [Math.min(3, Math.max(0, x + move[0])), Math.min(3, Math.max(0, y + move[1]))];
+      event.preventDefault();
+      paint();
+    } else if (ui.selected && ui.hover && key === "Enter" && !event.target.closest?.("button, [data-piece]")) {
+      event.preventDefault();
+      placeAt(ui.hover);
+    }
+  }
+
+  function startDrag(name, touch) {
+    if (ui.selected !== name) { ui.selected = name; ui.message = null; }
+    const floater = el("div", { class: `rv-floater ${touch ? "touch" : ""}`, "aria-hidden": "true" }, pieceDrawing(name, heldCells(), 30));
+    document.body.append(floater);
+    ui.drag = { name, floater };
+    paint();
+  }
+
+  function moveFloater(x, y) {
+    ui.drag.floater.style.left = `${x}px`;
+    ui.drag.floater.style.top = `${y}px`;
+  }
+
+  function endDrag() {
+    if (ui.drag) ui.drag.floater.remove();
+    ui.drag = null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The clock: counts down smoothly from the elapsed time the view carried.
+
+  function tick() {
+    const node = live?.root.querySelector("[data-rv-clock]");
+    if (!node) return;
+    const { elapsed, limit } = live.view.clock;
+    const now = elapsed + (live.ticking ? (performance.now() - live.receivedAt) / 1000 : 0);
+    const left = Math.max(0, limit - now);
+    node.querySelector(".time").textContent = left > 0 ? clockText(left) : "0:00";
+    node.querySelector(".fill").style.width = `${(100 * left / limit).toFixed(1)}%`;
+    node.classList.toggle("warn", left <= Math.max(10, limit * 0.25));
+    node.classList.toggle("urgent", left <= 10);
+    node.classList.toggle("up", left <= 0);
+    const worth = node.querySelector(".worth");
+    if (worth) {
+      const points = pointsAt(now);
+      worth.textContent = left <= 0 ? "time is up" : `a match now scores ${points}`;
+    }
+  }
+
+  function clock(view) {
+    const limit = view.clock.limit;
+    return el("div", { class: "rv-clock", "data-rv-clock": "", "data-testid": "clock", role: "timer", "aria-label": "time left in the round" },
+      el("div", { class: "time" }, clockText(limit - view.clock.elapsed)),
+      el("div", { class: "of" }, view.players === 2 ? `of ${clockText(limit)} · level ${view.level + 1}` : `of ${clockText(limit)}`),
+      el("div", { class: "bar" }, el("i", { class: "fill" })),
+      view.players === 2 ? null : el("div", { class: "worth" }));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Painting.
+
+  function paint() {
+    const { root, view } = live;
+    let body;
+    if (view.phase === "build") body = live.role ? builderPage(view) : watcherPage(view);
+    else body = betweenPage(view);
+    // On a phone the bar (clock, done) sticks below the page's own sticky header, if any.
+    const header = document.querySelector("body > header");
+    const stick = header && ["sticky", "fixed"].includes(getComputedStyle(header).position) ? header.offsetHeight : 0;
+    const focus = focusKey(root);
+    root.replaceChildren(el("div", {
+      class: `rv ${ui.drag ? "dragging" : ""} ${ui.selected ? "holding" : ""}`, style: `--rv-stick:${stick}px`,
+      "data-phase": view.phase, "data-role": live.role ?? "watch",
+      "data-unplaced": view.unplaced.join(" "),
+    }, body));
+    if (focus) root.querySelector(focus)?.focus({ preventScroll: true });
+    const chosen = root.querySelector(".rv-orient-option.chosen");
+    if (chosen) {
+      const list = chosen.parentElement;
+      list.scrollLeft = chosen.offsetLeft - (list.clientWidth - chosen.offsetWidth) / 2;
+    }
+    tick();
+  }
+
+  // Keyboard players keep their place: the control focused before a repaint is focused after.
+  function focusKey(root) {
+    const node = document.activeElement;
+    if (!node || node === document.body || !root.contains(node)) return null;
+    const parts = ["piece", "act", "index", "name", "step"].filter((k) => node.dataset[k] !== undefined)
+      .map((k) => `[data-${k}="${CSS.escape(node.dataset[k])}"]`);
+    return parts.length ? parts.join("") : null;
+  }
+
+  function levelsOf(...views) {
+    return Math.max(1, ...views.map((v) => (v ? v.length : 0)));
+  }
+
+  function builderPage(view) {
+    const { role, model, legal, ctx } = live;
+    const names = ctx.names ?? [];
+    const me = ctx.seat, partner = role === "front" ? view.verso : view.recto;
+    const card = view.card?.[role] ?? [];
+    const built = view.construction?.[role] ?? [];
+    const target = currentAim();
+    const held = heldCells();
+    const ghost = target ? { cells: target.cells, letter: BY_NAME[ui.selected].letter, ok: Boolean(target.action), floating: target.floating } : null;
+    // Sizes do not follow the ghost: nothing may move under the pointer while it aims.
+    const levels = levelsOf(card, built);
+    const preview = ghost?.ok ? sideView(model, ghost.cells.map((c) => [...c, ghost.letter]), levels) : null;
+    const count = matchCount(built, card, levels);
+    const lift = !ui.selected && ui.hoverLetter && legal.has(`remove ${nameOf(ui.hoverLetter)}`) ? ui.hoverLetter : null;
+    const side = SIDE_WORDS[role];
+    const meDone = view.done.includes(me), partnerDone = view.done.includes(partner);
+
+    const bar = el("div", { class: "rv-bar" },
+      el("div", { class: "rv-role" },
+        el("span", { class: `rv-side-chip ${role}` }, side.toUpperCase()),
+        el("div", {},
+          el("div", { class: "rv-role-main" }, `You build from the ${role} (${side}).`),
+          el("div", { class: "muted" }, `Partner: ${who(names, partner)} (${SIDE_WORDS[role === "front" ? "back" : "front"]}) · `,
+            partnerDone ? el("strong", {}, "said “Recto”: done") : "building"))),
+      clock(view),
+      doneBox(view, meDone, partnerDone, names, partner, count));
+
+    const site = el("section", { class: "rv-panel rv-site-panel", "aria-label": "build site" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"), el("span", { class: "muted" }, `seen from your side · ${view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? "" : "s"} to place` : "every piece placed"}`)),
+      siteDrawing(model, { ghost, lift, levels, near: "▼ your side" }),
+      live.canBuild ? (ui.selected ? orientationBar(ui.selected) : view.unplaced.length ? howTo() : readyBox(count, partnerDone)) : null,
+      hintLine(view, target, lift));
+
+    const compare = el("section", { class: "rv-panel rv-compare", "aria-label": "your side of the card and of the building" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, `Your side: ${side}`), el("span", { class: "muted" }, "what you must see")),
+      el("div", { class: "rv-pair" },
+        el("figure", {}, el("figcaption", {}, "Card"), sideGrid(card, levels, { side: role, testid: "card-side" })),
+        el("figure", {}, el("figcaption", {}, "Your view"), sideGrid(built, levels, { compare: card, ghost: preview, side: role, testid: "own-view", pick: live.canBuild }))),
+      matchLine(count));
+
+    const top = el("section", { class: "rv-panel rv-top-panel", "aria-label": "top view" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, "Top view"), el("span", { class: "muted" }, "colour and height of each column")),
+      el("div", { class: "rv-top-wrap" },
+        el("div", { class: "rv-edge far" }, `${who(names, partner)}'s side`),
+        topGrid(model, { ghost, pick: live.canBuild }),
+        el("div", { class: "rv-edge" }, "▼ your side")));
+
+    return el("div", { class: "rv-builder" }, bar,
+      el("div", { class: "rv-main rv-build-grid" }, site, compare, top, tray(view, held)));
+  }
+
+  // A piece's name from its letter (views use letters).
+  const nameOf = (letter) => BY_LETTER[letter]?.name;
+
+  function doneBox(view, meDone, partnerDone, names, partner, count) {
+    if (meDone) {
+      return el("div", { class: "rv-done waiting", "data-testid": "done-box" },
+        el("div", { class: "rv-done-said" }, "You said “Recto”"),
+        el("div", { class: "muted" }, `Waiting for ${who(names, partner)} to say “Verso”: then the clock stops and the building is checked.`));
+    }
+    if (!live.canBuild) return el("div", { class: "rv-done" });
+    const word = partnerDone ? "Verso" : "Recto";
+    if (ui.confirmDone) return doneConfirm(view, word, names, partner, count);
+    return el("div", { class: "rv-done", "data-testid": "done-box" },
+      el("button", { class: `rv-done-button ${partnerDone ? "second" : ""}`, "data-act": "ask-done", "data-testid": "done" },
+        `Say “${word}”…`),
+      el("div", { class: "muted" }, partnerDone
+        ? `${who(names, partner)} is done: say “Verso” to stop the clock and check the building.`
+        : `When you are done. ${who(names, partner)} then says “Verso” and the clock stops.`));
+  }
+
+  // R13: the first to be done says "Recto" and may not touch the building again this round;
+  // the other's "Verso" stops the clock and the building is checked. Neither can be taken back.
+  function doneConfirm(view, word, names, partner, { differ }) {
+    const warnings = [
+      view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? " is" : "s are"} not placed.` : null,
+      differ ? `${differ} cell${differ === 1 ? "" : "s"} of your side ${differ === 1 ? "differs" : "differ"} from the card.` : null,
+    ].filter(Boolean);
+    const what = word === "Recto"
+      ? `You won't move pieces again this round. When ${who(names, partner)} says “Verso”, the clock stops and the building is checked.`
+      : "The clock stops now and the building is checked.";
+    return el("div", { class: "rv-done confirm", "data-testid": "done-confirm", role: "alertdialog", "aria-label": `say ${word}?` },
+      el("div", { class: "rv-done-q" }, `Say “${word}”?`),
+      el("div", { class: "rv-done-what" }, what),
+      warnings.length ? el("div", { class: "rv-done-warn" }, warnings.join(" ")) : null,
+      el("div", { class: "rv-done-buttons" },
+        el("button", { class: "small", "data-act": "confirm-done", "data-testid": "done-yes" }, `Yes, say “${word}”`),
+        el("button", { class: "small secondary", "data-act": "cancel-done", "data-testid": "done-cancel" }, "Keep building")));
+  }
+
+  function hintLine(view, target, lift) {
+    if (ui.message) {
+      return el("p", { class: `rv-hint ${ui.message.kind}`, role: "alert", "data-testid": "refusal" }, el("span", {}, ruleNodes(ui.message.text, "rectoverso")),
+        el("button", { class: "rv-dismiss", "data-act": "dismiss", "aria-label": "close", title: "close" }, "×"));
+    }
+    let text;
+    if (!live.canBuild) text = "";
+    else if (target?.action) text = `${cap(ui.selected)} piece: ${levelWords(target.cells)} — ${ui.drag ? "let go" : "click or tap"} to place it.`;
+    else if (target) return el("p", { class: "rv-hint warn", "data-testid": "aim-problem" }, ruleNodes(target.reason, "rectoverso"));
+    else if (ui.selected && ui.note) text = ui.note;
+    else if (ui.selected) text = `Point at the site (or the top view) to see where the ${ui.selected} piece would go. The dot marks the cube you hold it by.`;
+    else if (lift) text = `Click to pick up the ${nameOf(lift)} piece.`;
+    else if (ui.hoverLetter) text = pickUpProblem(nameOf(ui.hoverLetter), live.legal) ?? "";
+    else if (ui.note) text = ui.note;
+    else text = "";
+    return el("p", { class: "rv-hint" }, text);
+  }
+
+  const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+  function levelWords(cells) {
+    const low = Math.min(...cells.map((c) => c[2])) + 1, high = Math.max(...cells.map((c) => c[2])) + 1;
+    return low === high ? `on level ${low}` : `levels ${low}–${high}`;
+  }
+
+  function matchLine({ right, needed, wrong }, mine = true) {
+    const all = right === needed && wrong === 0;
+    return el("div", { class: `rv-match ${all ? "all" : ""}`, "data-testid": "match" },
+      all ? (mine ? "✓ Your side matches the card." : "✓ This side matches the card.") : [
+        // Nothing right yet is no success: no tick, no green.
+        right ? el("span", { class: "ok" }, `✓ ${right} of ${needed}`) : el("span", { class: "none" }, `${right} of ${needed}`),
+        wrong ? el("span", { class: "wrong" }, ` · ✗ ${wrong} wrong`) : null,
+        el("span", { class: "muted" }, mine ? " cubes as on your side of the card" : " cubes as on the card")]);
+  }
+
+  function tray(view, held) {
+    const pieces = piecesOf(view.difficulty);
+    const unplaced = pieces.filter((p) => view.unplaced.includes(p.name));
+    const placed = pieces.filter((p) => !view.unplaced.includes(p.name));
+    const editable = live.canBuild;
+    return el("section", { class: "rv-panel rv-tray", "aria-label": "pieces" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, "Pieces"), el("span", { class: "muted" }, editable ? "tap to hold · drag onto the site" : "")),
+      el("div", { class: "rv-pieces" }, unplaced.length ? unplaced.map((p) => {
+        const cells = p.name === ui.selected ? held : orientationsOf(p.name)[ui.orient[p.name] ?? 0];
+        return el("div", {
+          class: `rv-piece ${p.name === ui.selected ? "selected" : ""} ${editable ? "" : "idle"}`,
+          "data-piece": editable ? p.name : null, "data-name": p.name, role: editable ? "button" : null, tabindex: editable ? "0" : null,
+          "aria-pressed": editable ? String(p.name === ui.selected) : null, title: `${p.name} (${p.shape}, letter ${p.letter.toUpperCase()})`,
+        }, el("div", { class: "rv-piece-pic" }, pieceDrawing(p.name, cells, 22)),
+        el("div", { class: "rv-piece-name" }, el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), p.name));
+      }) : el("p", { class: "muted" }, "Every piece is on the site.")),
+      placed.length ? el("div", { class: "rv-placed" },
+        el("span", { class: "muted" }, editable ? "On the site (click to pick up):" : "On the site:"),
+        placed.map((p) => {
+          const problem = editable ? pickUpProblem(p.name, live.legal) : "";
+          const chip = [el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), p.name];
+          return editable
+            ? el("button", { "data-act": "pickup", "data-name": p.name, "data-placed": p.name, disabled: Boolean(problem), title: problem || `take the ${p.name} piece off the site` }, chip)
+            : el("span", { class: "rv-placed-piece", "data-placed": p.name }, chip);
+        })) : null);
+  }
+
+  // Every piece is placed: is this side right?
+  function readyBox({ differ }, partnerDone) {
+    const good = differ === 0;
+    const word = partnerDone ? "Verso" : "Recto";
+    return el("div", { class: `rv-hand rv-ready ${good ? "good" : ""}` }, good
+      ? `✓ Every piece is placed and your side matches the card. Sure? Say “${word}”.`
+      : `Every piece is placed, but ${differ} cell${differ === 1 ? "" : "s"} of your side ${differ === 1 ? "differs" : "differ"} from the card: pick a piece up and move it — and tell your partner.`);
+  }
+
+  // Shown where the held piece's orientations go, so that holding one shifts nothing.
+  function howTo() {
+    return el("ol", { class: "rv-hand rv-howto" },
+      el("li", {}, el("strong", {}, "Pick"), " a piece: tap it, or drag it onto the site."),
+      el("li", {}, el("strong", {}, "Turn"), " it: choose a way, or press R."),
+      el("li", {}, el("strong", {}, "Point"), " at the site or the top view; click to place."),
+      el("li", {}, el("strong", {}, "Click a placed cube"), " to pick its piece up."),
+      el("li", { class: "keys muted" }, "Keys: R turns, arrows and Enter place, Esc puts back."));
+  }
+
+  function orientationBar(name) {
+    const list = orientationsOf(name);
+    const index = (ui.orient[name] ?? 0) % list.length;
+    return el("div", { class: "rv-hand rv-orient", "data-testid": "orientation", "data-key": shapeKey(list[index]) },
+      el("div", { class: "rv-orient-head" },
+        el("strong", {}, `${cap(name)}: `), list.length > 1 ? `orientation ${index + 1} of ${list.length}` : "a cube looks the same every way",
+        list.length > 1 ? el("button", { class: "small", "data-act": "turn", "data-step": "1", title: "next orientation (R; Shift+R goes back)" }, "↻ Turn (R)") : null,
+        el("button", { class: "small secondary", "data-act": "drop", title: "put it back in the tray (Esc)" }, "Put back")),
+      list.length > 1 ? el("div", { class: "rv-orient-list" }, list.map((cells, i) =>
+        el("button", { class: `rv-orient-option ${i === index ? "chosen" : ""}`, "data-act": "orient", "data-index": String(i), "data-key": shapeKey(cells), "aria-label": `orientation ${i + 1}`, "aria-pressed": String(i === index) },
+          pieceDrawing(name, cells, 11)))) : null);
+  }
+
+  function watcherPage(view) {
+    const names = live.ctx.names ?? [];
+    const from = ui.watchFrom;
+    const model = from === "front" ? live.model : siteModel(view, from);
+    const card = view.card ?? {};
+    const built = view.construction ?? {};
+    const levels = levelsOf(card.front, built.front);
+    const sides = ["front", "back"].map((side) => {
+      const seat = side === "front" ? view.recto : view.verso;
+      const count = matchCount(built[side] ?? [], card[side] ?? [], levels);
+      return el("section", { class: "rv-panel rv-compare", "aria-label": `${SIDE_WORDS[side]} side` },
+        el("div", { class: "rv-panel-head" }, el("h3", {}, `${cap(SIDE_WORDS[side])} — ${who(names, seat)}`),
+          view.done.includes(seat) ? el("span", { class: "rv-said" }, "said “Recto”") : el("span", { class: "muted" }, "building")),
+        el("div", { class: "rv-pair" },
+          el("figure", {}, el("figcaption", {}, side === "front" ? "Card, front" : "Card, back"), sideGrid(card[side] ?? [], levels, { side })),
+          el("figure", {}, el("figcaption", {}, "Building from there"), sideGrid(built[side] ?? [], levels, { compare: card[side], side }))),
+        matchLine(count, false));
+    });
+    const bar = el("div", { class: "rv-bar" },
+      el("div", { class: "rv-role" },
+        el("span", { class: "rv-side-chip watch" }, "WATCH"),
+        el("div", {},
+          el("div", { class: "rv-role-main" }, `${who(names, view.recto)} and ${who(names, view.verso)} build ${view.card?.number ? `card ${view.card.number}` : "a card"}.`),
+          el("div", { class: "muted" }, "You see both sides; each builder sees only their own."))),
+      clock(view));
+    const unplaced = piecesOf(view.difficulty).filter((p) => view.unplaced.includes(p.name));
+    return el("div", { class: "rv-watcher" }, bar,
+      el("div", { class: "rv-main" },
+        el("div", { class: "rv-col rv-col-site" },
+          el("section", { class: "rv-panel rv-site-panel" },
+            el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"),
+              el("span", { class: "muted" }, from === "front" ? "from the front (recto)" : "from the back (verso)"),
+              el("button", { class: "small secondary rv-walk", "data-act": "walk", title: "see the building from the other side" },
+                from === "front" ? "⟲ Go round to the back" : "⟲ Go round to the front")),
+            siteDrawing(model, { levels, near: `▼ ${from === "front" ? `front: ${who(names, view.recto)}` : `back: ${who(names, view.verso)}`}` })),
+          el("section", { class: "rv-panel rv-tray" },
+            el("div", { class: "rv-panel-head" }, el("h3", {}, "Pieces not placed yet")),
+            el("div", { class: "rv-pieces" }, unplaced.length ? unplaced.map((p) => el("div", { class: "rv-piece idle", "data-name": p.name },
+              el("div", { class: "rv-piece-pic" }, pieceDrawing(p.name, orientationsOf(p.name)[0], 20, { anchor: false })),
+              el("div", { class: "rv-piece-name" }, el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), p.name)))
+              : el("p", { class: "muted" }, "Every piece is on the site.")))),
+        el("div", { class: "rv-col rv-col-side" }, sides,
+          el("section", { class: "rv-panel rv-top-panel" },
+            el("div", { class: "rv-panel-head" }, el("h3", {}, "Top view"), el("span", { class: "muted" }, `${from} at the bottom`)),
+            el("div", { class: "rv-top-wrap" }, el("div", { class: "rv-edge far" }, from === "front" ? "back" : "front"), topGrid(model),
+              el("div", { class: "rv-edge" }, `▼ ${from}`))))));
+  }
+
+  function betweenPage(view) {
+    const { ctx, legal } = live;
+    const names = ctx.names ?? [];
+    const rounds = history(view);
+    let next;
+    if (view.phase === "over") {
+      next = null;
+    } else if (legal.has("reveal") || legal.has("turn")) {
+      const reveal = legal.has("reveal");
+      next = el("div", { class: "rv-next mine" },
+        el("button", { class: "rv-go", "data-act": "play", "data-action": reveal ? "reveal" : "turn", "data-testid": "next-round" },
+          reveal ? "Reveal the next card" : "Turn a token"),
+        el("p", { class: "muted" }, reveal
+          ? `The clock starts at once: level ${view.level + 1}, ${clockText(LEVEL_LIMITS[Math.min(view.level, 6)])} to build it. You build from the ${ctx.seat === 0 ? "front (recto)" : "back (verso)"}.`
+          : "Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts."));
+    } else {
+      const active = who(names, view.active);
+      const mine = ctx.seat !== null && ctx.seat !== undefined;
+      next = el("div", { class: "rv-next" }, el("p", {},
+        view.players === 2
+          ? `Waiting for ${active} to reveal the next card${mine ? ` — you build from the ${ctx.seat === 0 ? "front (recto)" : "back (verso)"}` : ""}.`
+          : `Waiting for ${active} to turn a token: ${active} builds next, recto, with the player the token names.`));
+    }
+    const last = ui.lastBuild && ui.lastBuild.rounds === rounds.length - 1 ? lastBuildPanel(ui.lastBuild) : null;
+    const fresh = ui.shownResult !== rounds.length;
+    ui.shownResult = rounds.length;
+    return el("div", { class: "rv-between" },
+      view.phase === "over" ? el("h2", { class: "rv-over", "data-testid": "game-over" }, endText(view, names)) : null,
+      resultBanner(view, names, fresh) ?? el("div", { class: "rv-intro" },
+        el("h2", {}, "Recto Verso"),
+        el("p", {}, view.players === 2
+          ? "Build the card together, each from your own side: you see only your side of the card and of the building, and the top view. Talk in the chat! Seven levels, each with less time (R16)."
+          : "Each round, two of you build a card from its two sides; the faster a match, the more points (R14).")),
+      next,
+      el("div", { class: "rv-main" },
+        el("div", { class: "rv-col" }, el("section", { class: "rv-panel" }, view.players === 2 ? ladder(view) : scoreTable(view, names))),
+        last ? el("div", { class: "rv-col" }, last) : null));
+  }
+
+  /** What the reader saw of the last round's building at its end (their own view only). */
+  function lastBuildPanel({ view, role }) {
+    const sides = role ? [role] : ["front", "back"];
+    const levels = levelsOf(...sides.map((s) => view.card?.[s]), ...sides.map((s) => view.construction?.[s]));
+    return el("section", { class: "rv-panel rv-compare" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, "The building at the end"), el("span", { class: "muted" }, role ? "your side" : "both sides")),
+      sides.map((side) => el("div", { class: "rv-pair" },
+        el("figure", {}, el("figcaption", {}, `Card, ${SIDE_WORDS[side]}`), sideGrid(view.card?.[side] ?? [], levels, { side })),
+        el("figure", {}, el("figcaption", {}, "Building"), sideGrid(view.construction?.[side] ?? [], levels, { compare: view.card?.[side], side })))));
+  }
+
+  root.addEventListener("pointerdown", onPointerDown);
+  root.addEventListener("click", onClick);
+  root.addEventListener("keydown", onRootKey);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerCancel);
+  document.addEventListener("keydown", onKey);
+  const ticker = setInterval(tick, 200);
+
+  return {
+    update: (frame) => render(root, frame.view, { ...frame, play: context.play }),
+    describe: (view, names) => [summaryText(view, names)].filter(Boolean),
+    refused,
+    dispose() {
+      clearInterval(ticker);
+      endDrag();
+      root.removeEventListener("pointerdown", onPointerDown);
+      root.removeEventListener("click", onClick);
+      root.removeEventListener("keydown", onRootKey);
+      window.removeEventListener("pointermove", onPointerMove);
+      window.removeEventListener("pointerup", onPointerUp);
+      window.removeEventListener("pointercancel", onPointerCancel);
+      document.removeEventListener("keydown", onKey);
+    },
+  };
+}

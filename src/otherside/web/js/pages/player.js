@@ -1,0 +1,86 @@
+// A player's page: ratings per game with a plot of their history, personal bests, recent games.
+import { api } from "/static/js/core/http.js";
+import { el } from "/static/js/core/dom.js";
+import { currentUser, header } from "/static/js/core/session.js";
+
+const $ = (id) => document.getElementById(id);
+const name = decodeURIComponent(location.pathname.split("/").pop());
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children.flat(Infinity)) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+// A line of values over games (the x axis counts games), with its range and a dot per game.
+function plot(values, { label, from = null, unit = "" }) {
+  const width = 560, height = 170, left = 44, right = 12, top = 14, bottom = 26;
+  const points = from === null ? values : [from, ...values];
+  let low = Math.min(...points), high = Math.max(...points);
+  if (high - low < 20 && unit === "") { low -= 10; high += 10; }
+  if (high === low) { low -= 1; high += 1; }
+  const x = (i) => left + (points.length === 1 ? (width - left - right) / 2 : (i * (width - left - right)) / (points.length - 1));
+  const y = (v) => top + ((high - v) * (height - top - bottom)) / (high - low);
+  const ticks = [low, (low + high) / 2, high].map((v) => Math.round(v));
+  const path = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "plot", role: "img", "aria-label": label },
+    ticks.map((t) => [svg("line", { x1: left, x2: width - right, y1: y(t), y2: y(t), class: "grid" }),
+      svg("text", { x: left - 6, y: y(t) + 4, class: "tick", "text-anchor": "end" }, `${t}`)]),
+    svg("text", { x: left, y: height - 6, class: "tick" }, from === null ? "game 1" : "start"),
+    svg("text", { x: width - right, y: height - 6, class: "tick", "text-anchor": "end" }, `game ${values.length}`),
+    svg("path", { d: path, class: "line" }),
+    points.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: 3.2, class: "dot" },
+      svg("title", {}, i === 0 && from !== null ? `start: ${v}` : `game ${from === null ? i + 1 : i}: ${v}${unit}`))));
+}
+
+function ratingCard(r) {
+  const values = r.history.map((h) => h.rating);
+  const last = r.history[r.history.length - 1];
+  return el("div", { class: "panel rating-card", "data-game": r.game },
+    el("div", { class: "row" }, el("h2", {}, r.title), el("span", { class: "big-rating" }, `${r.rating}`),
+      last ? el("span", { class: last.change >= 0 ? "up" : "down" }, `${last.change >= 0 ? "+" : ""}${Math.round(last.change)} last game`) : null),
+    el("p", { class: "muted" }, `${r.games} rated game${r.games === 1 ? "" : "s"} · everyone starts at 1500`),
+    plot(values, { label: `${r.title} rating over ${r.games} games`, from: 1500 }));
+}
+
+function bestCard(b) {
+  return el("div", { class: "panel rating-card", "data-game": `${b.game}-best` },
+    el("div", { class: "row" }, el("h2", {}, b.title), el("span", { class: "big-rating" }, `best ${b.best} ${b.unit}`)),
+    el("p", { class: "muted" }, `${b.games} game${b.games === 1 ? "" : "s"} · average ${b.average} ${b.unit}`),
+    plot(b.scores, { label: `${b.title}: ${b.unit} per game`, unit: ` ${b.unit}` }));
+}
+
+function recentTable(games) {
+  if (!games.length) return el("p", { class: "muted" }, "No games yet.");
+  return el("table", { class: "list recent" }, el("tbody", {}, games.map((g) => el("tr", {},
+    el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, "rated") : null,
+      el("div", { class: "muted" }, new Date(g.at).toLocaleDateString())),
+    el("td", {}, g.players.map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
+      g.reason ? el("div", { class: "muted" }, `${g.reason}${g.scores ? ` · ${g.scores.join(" – ")}` : ""}`) : null),
+    el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, g.result),
+      g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),
+    el("td", { style: "text-align:right" }, g.status === "over"
+      ? el("a", { class: "button small secondary", href: `/replay/${g.id}` }, "Replay")
+      : el("a", { class: "button small secondary", href: `/table/${g.id}` }, g.status === "playing" ? "Watch" : "Open")))))); 
+}
+
+async function start() {
+  header(await currentUser());
+  const data = await api("GET", `/api/players/${encodeURIComponent(name)}`).catch((error) => {
+    $("name").textContent = "No such player";
+    $("about").textContent = error.message;
+    return null;
+  });
+  if (!data) return;
+  document.title = `otherside — ${data.name}`;
+  $("name").textContent = data.name;
+  $("about").textContent = `${data.guest ? "Guest" : "Player"} since ${new Date(data.joined).toLocaleDateString()}`;
+  $("ratings").replaceChildren(...(data.ratings.length ? data.ratings.map(ratingCard)
+    : [el("p", { class: "panel muted" }, data.guest ? "Guests are not rated." : "No rated game yet: rated games are between registered players, with no bots or guests.")]));
+  $("bests").replaceChildren(...data.bests.map(bestCard));
+  $("recent").replaceChildren(recentTable(data.recent));
+}
+
+start();

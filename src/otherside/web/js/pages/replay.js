@@ -1,0 +1,92 @@
+// A finished game step by step: the public view before the first action and after each one.
+import { api } from "/static/js/core/http.js";
+import { byId, el, pathTail } from "/static/js/core/dom.js";
+import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
+import { currentUser, header } from "/static/js/core/session.js";
+import { ruleNodes } from "/static/js/core/words.js";
+
+const STEP_MS = 900;
+
+function elapsed(steps, iso) {
+  const seconds = Math.round((Date.parse(iso) - Date.parse(steps[1].at)) / 1000);
+  return seconds < 3600 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")} in`
+    : `${Math.round(seconds / 3600)} h in`;
+}
+
+/** The replay of `data` (the server's `/replay` answer) with the game's board module. */
+function replayPage(tableId, data, module, traits) {
+  const steps = data.steps;
+  const names = data.table.seats.map((s) => s.name ?? `seat ${s.seat + 1}`);
+  const board = module.createBoard(byId("board"), { mode: "replay", play: null, resign: null });
+  const state = { at: 0, timer: null };
+
+  function show(index) {
+    state.at = Math.max(0, Math.min(steps.length - 1, index));
+    const { at } = state;
+    const step = steps[at];
+    board.update({ view: step.view, seat: null, legal: [], names, previous: at > 0 ? steps[at - 1].view : null,
+      clock: null, table: data.table });
+    byId("slider").value = at;
+    const when = step.at && steps[1]?.at ? ` · ${elapsed(steps, step.at)}` : "";
+    byId("where").textContent = `step ${at} of ${steps.length - 1}${when}` + (step.action ? ` · ${names[step.seat]}: ${step.action}` : "");
+    for (const [i, item] of [...byId("log").children].entries()) {
+      const current = i + 1 === at;
+      item.classList.toggle("current", current);
+      if (current) item.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  // The pause before the next step: as it happened in a timed game (up to 3 s), else even.
+  function pause() {
+    const [here, next] = [steps[state.at]?.at, steps[state.at + 1]?.at];
+    if (traits.replay !== "timed" || !here || !next) return STEP_MS;
+    return Math.max(250, Math.min(3000, Date.parse(next) - Date.parse(here)));
+  }
+
+  function toggle() {
+    if (state.timer) { clearTimeout(state.timer); state.timer = null; byId("playpause").textContent = "▶ Play"; return; }
+    if (state.at >= steps.length - 1) show(0);
+    byId("playpause").textContent = "⏸ Pause";
+    const tick = () => {
+      if (state.at >= steps.length - 1) { state.timer = null; byId("playpause").textContent = "▶ Play"; return; }
+      show(state.at + 1);
+      state.timer = setTimeout(tick, pause());
+    };
+    state.timer = setTimeout(tick, pause());
+  }
+
+  const outcome = data.table.outcome;
+  const winners = outcome.winners.map((s) => names[s]).join(" and ");
+  byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
+    el("div", {}, `${outcome.winners.length ? `${winners} won` : "Draw"} — `, ruleNodes(outcome.reason, data.table.game)),
+    el("div", {}, `final scores: ${outcome.scores.join(" – ")}`));
+  byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", { style: "cursor:pointer", onclick: () => show(i + 1) },
+    `${names[s.seat]}: ${s.action}`, el("div", { class: "muted" }, board.describe(s.view, names).join(" ")))));
+  byId("slider").max = steps.length - 1;
+  byId("download").href = `/api/tables/${tableId}/record`;
+  byId("first").onclick = () => show(0);
+  byId("prev").onclick = () => show(state.at - 1);
+  byId("next").onclick = () => show(state.at + 1);
+  byId("last").onclick = () => show(steps.length - 1);
+  byId("playpause").onclick = toggle;
+  byId("slider").oninput = (e) => show(Number(e.target.value));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") show(state.at + 1);
+    if (e.key === "ArrowLeft") show(state.at - 1);
+  });
+  show(0);
+}
+
+async function start() {
+  header(await currentUser());
+  const tableId = pathTail();
+  const data = await api("GET", `/api/tables/${tableId}/replay`).catch((error) => {
+    byId("board").replaceChildren(el("p", { class: "panel" }, error.message));
+    return null;
+  });
+  if (!data) return;
+  const traits = boardTraits(await gameInfo(data.table.game));
+  replayPage(tableId, data, await loadBoard(traits), traits);
+}
+
+start();

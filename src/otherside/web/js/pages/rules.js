@@ -1,0 +1,26 @@
+// The rules of a game, in the project's own words (the same text as `otherside rules GAME`).
+import { api } from "/static/js/core/http.js";
+import { el, pathTail } from "/static/js/core/dom.js";
+import { renderMarkdown } from "/static/js/core/markdown.js";
+import { currentUser, header } from "/static/js/core/session.js";
+
+async function start() {
+  const game = pathTail();
+  header(await currentUser());
+  // The games come from the server: a new game needs no change here.
+  const games = await api("GET", "/api/games").catch(() => []);
+  document.getElementById("games").replaceChildren(...games.map(({ name, title }) =>
+    el("a", { class: `button small ${name === game ? "" : "secondary"}`, href: `/rules/${name}` }, title)));
+  const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
+  const article = document.getElementById("rules");
+  if (!response.ok) {
+    article.replaceChildren(el("p", {}, `There are no rules for “${game}”.`));
+    return;
+  }
+  article.replaceChildren(...renderMarkdown(await response.text()));
+  const title = games.find(({ name }) => name === game)?.title ?? game;
+  document.title = `otherside — ${title} rules`;
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+}
+
+start();

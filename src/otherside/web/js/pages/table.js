@@ -1,0 +1,191 @@
+// A table: the waiting room (seats, bots, start), then the game over a websocket, with the
+// players' clocks, resign, the log of what happened and the table's chat.
+// The server is the authority: this page only shows the views it receives and sends actions
+// with the state version it saw. Every text of a user (names, chat) goes in as a text node.
+// Its state is one object made in start() and handed to the parts (table/*.js); the board is
+// the game's module (js/games/README.md), chosen by the server's description of the game.
+import { api } from "/static/js/core/http.js";
+import { byId, el, pathTail } from "/static/js/core/dom.js";
+import { clockState } from "/static/js/core/clock.js";
+import { CLOSE } from "/static/js/core/constants.js";
+import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
+import { currentUser, header } from "/static/js/core/session.js";
+import { liveSocket } from "/static/js/core/socket.js";
+import { toast } from "/static/js/core/toast.js";
+import { ruleNodes } from "/static/js/core/words.js";
+import { createTurnAlert } from "/static/js/pages/table/alert.js";
+import { createChat } from "/static/js/pages/table/chat.js";
+import { createDock } from "/static/js/pages/table/dock.js";
+import { createLog } from "/static/js/pages/table/log.js";
+import { clockChips, playerRows, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
+import { waitingRoom } from "/static/js/pages/table/waiting.js";
+
+function confirmThen(text, action) {
+  const dialog = byId("confirm");
+  byId("confirm-text").textContent = text;
+  dialog.onclose = () => { if (dialog.returnValue === "yes") action(); };
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+/** The page, once the user, the table's game and its board are known. */
+function tablePage(state) {
+  const send = (message, quiet = false) => {
+    const sent = state.socket?.send(message);
+    if (!sent && !quiet) toast("Not connected: reconnecting…");
+    return sent;
+  };
+  const play = (action) => send({ type: "action", version: state.frame.version, action });
+  const resign = () => {
+    const many = state.table && state.table.players > 2;
+    confirmThen(many ? "Resign? A bot plays your seat for the rest of the game and it counts as a loss for you."
+      : "Resign? The game ends now and counts as a loss for you.", () => send({ type: "resign" }));
+  };
+  const call = async (path, body) => {
+    byId("waiting-error").textContent = "";
+    try { return await api("POST", `/api/tables/${state.tableId}/${path}`, body ?? {}); }
+    catch (error) { byId("waiting-error").textContent = error.message; toast(error.message); return null; }
+  };
+  const rematch = async () => {
+    const made = await call("rematch");
+    if (made) location.href = `/table/${made.id}`;
+  };
+
+  const board = state.module.createBoard(byId("board"), { mode: "live", play, resign });
+  const dock = createDock();
+  const alert = createTurnAlert([...document.querySelectorAll("[data-mute]")]);
+  // Looking back at an earlier position: the board shows it, play goes on underneath.
+  let browsing = null;
+  const browse = (view, number) => {
+    browsing = view;
+    byId("browsing-text").textContent = `You are looking at the position after move ${number}.`;
+    byId("browsing").classList.remove("hidden");
+    log.mark(view);
+    dock.open(null);
+    renderBoard();
+  };
+  const backToGame = () => {
+    browsing = null;
+    byId("browsing").classList.add("hidden");
+    log.mark(null);
+    renderBoard();
+  };
+  byId("browsing-back").addEventListener("click", backToGame);
+  const log = createLog(byId("log"), browse);
+  const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }), dock);
+  let logFilled = false;
+
+  function renderActions() {
+    const { table, you, traits, tableId } = state;
+    const seated = you !== null && you !== undefined;
+    const over = table.status === "over";
+    byId("table-actions").replaceChildren(...[
+      table.status === "playing" && seated && traits.resign === "table" ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
+      over ? el("a", { class: "button small", href: `/replay/${tableId}` }, "Replay") : null,
+      over ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, "Download record") : null,
+      over && seated ? el("button", { class: "small secondary", id: "rematch", onclick: rematch }, "Rematch") : null,
+      table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, "Go to the rematch") : null,
+      el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, "Rules"),
+    ].filter(Boolean));
+  }
+
+  function renderTable() {
+    byId("table-title").textContent = state.table.title;
+    byId("summary").replaceChildren(...summaryNodes(state));
+    renderClocks();
+    renderActions();
+    const waiting = state.table.status === "waiting";
+    byId("waiting").classList.toggle("hidden", !waiting);
+    if (!waiting) return;
+    const link = `${location.origin}/table/${state.tableId}`;
+    byId("invite").textContent = link;
+    byId("invite").href = link;
+    const room = waitingRoom(state, call);
+    byId("seats").replaceChildren(...room.seats);
+    byId("host-actions").replaceChildren(...room.actions);
+  }
+
+  function renderClocks() {
+    byId("players").replaceChildren(...playerRows(state));
+    dock.clocks(clockChips(state));
+  }
+
+  function renderBoard() {
+    const { frame } = state;
+    if (!frame) return;
+    if (browsing) {
+      board.update({ view: browsing, seat: frame.seat, legal: [], names: seatNames(state), previous: null, clock: null, table: state.table });
+      return;
+    }
+    board.update({ view: frame.view, seat: frame.seat, legal: frame.legal, names: seatNames(state),
+      previous: frame.previous, clock: frame.clock, table: state.table });
+  }
+
+  async function fillLog() {
+    // After a reload the log is rebuilt from the game so far, as this seat saw it.
+    logFilled = true;
+    const history = await api("GET", `/api/tables/${state.tableId}/history`).catch(() => null);
+    if (!history) return;
+    log.reset();
+    for (const view of history.views) log.add(view, board.describe(view, seatNames(state)));
+  }
+
+  function onMessage(message) {
+    if (message.type === "table") {
+      state.table = message.table;
+      state.you = message.you;
+      document.title = `otherside — ${state.table.title} table`;
+      renderTable();
+      renderBoard();
+    } else if (message.type === "view") {
+      const before = state.frame;
+      const previous = before && before.version < message.version ? before.view : null;
+      if (previous) log.add(message.view, board.describe(message.view, seatNames(state)));
+      state.frame = { ...message, previous };
+      state.clock = clockState(message.clock);
+      if (state.table) renderTable();
+      renderBoard();
+      if (!logFilled) fillLog();
+      alert.update(message.legal.length > 0 && state.table?.status !== "over", state.table?.title ?? "table");
+    } else if (message.type === "chat") {
+      chat.add(message.lines);
+    } else if (message.type === "error") {
+      // A board that explains refusals itself (Recto Verso's R4/R5) says it there.
+      if (!(state.frame && board.refused?.(message.message))) toast(ruleNodes(message.message, state.table?.game), 6000);
+    }
+  }
+
+  state.socket = liveSocket(`/ws/tables/${state.tableId}`, {
+    message: onMessage,
+    open: (again) => {
+      byId("offline").classList.add("hidden");
+      chat.opened();
+      if (again) chat.reset();
+    },
+    lost: () => byId("offline").classList.remove("hidden"),
+    closed: (code) => {
+      const words = code === CLOSE.NOT_FOUND ? "There is no such table." : "You may not watch this table.";
+      byId("board").replaceChildren(el("p", { class: "panel" }, words));
+    },
+  });
+  setInterval(() => { if (state.table?.status === "playing") renderClocks(); }, 1000);
+}
+
+async function start() {
+  const state = { tableId: pathTail(), user: null, info: null, traits: null, module: null, table: null, you: null,
+    frame: null, clock: null, socket: null };
+  state.user = await currentUser();
+  if (!state.user) {
+    await api("POST", "/api/guest");
+    state.user = await currentUser();
+  }
+  header(state.user);
+  const summary = await api("GET", `/api/tables/${state.tableId}`).catch(() => null);
+  state.info = summary ? await gameInfo(summary.game) : null;
+  state.traits = boardTraits(state.info);
+  state.module = await loadBoard(state.traits);
+  byId("copy").addEventListener("click", () => navigator.clipboard?.writeText(byId("invite").href).then(() => toast("Link copied")));
+  tablePage(state);
+}
+
+start();

@@ -1,0 +1,83 @@
+// The table's summary and its players with their clocks (redrawn every second while playing).
+import { el } from "/static/js/core/dom.js";
+import { formatClock, isRunning, timeLeft, turnWords } from "/static/js/core/clock.js";
+import { botWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
+
+/** The players' names by seat as the boards show them ("name (you)" for the reader). */
+export function seatNames(state) {
+  const { table, you } = state;
+  return table ? table.seats.map((s) => (s.seat === you ? `${seatLabel(s, table.seats)} (you)` : seatLabel(s, table.seats))) : [];
+}
+
+/** One clock per seat for the phone's dock: a short name and the time left. */
+export function clockChips(state) {
+  const { table, clock, you } = state;
+  if (table?.status !== "playing") return [];
+  return table.seats.map((s) => {
+    const left = timeLeft(clock, s.seat);
+    const running = isRunning(clock, s.seat);
+    const waiting = turnWords(clock, s.seat);
+    if (left === null && !waiting) return null;
+    return el("span", { class: `chip ${running ? "running" : ""} ${s.seat === you ? "me" : ""}`, "data-testid": `dock-clock-${s.seat}` },
+      el("span", { class: "chip-name" }, s.seat === you ? "You" : seatLabel(s, table.seats)),
+      left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${running && left < 30000 ? "low" : ""}` }, formatClock(left)) : null,
+      waiting && left === null ? el("span", { class: "muted" }, "to move") : null);
+  }).filter(Boolean);
+}
+
+function optionText(info, name, value) {
+  const spec = info?.options.find((o) => o.name === name);
+  if (!spec) return null;
+  const label = spec.label ?? name.replaceAll("_", " ");
+  if (spec.kind === "first_player") return `${label}: ${value === "random" ? "drawn at the start" : `seat ${Number(value) + 1}`}`;
+  if (spec.kind === "bool") return `${label}: ${value ? "yes" : "no"}`;
+  return `${label}: ${value}`;
+}
+
+/** "alice won — reason [S13.1]. Scores: 3 – 1.", the rule id a link to the rule. */
+export function outcomeWords(state) {
+  const outcome = state.table.outcome;
+  const names = seatNames(state);
+  const who = outcome.winners.map((s) => names[s]).join(" and ");
+  const result = outcome.winners.length === 0 ? "Draw" : `${who} won`;
+  return [`${result} — `, ...ruleNodes(outcome.reason, state.table.game), `. Scores: ${outcome.scores.join(" – ")}.`];
+}
+
+/** The summary lines under the table's title. */
+export function summaryNodes(state) {
+  const { table, info } = state;
+  const options = Object.entries(table.options).map(([k, v]) => optionText(info, k, v)).filter(Boolean);
+  // replaceChildren would write a null as the text "null": leave the missing parts out.
+  return [
+    el("div", { class: "row" },
+      el("span", { class: `badge ${table.status}` }, table.status === "over" ? "finished" : table.status),
+      el("span", { class: "badge pace" }, table.pace_text),
+      table.rated ? el("span", { class: "badge rated", title: "the result moves the players' ratings" }, "rated") : null),
+    el("div", {}, `${table.players === 1 ? "solo" : `${table.players} players`} · host ${table.owner}`),
+    options.length ? el("div", {}, options.join(" · ")) : null,
+    table.outcome ? el("div", { class: "outcome-line" }, outcomeWords(state)) : null,
+  ].filter(Boolean);
+}
+
+/** One row per seat: name, rating, clock (running for the seat to move), turn words. */
+export function playerRows(state) {
+  const { table, clock, you } = state;
+  const playing = table.status === "playing";
+  return table.seats.map((s) => {
+    const left = playing ? timeLeft(clock, s.seat) : null;
+    const waiting = playing ? turnWords(clock, s.seat) : null;
+    const toMove = playing && (clock?.to_move ?? table.to_move).includes(s.seat);
+    const running = playing && isRunning(clock, s.seat);
+    const low = left !== null && left < 30000 && running;
+    return el("div", { class: `pl ${toMove ? "to-move" : ""} ${s.seat === you ? "me" : ""}`, "data-seat": s.seat },
+      el("span", { class: "seat-no" }, `${s.seat + 1}`),
+      el("span", { class: "pl-name" },
+        s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name) : seatLabel(s, table.seats),
+        s.seat === you ? " (you)" : "",
+        s.rating ? el("span", { class: "rating", title: `${table.title} rating` }, ` ${s.rating}`) : null,
+        s.forfeit ? el("span", { class: "muted" }, ` — ${s.forfeit === "timeout" ? "out of time" : s.forfeit}; ${botWords(s.bot)} plays on`) : null,
+        s.guest ? el("span", { class: "muted" }, " · guest") : null),
+      left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,
+      waiting ? el("span", { class: "muted turn-words" }, waiting) : null);
+  });
+}

@@ -1,0 +1,43 @@
+"""What the pages learn about each game's board from the server (``GET /api/games``'s
+``board``): the module and styles to load, who shows Resign, how a replay is paced. Each named
+board exists in ``web/js/games/<module>/`` with the one function of the board contract, so that
+a new game touches its adapter and its folder, and no shared page code names a game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from otherside.server.tables.adapters import RECTOVERSO, VERSO, VERSUS, available_adapters
+
+WEB = Path(__file__).resolve().parents[2] / "src/otherside/web"
+
+
+def test_each_game_tells_the_pages_what_its_board_does_differently() -> None:
+    assert VERSO.to_json()["board"] == {
+        "module": "verso",
+        "styles": True,
+        "resign": "table",
+        "replay": "steps",
+    }
+    assert VERSUS.to_json()["board"]["resign"] == "board"
+    assert RECTOVERSO.to_json()["board"]["replay"] == "timed"  # it has a round timer
+
+
+def test_every_board_named_by_the_server_exists_with_the_contract() -> None:
+    for adapter in available_adapters():
+        board = adapter.board_traits()
+        folder = WEB / "js/games" / board["module"]
+        source = (folder / "board.js").read_text()
+        assert "export function createBoard(root, context)" in source
+        assert (folder / "board.css").exists() == board["styles"]
+
+
+def test_no_shared_page_code_names_a_game() -> None:
+    names = [a.name for a in available_adapters()]
+    quoted = "|".join(map(re.escape, names))
+    pattern = re.compile(r"""["'`/](""" + quoted + r""")["'`/.]""")
+    for folder in ("core", "pages"):
+        for path in (WEB / "js" / folder).rglob("*.js"):
+            found = pattern.findall(path.read_text())
+            assert not found, f"{path.relative_to(WEB)} names {found}"
