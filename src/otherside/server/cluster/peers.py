@@ -220,7 +220,11 @@ class PostgresCluster:
                             select(GameTable.id).where(
                                 GameTable.status == "playing",
                                 GameTable.bots_to_act.is_(True),
-                                (GameTable.lease_owner.is_(None)) | (GameTable.lease_until < now),
+                                # Ours too: a renewal that failed (the database away) stopped
+                                # their bots, and nothing else would start them again.
+                                (GameTable.lease_owner.is_(None))
+                                | (GameTable.lease_until < now)
+                                | (GameTable.lease_owner == node),
                             )
                         )
                     )

@@ -49,11 +49,11 @@ async def _run(services: Services, live: LiveTable) -> None:
         delay = max(bots.delay, live.adapter.bot_pace) if bots.delay > 0 else 0.0
         backoff = FIRST_BACKOFF
         while (acting := bots_to_act(live)) and cluster.holds(live.id):
-            if bot_tables.over_move_limit(live.info, services.limits):
-                await services.ask(live.id, bot_tables.EndAtMoveLimit())
-                break
-            await asyncio.sleep(delay)
             try:
+                if bot_tables.over_move_limit(live.info, services.limits):
+                    await services.ask(live.id, bot_tables.EndAtMoveLimit())
+                    break
+                await asyncio.sleep(delay)
                 for seat, bot in acting:
                     await _turn(services, live, seat, bot)
             except Exception:
