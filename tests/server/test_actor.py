@@ -190,11 +190,11 @@ async def test_a_table_nobody_holds_is_let_go_and_its_actor_stopped(hub: TableHu
 
 async def test_a_whole_game_against_a_bot_without_a_database(hub: TableHub) -> None:
     table = await _table(hub)
-    await hub.ask(table, seating.Fill(ADA, "random"))
+    filled = await hub.ask(table, seating.Fill(ADA, "random"))
+    assert filled.status == "playing"  # nobody left to wait for
     with pytest.raises(Refused) as refused:
         await hub.ask(table, seating.Join(BOB))
-    assert refused.value.code == "table_full"
-    await hub.ask(table, seating.Start(ADA))
+    assert refused.value.code == "seats_locked"
     ada = Recorder(ADA)
     live = await hub.attach(table, ada)
     await hub.ask(table, Say(ADA, "good luck"))

@@ -43,10 +43,14 @@ async def test_create_join_leave_and_bots_change_the_seats(app: FastAPI) -> None
     assert [s["kind"] for s in left["seats"]] == ["human", "empty", "empty"]
     refused = await friend.http.post(f"/api/tables/{three}/bots", json={"bot": "random"})
     assert refused.status_code == 403
+    put = await host.http.post(f"/api/tables/{three}/bots", json={"seat": 1, "bot": "random"})
+    assert [s["kind"] for s in put.json()["seats"]] == ["human", "bot", "empty"]
+    emptied = await host.http.post(f"/api/tables/{three}/bots", json={"seat": 1, "bot": None})
+    assert [s["kind"] for s in emptied.json()["seats"]] == ["human", "empty", "empty"]
+    # Filled with bots, the table has nobody left to wait for: the game starts at once.
     filled = (await host.http.post(f"/api/tables/{three}/bots", json={"bot": "random"})).json()
     assert [s["kind"] for s in filled["seats"]] == ["human", "bot", "bot"]
-    emptied = await host.http.post(f"/api/tables/{three}/bots", json={"seat": 1, "bot": None})
-    assert [s["kind"] for s in emptied.json()["seats"]] == ["human", "empty", "bot"]
+    assert filled["status"] == "playing"
     mine = {t["id"] for t in (await host.http.get("/api/my/tables")).json()}
     assert three in mine
 
@@ -73,8 +77,8 @@ async def test_bad_tables_and_bad_starts_are_refused_with_reasons(app: FastAPI) 
     not_host = await friend.http.post(f"/api/tables/{two}/start")
     assert not_host.status_code == 403
     assert (await host.http.post(f"/api/tables/{two}/start")).status_code == 200
-    twice = await host.http.post(f"/api/tables/{two}/start")
-    assert twice.status_code == 409
+    twice = await host.http.post(f"/api/tables/{two}/start")  # a retry: the game goes on
+    assert twice.status_code == 200 and twice.json()["status"] == "playing"
     missing = await host.http.post("/api/tables/nope/join", json={})
     assert missing.status_code == 404
     secret = await host.http.get(f"/api/tables/{two}/record")
@@ -149,3 +153,35 @@ async def test_a_refusal_answers_with_its_status_code_and_parameters(app: FastAP
     # Refused, nothing changed: the seat is still the friend's.
     seats = (await host.http.get(f"/api/tables/{table_id}")).json()["seats"]
     assert [s["name"] for s in seats] == [host.user.name, friend.user.name, None]
+
+
+async def test_a_host_who_leaves_the_waiting_room_hands_the_table_on(app: FastAPI) -> None:
+    host, guest, third = await people(app, 3)
+    made = await host.http.post("/api/tables", json={"game": "verso", "players": 3})
+    table_id = made.json()["id"]
+    await guest.http.post(f"/api/tables/{table_id}/join", json={})
+    left = (await host.http.post(f"/api/tables/{table_id}/leave")).json()
+    # The one who waits becomes the host, and can do what a host does.
+    assert left["owner"] == guest.user.name
+    assert [s["kind"] for s in left["seats"]] == ["empty", "human", "empty"]
+    refused = await host.http.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
+    assert refused.status_code == 403
+    await third.http.post(f"/api/tables/{table_id}/join", json={})
+    filled = await guest.http.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
+    assert filled.status_code == 200 and filled.json()["status"] == "playing"
+    # Who leaves a waiting table as its last person leaves it out of the lobby's list.
+    alone = (await third.http.post("/api/tables", json={"game": "verso", "players": 2})).json()
+    await third.http.post(f"/api/tables/{alone['id']}/leave")
+    listed = {t["id"] for t in (await host.http.get("/api/tables")).json()}
+    assert alone["id"] not in listed
+
+
+async def test_a_start_retried_answers_with_the_game_under_way(app: FastAPI) -> None:
+    host, friend = await people(app, 2)
+    table_id = await table_with(app, [host, friend], bots=0, options={}, start=False)
+    first = await host.http.post(f"/api/tables/{table_id}/start")
+    again = await host.http.post(f"/api/tables/{table_id}/start")
+    assert first.status_code == again.status_code == 200
+    assert first.json()["version"] == again.json()["version"] == 0
+    stranger = await friend.http.post(f"/api/tables/{table_id}/start")
+    assert stranger.status_code == 403

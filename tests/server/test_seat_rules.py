@@ -168,6 +168,25 @@ def test_a_rematch_keeps_the_seats_and_passes_the_first_move_on() -> None:
     assert _code(seat_rules.rematch, playing, BOB, adapter).code == "not_finished"
 
 
+def test_a_rematch_of_a_game_without_a_first_player_option_swaps_the_seats() -> None:
+    """VERSUS always begins with its first seat: the rematch moves everyone one seat on, so
+    that the player who moved second moves first."""
+    over = replace(
+        _table(_person(0, ADA), _person(1, BOB), status="over", game="versus"), options={}
+    )
+    plan = seat_rules.rematch(over, ADA, get_adapter("versus"))
+    assert plan is not None
+    assert plan.seats == [SeatInfo(0, BOB.id, "Bob"), SeatInfo(1, ADA.id, "Ada")]
+
+
+def test_the_host_hands_a_waiting_table_to_the_first_person_left() -> None:
+    waiting = _table(_person(0, ADA), SeatInfo(1, bot="random"), _person(2, CYD))
+    assert seat_rules.next_host(waiting, ADA) == _person(2, CYD)
+    assert seat_rules.next_host(waiting, CYD) is None  # not the host: nothing changes
+    alone = _table(_person(0, ADA), SeatInfo(1, bot="random"))
+    assert seat_rules.next_host(alone, ADA) is None
+
+
 def test_a_new_table_takes_only_what_its_game_offers() -> None:
     options, pace = seat_rules.new_table("versus", 2, {}, None)
     assert pace.kind == "turn" and options == {}

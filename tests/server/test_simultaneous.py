@@ -120,7 +120,8 @@ async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None
         assert await app.state.scheduler.run_due() == 1
         (result,) = spectator.last("view")["view"]["rounds"]
         assert result["reason"] == "time is up" and result["points"] == 0
-        assert live.info.deadline_at is not None  # the next reveal has the pace's deadline
+        # Between rounds the table waits for the people (R16): no player clock runs.
+        assert live.info.deadline_at is None
 
 
 async def test_a_round_in_progress_resumes_after_a_restart_on_time(database_url: str) -> None:
@@ -242,3 +243,32 @@ async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
     card = spectator.last("view")["view"]["card"]
     assert card["number"] > 100 and card["difficulty"] == "hard"
     assert "red" in spectator.last("view")["view"]["unplaced"]
+
+
+async def test_a_cooperative_game_has_only_its_round_timer(database_url: str) -> None:
+    """No chess clock in Recto Verso: a pair who talk between rounds for an hour, or let a
+    round run out, are never replaced by bots (R13, R16)."""
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        host = players[0].http
+        clocked = await host.post(
+            "/api/tables",
+            json={"game": "rectoverso", "players": 2, "pace": {"kind": "live", "minutes": 0.5}},
+        )
+        assert clocked.status_code == 422 and "timed by its rounds" in clocked.text
+        hub, live, (recto, _verso, spectator) = await _table(app, players)
+        assert live.info.pace.to_json() == {"kind": "rounds"}
+        assert all(seat.time_left_ms is None for seat in live.info.seats)
+        clock.advance(minutes=60)  # a long talk before the first card
+        assert await app.state.scheduler.run_due() == 0
+        assert await _act(hub, live, recto, "reveal") == {}
+        clock.advance(seconds=LEVEL_LIMITS[0] + 1)
+        assert await app.state.scheduler.run_due() == 1  # the round's own timer, nothing else
+        clock.advance(minutes=60)
+        assert await app.state.scheduler.run_due() == 0
+        assert live.info.status == "playing"
+        assert [seat.forfeit for seat in live.info.seats] == [None, None]
+        assert [seat.bot for seat in live.info.seats] == [None, None]
+        assert spectator.last("table")["table"]["pace"] == {"kind": "rounds"}
+        assert await _act(hub, live, recto, "reveal") == {}  # the same people play on

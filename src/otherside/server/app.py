@@ -22,9 +22,11 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
 from otherside.server.accounts.sessions import Sessions
+from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
@@ -71,7 +73,7 @@ def create_app(
         run_scheduler: run the deadline scheduler in the background (tests that drive it by
             hand with a manual clock turn it off).
         limits: how fast one account or address may sign in wrongly, make guests, accounts
-            and tables, or chat (:class:`~otherside.server.limits.Limits`' defaults).
+            and tables, or chat (:class:`~otherside.server.accounts.limits.Limits`' defaults).
     """
     server_limits = limits or Limits()
     mailer = Mailer(SmtpConfig.from_url(smtp_url), mail_from) if smtp_url else None
@@ -93,7 +95,8 @@ def create_app(
         app.state.scheduler = scheduler
         app.state.clock = server_clock
         app.state.limits = server_limits
-        app.state.throttles = Throttles(server_limits, server_clock)
+        app.state.throttles = Throttles(server_limits, Limiter(db, server_clock))
+        app.state.signin = SignInGuard(app.state.throttles, secret)
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
             await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)

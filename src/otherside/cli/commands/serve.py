@@ -55,7 +55,15 @@ def serve(
         typer.Option(
             help="Change one of the server's limits, NAME=VALUE (repeatable), e.g. "
             "--limit guests_per_address=50; the names and defaults are in "
-            "otherside.server.limits.Limits."
+            "otherside.server.accounts.limits.Limits."
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or network, repeatable) whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed; from any other peer they are ignored, so the "
+            "limits count the TCP peer's address (default: no proxy is trusted).",
         ),
     ] = None,
     workers: Annotated[
@@ -74,6 +82,7 @@ def serve(
     """Start the table server: play in the browser with friends and bots."""
     import uvicorn
 
+    from otherside.server.accounts.addresses import trusted_proxies
     from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
     from otherside.server.mail import SmtpConfig
@@ -96,6 +105,10 @@ def serve(
         limits = parse_limits(limit or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--limit") from exc
+    try:
+        proxies = trusted_proxies(trusted_proxy or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--trusted-proxy") from exc
     config: dict[str, Any] = {
         "database_url": url,
         "bot_delay": bot_delay,
@@ -115,6 +128,10 @@ def serve(
         "log_level": log_level,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,
+        # uvicorn would otherwise believe X-Forwarded-For from any local peer (its default
+        # trusts 127.0.0.1): only a proxy named here may say who the client is.
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies or None,
     }
     if workers == 1:
         uvicorn.run(create_app(**config, limits=limits), **options)

@@ -1,25 +1,20 @@
 """Limits that keep a public server usable: how fast one account or address may sign in wrongly,
 make guests, accounts and tables, or chat — each a setting with a default a small public server
-can live with, enforced with sliding windows on the server's clock.
+can live with, counted by :class:`~otherside.server.accounts.limiter.Limiter` on the server's clock.
 
-A refused request gets HTTP 429 with ``Retry-After`` (whole seconds) and changes nothing.
-Counts are kept in the memory of one server process (a restart forgets them).
+A refused request gets HTTP 429 with ``Retry-After`` (whole seconds) and changes nothing. Counts
+are kept in the database, shared by every server process on it; a request reserves its slot
+before the slow work, so simultaneous requests cannot all slip under a limit. Addresses are
+counted by :func:`~otherside.server.accounts.addresses.address_key` (an IPv6 /64 is one).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections import deque
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
-from fastapi import HTTPException
-
-from otherside.server.clock import Clock
-
-MAX_KEYS = 100_000  # keys remembered per window before the oldest idle ones are dropped
+from otherside.server.accounts.limiter import Limiter, Quota
 
 
 @dataclass(frozen=True)
@@ -27,9 +22,16 @@ class Limits:
     """The server's limits (every count is per window of the given seconds).
 
     Attributes:
-        signin_failures_per_name: wrong passwords for one account before sign-in pauses.
-        signin_failures_per_address: wrong passwords from one address before it pauses.
-        signin_window: seconds over which sign-in failures count (and the pause lasts).
+        signin_failures_per_name_address: wrong passwords for one account from one address
+            before that address pauses for the rest of the window.
+        signin_failures_per_address: wrong passwords from one address (any names) before it
+            pauses.
+        signin_failures_per_name: wrong passwords for one account from everywhere before the
+            account slows down: each further attempt from a browser that never signed in to it
+            waits 1, 2, 4 … seconds after the previous one (never locked: a browser signed in
+            keeps its session, and one that signed in to the account before is not slowed).
+        signin_slowdown_max: seconds, the longest wait of that slowdown.
+        signin_window: seconds over which sign-in failures count (and a pause lasts).
         signups_per_address: accounts one address may create per ``creation_window``.
         guests_per_address: guest accounts one address may create per ``creation_window``.
         creation_window: seconds, for sign-ups and guests.
@@ -38,10 +40,14 @@ class Limits:
         tables_window: seconds, for table creation.
         waiting_tables_per_user: open (waiting) tables one account may host at once.
         chat_lines_per_minute: chat lines one person may send to a table per minute.
+
+    A refused request gets HTTP 429 with ``Retry-After`` and changes nothing.
     """
 
-    signin_failures_per_name: int = 5
+    signin_failures_per_name_address: int = 5
     signin_failures_per_address: int = 20
+    signin_failures_per_name: int = 10
+    signin_slowdown_max: float = 60.0
     signin_window: float = 900.0
     signups_per_address: int = 10
     guests_per_address: int = 10
@@ -61,7 +67,7 @@ def parse_limits(items: list[str]) -> Limits:
     >>> parse_limits(["guests=5"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown limit 'guests'; limits: signin_failures_per_name, ...
+    ValueError: unknown limit 'guests'; limits: signin_failures_per_name_address, ...
     """
     fields = {f.name: f.type for f in dataclasses.fields(Limits)}
     values: dict[str, Any] = {}
@@ -82,76 +88,49 @@ def parse_limits(items: list[str]) -> Limits:
     return dataclasses.replace(Limits(), **values)
 
 
-class Window:
-    """Counts events per key over the last ``seconds`` (a sliding window)."""
-
-    def __init__(self, limit: int, seconds: float, clock: Clock) -> None:
-        self.limit = limit
-        self.span = timedelta(seconds=seconds)
-        self.clock = clock
-        self._events: dict[str, deque[datetime]] = {}
-
-    def _recent(self, key: str) -> deque[datetime]:
-        events = self._events.get(key)
-        if events is None:
-            return deque()
-        cutoff = self.clock.now() - self.span
-        while events and events[0] <= cutoff:
-            events.popleft()
-        if not events:
-            del self._events[key]
-        return events
-
-    def retry_after(self, key: str) -> int | None:
-        """Seconds until ``key`` may act again, or ``None`` if it may now."""
-        events = self._recent(key)
-        if len(events) < self.limit:
-            return None
-        wait = (events[0] + self.span - self.clock.now()).total_seconds()
-        return max(1, math.ceil(wait))
-
-    def hit(self, key: str) -> None:
-        """Count one event of ``key`` now."""
-        if key not in self._events and len(self._events) >= MAX_KEYS:
-            self._events.pop(next(iter(self._events)))
-        self._events.setdefault(key, deque()).append(self.clock.now())
-
-    def clear(self, key: str) -> None:
-        """Forget ``key``'s events (a successful sign-in clears the failures)."""
-        self._events.pop(key, None)
-
-    def check(self, key: str, what: str) -> None:
-        """Raise HTTP 429 with ``Retry-After`` when ``key`` is over the limit."""
-        wait = self.retry_after(key)
-        if wait is not None:
-            raise too_many(what, wait)
-
-
-def too_many(what: str, wait: int) -> HTTPException:
-    """HTTP 429 saying what was too frequent and when to try again."""
-    return HTTPException(
-        429, f"too many {what}; try again in {_span(wait)}", headers={"Retry-After": str(wait)}
-    )
-
-
-def _span(seconds: int) -> str:
-    """
-    >>> _span(42), _span(600), _span(5400)
-    ('42 s', '10 min', '90 min')
-    """
-    return f"{seconds} s" if seconds < 120 else f"{math.ceil(seconds / 60)} min"
-
-
 class Throttles:
-    """Every window of a server, built from its :class:`Limits`."""
+    """Every quota of a server, built from its :class:`Limits`, and the limiter they count in."""
 
-    def __init__(self, limits: Limits, clock: Clock) -> None:
+    def __init__(self, limits: Limits, limiter: Limiter) -> None:
         self.limits = limits
-        self.signin_name = Window(limits.signin_failures_per_name, limits.signin_window, clock)
-        self.signin_address = Window(
-            limits.signin_failures_per_address, limits.signin_window, clock
+        self.limiter = limiter
+        signin = limits.signin_window
+        self.signin_address = Quota(
+            "signin-address",
+            limits.signin_failures_per_address,
+            signin,
+            "failed sign-ins from your address",
         )
-        self.signups = Window(limits.signups_per_address, limits.creation_window, clock)
-        self.guests = Window(limits.guests_per_address, limits.creation_window, clock)
-        self.tables_user = Window(limits.tables_per_user, limits.tables_window, clock)
-        self.tables_address = Window(limits.tables_per_address, limits.tables_window, clock)
+        self.signin_name_address = Quota(
+            "signin-name-address",
+            limits.signin_failures_per_name_address,
+            signin,
+            "failed sign-ins for this name from your address",
+        )
+        # Counted without a limit: past signin_failures_per_name the account slows down.
+        self.signin_name = Quota("signin-name", limits.signin_failures_per_name, signin, "")
+        self.signups = Quota(
+            "signups",
+            limits.signups_per_address,
+            limits.creation_window,
+            "new accounts from your address",
+        )
+        self.guests = Quota(
+            "guests",
+            limits.guests_per_address,
+            limits.creation_window,
+            "guest accounts from your address",
+        )
+        self.tables_user = Quota(
+            "tables-user",
+            limits.tables_per_user,
+            limits.tables_window,
+            "new tables from your account",
+        )
+        self.tables_address = Quota(
+            "tables-address",
+            limits.tables_per_address,
+            limits.tables_window,
+            "new tables from your address",
+        )
+        self.chat = Quota("chat", limits.chat_lines_per_minute, 60.0, "chat lines")

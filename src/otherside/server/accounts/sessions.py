@@ -10,7 +10,8 @@ the cookie holds the token, signed with a secret kept in the database (itsdanger
 out deletes the row, so the cookie is worthless from then on, wherever a copy of it is.
 
 Wrong passwords, sign-ups and guests are throttled per name and per address
-(:mod:`otherside.server.accounts.limits`): HTTP 429 with ``Retry-After``.
+(:mod:`otherside.server.accounts.limits`, :mod:`otherside.server.accounts.signin`): HTTP 429
+with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from otherside.server.accounts.addresses import client_key
 from otherside.server.store.models import AuthSession, User
 
 COOKIE = "otherside_session"
@@ -141,8 +143,9 @@ def close_session(session: Session, token: str) -> None:
 
 
 def client_address(request: Request) -> str:
-    """The address a request came from (uvicorn puts a trusted proxy's client here)."""
-    return request.client.host if request.client else "unknown"
+    """Who a request counts as for the limits: its client's address, an IPv6 one by its /64
+    (a trusted proxy's client: :mod:`~otherside.server.accounts.addresses`)."""
+    return client_key(request)
 
 
 def check_name(name: str) -> str:

@@ -35,14 +35,14 @@ router = APIRouter(prefix="/api")
 async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Create an account and sign in."""
     state = request.app.state
-    address = client_address(request)
-    state.throttles.signups.check(address, "new accounts from your address")
     try:
         name = check_name(body.name.strip())
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from exc
     if len(body.password) < PASSWORD_MIN:
         raise HTTPException(422, f"a password has at least {PASSWORD_MIN} characters")
+    # Reserved before the hash: a sign-up that costs a hash counts, even for a taken name.
+    await state.throttles.limiter.reserve(state.throttles.signups, client_address(request))
     digest = await asyncio.to_thread(state.sessions.hasher.hash, body.password)
     now = state.clock.now()
 
@@ -57,9 +57,9 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     made = await state.db.run(create)
     if made is None:
         raise HTTPException(409, f"the name {name!r} is taken; choose another or sign in")
-    state.throttles.signups.hit(address)
     user, token = made
     state.sessions.set_cookie(response, request, token)
+    state.signin.remember(request, response, name.lower())
     return user.to_json()
 
 
@@ -69,9 +69,9 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     state = request.app.state
     key = body.name.strip().lower()
     address = client_address(request)
-    throttles = state.throttles
-    throttles.signin_name.check(key, "failed sign-ins for this name")
-    throttles.signin_address.check(address, "failed sign-ins from your address")
+    guard = state.signin
+    # Reserved before the password is checked: a refused attempt is never checked.
+    slots = await guard.reserve(key, address, known=key in guard.known_names(request))
 
     def load(session: Session) -> tuple[UserInfo, str | None] | None:
         user = session.scalar(select(User).where(User.name_key == key))
@@ -82,14 +82,13 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     # Always one argon2 check, known name or not: equal time tells an attacker nothing.
     matches = await asyncio.to_thread(state.sessions.verify, digest, body.password)
     if found is None or not matches:
-        throttles.signin_name.hit(key)
-        throttles.signin_address.hit(address)
         raise HTTPException(401, "wrong name or password")
-    throttles.signin_name.clear(key)
+    await guard.succeeded(slots, key, address)
     user = found[0]
     now = state.clock.now()
     token = await state.db.run(lambda s: open_session(s, user.id, now))
     state.sessions.set_cookie(response, request, token)
+    guard.remember(request, response, key)
     return user.to_json()
 
 
@@ -97,8 +96,8 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
 async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
     """Create a guest account with a generated name and sign in."""
     state = request.app.state
-    address = client_address(request)
-    state.throttles.guests.check(address, "guest accounts from your address")
+    throttles = state.throttles
+    slot = await throttles.limiter.reserve(throttles.guests, client_address(request))
     now = state.clock.now()
 
     def create(session: Session) -> tuple[UserInfo, str]:
@@ -111,8 +110,11 @@ async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
         session.flush()
         return user_info(user), open_session(session, user.id, now)
 
-    user, token = await state.db.run(create)
-    state.throttles.guests.hit(address)
+    try:
+        user, token = await state.db.run(create)
+    except Exception:
+        await throttles.limiter.release(slot)
+        raise
     state.sessions.set_cookie(response, request, token)
     return user.to_json()
 

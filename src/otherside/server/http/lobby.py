@@ -6,6 +6,8 @@ refusal (:class:`~otherside.server.tables.errors.Refused`) answers with its code
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
@@ -21,6 +23,7 @@ from otherside.server.store.queries import list_tables, list_user_tables, load_m
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import seating
 from otherside.server.tables.adapters import available_adapters, get_adapter
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import GameClock, replayed
 
@@ -105,19 +108,24 @@ async def games() -> list[dict[str, Any]]:
 async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
     """Create a table; the creator sits in seat 0 and is its host."""
     hub = _hub(request)
-    _count_table(request, user)
-    made = await seating.create(hub, user, body.game, body.players, body.options, body.pace)
+    async with _counted_table(request, user):
+        made = await seating.create(hub, user, body.game, body.players, body.options, body.pace)
     return await _one(request, made)
 
 
-def _count_table(request: Request, user: UserInfo) -> None:
-    """Refuse (429) a table beyond what one account or address may create in a while."""
+@asynccontextmanager
+async def _counted_table(request: Request, user: UserInfo) -> AsyncIterator[None]:
+    """Reserve a table of what one account and one address may create in a while (or 429)
+    before it is made; give it back if none is (a bad game, too many open)."""
     throttles = request.app.state.throttles
-    address = client_address(request)
-    throttles.tables_user.check(str(user.id), "new tables from your account")
-    throttles.tables_address.check(address, "new tables from your address")
-    throttles.tables_user.hit(str(user.id))
-    throttles.tables_address.hit(address)
+    slots = await throttles.limiter.reserve_all(
+        [(throttles.tables_user, str(user.id)), (throttles.tables_address, client_address(request))]
+    )
+    try:
+        yield
+    except (HTTPException, Refused):
+        await throttles.limiter.release(*slots)
+        raise
 
 
 @router.get("/tables")
@@ -180,8 +188,9 @@ async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
 @router.post("/tables/{table_id}/rematch", status_code=201)
 async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
-    _count_table(request, user)
-    return await _one(request, await seating.rematch(_hub(request), table_id, user))
+    async with _counted_table(request, user):
+        made = await seating.rematch(_hub(request), table_id, user)
+    return await _one(request, made)
 
 
 @router.get("/tables/{table_id}/history")

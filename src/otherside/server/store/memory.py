@@ -138,11 +138,16 @@ class MemoryTableStore:
             raise StaleWrite(f"table {table_id} is not at version {version} in the database")
         return stored
 
-    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+    async def seats(
+        self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
+    ) -> None:
         stored = self._waiting_as_known(known)
         info = stored.info
         for seat in seats:
             info = info.with_seat(seat)
+        if host is not None:
+            name = next(s.user_name for s in known.seats if s.user_id == host)
+            info = replace(info, owner_id=host, owner_name=name or info.owner_name)
         stored.info = replace(info, updated_at=now)
 
     async def start(

@@ -32,6 +32,7 @@ from otherside.server.store.writes import (
     create_table,
     save_chat,
     save_end,
+    save_host,
     save_move,
     save_rematch,
     save_seat,
@@ -82,8 +83,11 @@ class TableStore(Protocol):
         """A new waiting table with its owner in seat 0; its id."""
         ...
 
-    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
-        """Write ``seats`` of a waiting table whose seats are still those ``known``."""
+    async def seats(
+        self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
+    ) -> None:
+        """Write ``seats`` of a waiting table whose seats are still those ``known`` (and make
+        user ``host`` its host, when given)."""
         ...
 
     async def start(
@@ -207,11 +211,15 @@ class SqlTableStore:
             lambda s: create_table(s, owner.id, game, players, options, pace, now)
         )
 
-    async def seats(self, known: TableInfo, seats: list[SeatInfo], now: datetime) -> None:
+    async def seats(
+        self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
+    ) -> None:
         def write(session: Session) -> None:
             check_seats(session, known.id, "waiting", known.seats)
             for seat in seats:
                 save_seat(session, known.id, seat, now)
+            if host is not None:
+                save_host(session, known.id, host)
             self.cluster.announce(session, known.id, "table")
 
         await self.db.run(write)

@@ -96,6 +96,11 @@ def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) ->
     session.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now))
 
 
+def save_host(session: Session, table_id: str, user_id: int) -> None:
+    """Make ``user_id`` the host of a waiting table (its host left)."""
+    session.execute(update(GameTable).where(GameTable.id == table_id).values(owner_id=user_id))
+
+
 def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
     for seat, left in clocks.items():
         session.execute(

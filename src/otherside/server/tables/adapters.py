@@ -383,7 +383,7 @@ RECTOVERSO = GameAdapter(
             choices=("standard", "generated"),
         ),
     ),
-    pace=Pace(kind="live", minutes=10, increment=5),
+    pace=Pace(kind="rounds"),
     rated_counts=(3, 4, 5, 6),
     replacement=("partner",),
     # About a person's speed: the partner bot's figures were measured at one action per 2 s.

@@ -1,14 +1,15 @@
 """Chat at a table: anyone signed in who watches may say a line (players and spectators), at
-most :attr:`~otherside.server.accounts.limits.Limits.chat_lines_per_minute` a minute; lines are
+most :attr:`~otherside.server.accounts.limits.Limits.chat_lines_per_minute` a minute (counted in
+the database by the server's limiter, so that every process shares the count); lines are
 stored, passed on to every watcher (here and in the other server processes), and the recent
 ones are sent to whoever starts watching."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
+from otherside.server.accounts.limiter import TooMany
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
 from otherside.server.live.protocol import CHAT_CHARS, ChatLineOut, ProtocolError
@@ -36,12 +37,16 @@ class Say:
             raise ProtocolError("chat", "an empty line is not sent")
         if len(line) > CHAT_CHARS:
             raise ProtocolError("chat", f"a chat line has at most {CHAT_CHARS} characters")
+        throttles = services.throttles
+        if throttles is not None:
+            try:
+                await throttles.limiter.reserve(throttles.chat, f"{live.id}\n{user.id}")
+            except TooMany as refused:
+                most = services.limits.chat_lines_per_minute
+                raise ProtocolError(
+                    "chat", f"at most {most} lines a minute; wait {refused.wait} s"
+                ) from refused
         now = services.clock.now()
-        most = services.limits.chat_lines_per_minute
-        recent = [t for t in live.chat_times.get(user.id, []) if now - t < timedelta(minutes=1)]
-        if len(recent) >= most:
-            raise ProtocolError("chat", f"at most {most} lines a minute; wait a moment")
-        live.chat_times[user.id] = [*recent, now]
         seat = live.info.playing_seat_of(user.id)
         said = ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())
         await services.store.chat(live.id, user, seat, line, now, said.model_dump())

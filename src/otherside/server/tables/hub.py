@@ -18,7 +18,8 @@ import secrets
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.limiter import Limiter
+from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
@@ -77,6 +78,12 @@ class TableHub:
             forget_if_idle=self.forget_if_idle,
             kick_bots=lambda live: bot_turns.kick(self.services, live),
         )
+        if db is not None:
+            # Chat lines are counted where every process sees them (a hub without a database,
+            # on a memory store, counts nothing).
+            self.services.throttles = Throttles(
+                self.services.limits, Limiter(db, self.services.clock)
+            )
         self.catch_up = CatchUp(self)
         self._actors: dict[str, TableActor] = {}
         self._loads: dict[str, asyncio.Future[TableActor]] = {}  # tables being loaded

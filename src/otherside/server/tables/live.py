@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Protocol
 
 from otherside.core.game import Game, State
@@ -58,7 +57,6 @@ class LiveTable:
     # The task playing the table's bot seats while one of them may act (:mod:`.bot_turns`).
     bot_task: asyncio.Task[None] | None = None
     ratings: dict[int, float] = field(default_factory=dict)
-    chat_times: dict[int, list[datetime]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

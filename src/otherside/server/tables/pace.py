@@ -3,7 +3,11 @@
 - **live**: each player has ``minutes`` for the whole game and gains ``increment`` seconds with
   every action (a Fischer clock, as on chess servers);
 - **turn-based**: each player has ``days`` per move; a reminder goes out after ``remind_days``
-  without a move (the VERSUS site's defaults: a reminder on day 4, the game over after 7 days).
+  without a move (the VERSUS site's defaults: a reminder on day 4, the game over after 7 days);
+- **rounds**: no player has a clock; the game's own round timer is the only time (Recto Verso,
+  R13/R16: a cooperative build is timed as a round, and between rounds the table waits for the
+  people — a chess clock would throw partners out of their own game). It is the only pace of
+  such a game: the host cannot give it a per-player clock.
 
 A clock runs only for a human seat that the table is waiting on alone; bots have no clock, and
 while several players act at once (a Recto Verso build) the game's own timer rules. A player
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-PaceKind = Literal["live", "turn"]
+PaceKind = Literal["live", "turn", "rounds"]
 # Bounds a host may choose within (minutes, seconds, days).
 MINUTES = (0.25, 180.0)  # from a 15-second bullet game to three hours
 INCREMENT = (0.0, 300.0)
@@ -51,6 +55,18 @@ class Pace:
         if not isinstance(raw, Mapping):
             raise ValueError('pace must be an object such as {"kind": "live", "minutes": 10}')
         kind = raw.get("kind", base.kind)
+        if base.kind == "rounds" or kind == "rounds":
+            # Without a game's default (a stored pace) any kind stands; with one, a game timed
+            # by its rounds keeps them and no other game takes them.
+            if default is not None and kind != base.kind:
+                raise ValueError(
+                    "pace: this game is timed by its rounds, players have no clock"
+                    if base.kind == "rounds"
+                    else "pace: only a game timed by its rounds has the pace 'rounds'"
+                )
+            if set(raw) - {"kind"}:
+                raise ValueError("pace: rounds take no other setting")
+            return cls(kind="rounds")
         if kind not in ("live", "turn"):
             raise ValueError(f"pace: kind must be 'live' or 'turn', not {kind!r}")
         allowed = (
@@ -81,6 +97,8 @@ class Pace:
         """The JSON form (only the fields of its kind)."""
         if self.kind == "live":
             return {"kind": "live", "minutes": self.minutes, "increment": self.increment}
+        if self.kind == "rounds":
+            return {"kind": "rounds"}
         return {"kind": "turn", "days": self.days, "remind_days": self.remind_days}
 
     @property
@@ -88,11 +106,14 @@ class Pace:
         """A live player's time for the game, in milliseconds (``None`` turn-based)."""
         return round(self.minutes * 60_000) if self.kind == "live" else None
 
-    def deadline(self, turn_started: datetime, time_left_ms: int | None) -> datetime:
+    def deadline(self, turn_started: datetime, time_left_ms: int | None) -> datetime | None:
         """When the player to move runs out of time, their turn having begun at
-        ``turn_started`` (live: with ``time_left_ms`` left on their clock)."""
+        ``turn_started`` (live: with ``time_left_ms`` left on their clock); ``None`` when
+        players have no clock (rounds)."""
         if self.kind == "live":
             return turn_started + timedelta(milliseconds=time_left_ms or 0)
+        if self.kind == "rounds":
+            return None
         return turn_started + timedelta(days=self.days)
 
     def reminder(self, turn_started: datetime) -> datetime | None:
@@ -106,11 +127,13 @@ class Pace:
     def describe(self) -> str:
         """Words for the lobby.
 
-        >>> Pace().describe(), Pace(kind="turn").describe()
-        ('live · 10 min + 5 s', 'turn-based · 7 days a move')
+        >>> Pace().describe(), Pace(kind="turn").describe(), Pace(kind="rounds").describe()
+        ('live · 10 min + 5 s', 'turn-based · 7 days a move', 'timed rounds · no player clock')
         """
         if self.kind == "live":
             return f"live · {self.minutes:g} min + {self.increment:g} s"
+        if self.kind == "rounds":
+            return "timed rounds · no player clock"
         return f"turn-based · {self.days:g} days a move"
 
 

@@ -66,6 +66,16 @@ def leave(info: TableInfo, user: UserInfo) -> list[SeatInfo]:
     return [] if seat is None else [SeatInfo(seat)]
 
 
+def next_host(info: TableInfo, leaving: UserInfo) -> SeatInfo | None:
+    """Who hosts a waiting table once ``leaving`` leaves it: nobody new unless the host
+    leaves; then the first other person seated, so that whoever waits can still start, add
+    bots or leave (``None`` when no one else sits there: the table is left empty, and the
+    lobby lists no empty table)."""
+    if info.owner_id != leaving.id:
+        return None
+    return next((s for s in info.seats if s.human and s.user_id != leaving.id), None)
+
+
 def forfeiting(info: TableInfo, user: UserInfo) -> int:
     """The seat ``user`` gives up by leaving a game in play."""
     seat = info.playing_seat_of(user.id)
@@ -166,11 +176,16 @@ def rematch(info: TableInfo, user: UserInfo, adapter: GameAdapter) -> Rematch | 
         else info.options.get(spec.name, spec.default)
         for spec in adapter.options
     }
-    seats = [
+    kept = [
         SeatInfo(s.seat, s.user_id, s.user_name, s.bot if s.user_id is None else None)
         for s in info.seats
     ]
-    return Rematch(options, seats)
+    if not any(spec.kind == "first_player" for spec in adapter.options):
+        # A game that always begins with seat 1 (VERSUS: the first colour) takes turns by
+        # moving everyone one seat on, so the one who moved second moves first.
+        n = len(kept)
+        kept = [replace(kept[(s + 1) % n], seat=s) for s in range(n)]
+    return Rematch(options, kept)
 
 
 def _next_first(value: Any, players: int) -> Any:

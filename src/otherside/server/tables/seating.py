@@ -83,17 +83,29 @@ async def decided_and_written(
 
 
 async def change_seats(
-    services: Services, live: LiveTable, decide: Callable[[TableInfo], list[SeatInfo]]
+    services: Services,
+    live: LiveTable,
+    decide: Callable[[TableInfo], list[SeatInfo]],
+    host: Callable[[TableInfo], SeatInfo | None] = lambda info: None,
 ) -> TableInfo:
-    """Decide and write seat changes; the table after them."""
+    """Decide and write seat changes (and who hosts the table after them, if that changes);
+    the table after them."""
     now = services.clock.now()
 
-    async def write(known: TableInfo, seats: list[SeatInfo]) -> None:
-        await services.store.seats(known, seats, now)
+    def decided(info: TableInfo) -> tuple[list[SeatInfo], SeatInfo | None]:
+        return decide(info), host(info)
 
-    seats, _ = await decided_and_written(services, live, decide, write)
+    async def write(known: TableInfo, change: tuple[list[SeatInfo], SeatInfo | None]) -> None:
+        seats, new_host = change
+        await services.store.seats(known, seats, now, new_host.user_id if new_host else None)
+
+    (seats, new_host), _ = await decided_and_written(services, live, decided, write)
     for seat in seats:
         live.info = live.info.with_seat(seat)
+    if new_host is not None and new_host.user_id is not None:
+        live.info = replace(
+            live.info, owner_id=new_host.user_id, owner_name=new_host.user_name or ""
+        )
     live.ratings = await seated_ratings(services.store, live.info)
     fanout.broadcast(live, services.clock.now(), table=True, view=False)
     return live.info
@@ -126,7 +138,12 @@ class Leave:
             seat = seat_rules.forfeiting(live.info, self.user)
             await forfeit(services, live, seat, "left")
             return live.info
-        return await change_seats(services, live, lambda info: seat_rules.leave(info, self.user))
+        return await change_seats(
+            services,
+            live,
+            lambda info: seat_rules.leave(info, self.user),
+            lambda info: seat_rules.next_host(info, self.user),
+        )
 
 
 @dataclass(frozen=True)
@@ -146,16 +163,16 @@ class SetBot:
 
 @dataclass(frozen=True)
 class Fill:
-    """The host fills every empty seat with ``bot``."""
+    """The host fills every empty seat with ``bot``, and the game starts: nobody else is
+    awaited (a table filled with bots need not wait for "Start")."""
 
     user: UserInfo
     bot: str
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
         """The table after."""
-        return await change_seats(
-            services, live, lambda info: seat_rules.fill(info, self.user, self.bot)
-        )
+        await change_seats(services, live, lambda info: seat_rules.fill(info, self.user, self.bot))
+        return await Start(self.user).run(live, services)
 
 
 @dataclass(frozen=True)
@@ -165,7 +182,10 @@ class Start:
     user: UserInfo
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
-        """The table after."""
+        """The table after. Asking the host's table to start once more answers with the game
+        already under way, so a retry of a start that went through does not fail."""
+        if live.info.status != "waiting" and live.info.owner_id == self.user.id:
+            return live.info
 
         def decide(info: TableInfo) -> seat_rules.Started:
             seat_rules.check_start(info, self.user)

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from otherside.server.accounts.limits import Limits
+from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.clock import Clock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.store.tables import TableStore
@@ -38,6 +38,8 @@ class Services:
         clock: where time comes from (move stamps, clocks, deadlines).
         cluster: the other server processes: who owns a table.
         limits: the server's limits (chat lines a minute, open tables per host).
+        throttles: where the limits are counted, shared by every server process (``None``
+            for a hub without a database, which counts nothing).
         bots: the runner choosing bot actions.
         rng: seeds of new games and of bots' choices.
         ask: runs a command on the actor of a table (by id), loading it if needed.
@@ -58,5 +60,6 @@ class Services:
     background: Callable[[Coroutine[Any, Any, None], str | None], asyncio.Task[None]]
     forget_if_idle: Callable[[LiveTable], None]
     kick_bots: Callable[[LiveTable], None]
+    throttles: Throttles | None = None
     on_deadline_change: Callable[[], None] = field(default=_no_deadline_change)
     remind: Callable[[LiveTable, int], None] = field(default=_no_reminder)

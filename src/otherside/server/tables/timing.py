@@ -46,7 +46,9 @@ def next_deadline(
     due = [game_timer] if game_timer is not None else []
     seat = waiting_on(seats, to_move)
     if seat is not None and turn_started_at is not None:
-        due.append(pace.deadline(turn_started_at, seats[seat].time_left_ms))
+        end = pace.deadline(turn_started_at, seats[seat].time_left_ms)
+        if end is not None:
+            due.append(end)
         reminder = pace.reminder(turn_started_at)
         if reminder is not None and reminded_at is None:
             due.append(reminder)
@@ -132,7 +134,7 @@ def out_of_time(info: TableInfo, now: datetime) -> int | None:
     if seat is None or info.turn_started_at is None:
         return None
     end = info.pace.deadline(info.turn_started_at, info.seats[seat].time_left_ms)
-    return seat if now >= end else None
+    return seat if end is not None and now >= end else None
 
 
 def reminder_due(info: TableInfo, now: datetime) -> int | None:
