@@ -77,11 +77,25 @@ function replayPage(tableId, data, module, traits) {
   show(0);
 }
 
+// No replay to show (a game still under way, no such table): say so plainly, and take away the
+// controls and panels that would look as if they worked.
+function noReplay(tableId, error) {
+  for (const part of document.querySelectorAll(".replay-controls, .table-layout > aside")) part.classList.add("hidden");
+  const live = error.status === 409;
+  byId("board").replaceChildren(el("div", { class: "panel no-replay", id: "no-replay" },
+    live ? [el("h2", {}, "This game is still being played — watch it live"),
+      el("p", {}, "Its replay opens here once the game is over."),
+      el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}` }, "Watch it live")]
+      : [el("h2", {}, error.status === 404 ? "There is no such game." : "This replay cannot be shown."),
+        el("p", { class: "muted" }, error.message),
+        el("a", { class: "button secondary", href: "/" }, "Back to the lobby")]));
+}
+
 async function start() {
   header(await currentUser());
   const tableId = pathTail();
   const data = await api("GET", `/api/tables/${tableId}/replay`).catch((error) => {
-    byId("board").replaceChildren(el("p", { class: "panel" }, error.message));
+    noReplay(tableId, error);
     return null;
   });
   if (!data) return;
