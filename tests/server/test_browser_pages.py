@@ -158,9 +158,29 @@ def test_an_invite_link_offers_sign_in_before_making_a_guest(server: str, browse
     assert not page.errors and not other.errors, page.errors + other.errors
 
 
+def _rated_game(browser: Any, server: str, ada: Any, bob: Any) -> str:
+    """A rated Verso game between two registered players, ``bob`` resigning in his page."""
+    made = _post(
+        ada,
+        server,
+        "/api/tables",
+        {"game": "verso", "players": 2, "pace": {"kind": "live", "minutes": 5, "increment": 2}},
+    )
+    _post(bob, server, f"/api/tables/{made['id']}/join")
+    _post(ada, server, f"/api/tables/{made['id']}/start")
+    bob.goto(f"{server}/table/{made['id']}")
+    bob.wait_for_selector("[data-testid=pile-size]")
+    bob.click("#resign")
+    bob.click("#confirm-yes")
+    bob.wait_for_selector("#rematch")
+    return str(made["id"])
+
+
 def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:
     desk = _person(browser, server, "Maximiliane-Wide")
+    rival = _person(browser, server, "Bartholomew-Longname")
     table = _finished_against_a_bot(desk, server)
+    _rated_game(browser, server, desk, rival)
     phone = _visitor(browser, PHONE)
     phone.request.post(
         server + "/api/signin", data={"name": "Maximiliane-Wide", "password": "pw-Maximiliane-Wide"}
@@ -168,6 +188,7 @@ def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:
     paths = [
         "/",
         "/player/Maximiliane-Wide",
+        "/player/Bartholomew-Longname",
         f"/replay/{table}",
         "/rules/verso",
         "/rules/versus",
@@ -181,11 +202,16 @@ def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:
             assert wide <= screen, f"{path} is {wide} px wide on a {screen} px {size}"
             name = path.strip("/").replace("/", "-") or "lobby"
             _shoot(page, f"pages-{name}-{size}")
-    # The player's buttons are all on the screen.
-    phone.goto(server + "/player/Maximiliane-Wide")
-    phone.wait_for_selector("#recent a.button")
-    for box in [b.bounding_box() for b in phone.locator("#recent a.button").all()]:
-        assert box and box["x"] + box["width"] <= PHONE["width"]
+    # The player's page: every button and card is on the screen, none cut off in a scroll box.
+    for name in ("Maximiliane-Wide", "Bartholomew-Longname"):
+        phone.goto(f"{server}/player/{name}")
+        phone.wait_for_selector("#recent a.button")
+        phone.wait_for_selector(".rating-card")
+        parts = phone.locator(
+            "#recent a.button, #recent .badge, .rating-card, .rating-card .row > *"
+        )
+        for box in [part.bounding_box() for part in parts.all()]:
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (name, box)
     assert not phone.errors and not phone.missing, phone.errors + phone.missing
 
 

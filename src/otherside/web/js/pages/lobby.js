@@ -128,7 +128,7 @@ function tableList(tables, empty, action) {
           el("span", { class: `badge ${state.replace(" ", "-")} ${t.status}` }, state),
           t.rated ? el("span", { class: "badge rated" }, "rated") : null,
           el("div", { class: "muted" }, t.pace ? paceWords(t.pace) : t.pace_text)),
-        el("td", {}, `${t.players}p: `, seatNodes(t),
+        el("td", {}, seatNodes(t),
           t.status === "over" && t.outcome ? el("div", { class: "muted" }, `${withoutRuleIds(t.outcome.reason)} · ${t.outcome.scores.join(" – ")}`) : null,
           t.your_turn && t.reminded ? el("div", { class: "reminder" }, "Reminder: this game has waited days for your move.") : null),
         el("td", { style: "text-align:right" }, action(t)));

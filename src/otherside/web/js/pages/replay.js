@@ -3,7 +3,7 @@ import { api } from "/static/js/core/http.js";
 import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { ruleNodes } from "/static/js/core/words.js";
+import { ruleNodes, seatLabel } from "/static/js/core/words.js";
 
 const STEP_MS = 900;
 
@@ -16,7 +16,7 @@ function elapsed(steps, iso) {
 /** The replay of `data` (the server's `/replay` answer) with the game's board module. */
 function replayPage(tableId, data, module, traits) {
   const steps = data.steps;
-  const names = data.table.seats.map((s) => s.name ?? `seat ${s.seat + 1}`);
+  const names = data.table.seats.map((s) => seatLabel(s, data.table.seats));
   const board = module.createBoard(byId("board"), { mode: "replay", play: null, resign: null });
   const state = { at: 0, timer: null };
 
