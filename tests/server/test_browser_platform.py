@@ -123,6 +123,9 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
     # Chat: shown as text, never as HTML.
     ada.fill("#chat-text", "<img src=x onerror=alert(1)> good luck")
     ada.press("#chat-text", "Enter")
+    # On the phone the last line shows in the dock; the whole chat is a drawer.
+    bob.wait_for_selector("#dock-chat-line:has-text('good luck')")
+    bob.click("[data-open=chat]")
     bob.wait_for_selector("#chat-lines li")
     assert "<img src=x onerror=alert(1)> good luck" in bob.inner_text("#chat-lines")
     assert bob.locator("#chat-lines img").count() == 0
@@ -136,6 +139,7 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
     _shoot(ada, "platform-table")
     _shoot(bob, "platform-table-phone")
     # Resign asks first; cancelling changes nothing, confirming ends the game.
+    bob.click("[data-open=table]")
     bob.click("#resign")
     assert "loss for you" in bob.inner_text("#confirm-text")
     bob.click("#confirm-no")

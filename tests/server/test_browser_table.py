@@ -26,7 +26,8 @@ COOKIE = "otherside_session"
 
 
 def _context(browser: Any, server: str, phone: bool, guest: bool = True) -> Any:  # noqa: F811
-    options: dict[str, Any] = {"viewport": PHONE if phone else DESKTOP}
+    # bypass_csp: the page's policy forbids eval, which wait_for_function uses.
+    options: dict[str, Any] = {"viewport": PHONE if phone else DESKTOP, "bypass_csp": True}
     if phone:
         options.update(device_scale_factor=2, is_mobile=True, has_touch=True)
     context = browser.new_context(**options)

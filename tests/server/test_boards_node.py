@@ -1,0 +1,82 @@
+"""The pure parts of the boards and page helpers, run in Node without a browser: the board
+modules import only ``/static/js/…`` paths, which a small resolve hook maps to ``web/``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "src/otherside/web"
+NODE = shutil.which("node")
+HOOK = """
+export async function resolve(specifier, context, next) {
+  if (specifier.startsWith('/static/')) {
+    return next(new URL(specifier.slice('/static/'.length), WEB).href, context);
+  }
+  return next(specifier, context);
+}
+"""
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+def _run(tmp_path: Path, script: str) -> object:
+    hook = tmp_path / "hook.mjs"
+    hook.write_text(f"const WEB = {json.dumps(WEB.as_uri() + '/')};\n{HOOK}")
+    main = tmp_path / "main.mjs"
+    main.write_text(script)
+    done = subprocess.run(
+        [str(NODE), "--no-warnings", "--experimental-loader", hook.as_uri(), str(main)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_versus_words_for_a_stone_move_and_a_pull(tmp_path: Path) -> None:
+    said = _run(
+        tmp_path,
+        """
+        import { summary } from '/static/js/games/versus/board.js';
+        const names = ['ada (you)', 'Search bot (0.5 s a move)'];
+        const stone = { cell: '1:-3', owner: 0, b: 3, locked: false, streak: 0 };
+        const moved = summary({ stones: [stone], versus: ['0:-5', '0:5'], last: '0:-2>1:-3',
+                                pulled: [], outcome: null }, names);
+        const pulled = { cell: '0:-1', owner: 1, b: 2, locked: true, streak: 0 };
+        const pull = summary({ stones: [pulled], versus: ['0:-5', '0:0'], last: '0:5>0:0',
+                               pulled: [{ from: '0:-2', to: '0:-1' }], outcome: null }, names);
+        console.log(JSON.stringify([moved, pull]));
+        """,
+    )
+    assert said == [
+        "Blue (ada, you) moved a stone 0:-2→1:-3.",
+        "Brown (Search bot (0.5 s a move)) moved the VERSUS 0:5→0:0 and pulled 1 stone:"
+        " 0:-2→0:-1, now Brown's (worth 3, locked on a target).",
+    ]
+
+
+def test_bots_and_seats_in_words(tmp_path: Path) -> None:
+    said = _run(
+        tmp_path,
+        """
+        import { botWords, seatLabel, withoutRuleIds } from '/static/js/core/words.js';
+        const seats = [{ seat: 0, kind: 'human', name: 'ada' },
+                       { seat: 1, kind: 'bot', bot: 'greedy', name: 'Greedy bot 2' },
+                       { seat: 2, kind: 'bot', bot: 'greedy', name: 'Greedy bot 3' }];
+        console.log(JSON.stringify([botWords('search:think=0.5'), botWords('partner'),
+          seats.map((s) => seatLabel(s, seats)), withoutRuleIds('all targets filled (S13.1)')]));
+        """,
+    )
+    assert said == [
+        "Search bot (0.5 s a move)",
+        "Bot partner",
+        ["ada", "Greedy bot 1", "Greedy bot 2"],
+        "all targets filled",
+    ]
