@@ -257,7 +257,7 @@ async def test_a_cooperative_game_has_only_its_round_timer(database_url: str) ->
             json={"game": "rectoverso", "players": 2, "pace": {"kind": "live", "minutes": 0.5}},
         )
         assert clocked.status_code == 422 and "timed by its rounds" in clocked.text
-        hub, live, (recto, _verso, spectator) = await _table(app, players)
+        hub, live, (recto, verso, spectator) = await _table(app, players)
         assert live.info.pace.to_json() == {"kind": "rounds"}
         assert all(seat.time_left_ms is None for seat in live.info.seats)
         clock.advance(minutes=60)  # a long talk before the first card
@@ -271,4 +271,5 @@ async def test_a_cooperative_game_has_only_its_round_timer(database_url: str) ->
         assert [seat.forfeit for seat in live.info.seats] == [None, None]
         assert [seat.bot for seat in live.info.seats] == [None, None]
         assert spectator.last("table")["table"]["pace"] == {"kind": "rounds"}
-        assert await _act(hub, live, recto, "reveal") == {}  # the same people play on
+        # The same people play on, the partner revealing the next card (R16, taking turns).
+        assert await _act(hub, live, verso, "reveal") == {}

@@ -206,6 +206,12 @@ async def test_turn_based_reminder_on_day_4_and_loss_on_day_7(
             {"name": "Ada", "rating": round(high), "games": 1},
             {"name": "Bob", "rating": round(low), "games": 1},
         ]
+        # The result says what the game did to each rating; the store keeps it for a table
+        # loaded afresh (after a restart, or on another process).
+        told = {s["name"]: s["rating_change"] for s in blue.last("table")["table"]["seats"]}
+        assert told == {"Ada": round(high - elo.START), "Bob": round(low - elo.START)}
+        assert told["Ada"] > 0 > told["Bob"]
+        assert await hub.services.store.rating_changes(live.id) == live.rating_changes
 
 
 async def test_deadlines_live_in_the_database_and_survive_a_restart(database_url: str) -> None:

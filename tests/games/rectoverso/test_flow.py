@@ -123,14 +123,27 @@ def test_r16_cooperative_levels_climb_retry_and_crown() -> None:
     state = state.apply("timeout")
     assert state.level == 0 and state.results[-1].points == 0
     for level, limit in enumerate(LEVEL_LIMITS):
+        revealer = state.current_player
         state = _build_card(state.apply("reveal"))
+        # The partners take turns: who reveals builds recto, the other verso.
+        assert (state.recto, state.verso) == (revealer, 1 - revealer)
         assert state.limit == limit
         clock.now += limit
-        state = state.apply("done").apply_as(1, "done")
+        state = state.apply_as(state.recto, "done").apply_as(state.verso, "done")
         assert state.level == level + 1
     assert state.is_over and state.outcome is not None
     assert state.outcome.reason == "level 7 cleared: builder king"
     assert state.scores == (7, 7)
+
+
+def test_r16_the_partners_take_turns_at_revealing_and_at_the_recto_side() -> None:
+    state = GAME.new_state(2, seed=1, options={"deck": [3, 4, 5]})
+    sides = []
+    for _ in range(3):
+        state = state.apply("reveal")
+        sides.append((state.recto, state.verso))
+        state = state.apply_as(state.recto, "done").apply_as(state.verso, "done")
+    assert sides == [(0, 1), (1, 0), (0, 1)]
 
 
 def test_r16_the_game_ends_when_the_cards_run_out() -> None:

@@ -39,10 +39,12 @@ partner; the active player builds recto (front view), the partner verso (back vi
 card of the shuffled standard deck of the difficulty is revealed and its clock starts (R13).
 Score by time (R14, a table in :data:`.flow.SCORE_TABLE`); after 120 s only ``timeout`` is left.
 The next active player is the next seat (R15); the game ends when every token is turned.
-2 players (R16): player 0 recto, player 1 verso, seven levels with limits 90, 75, 60, 45, 30,
-20, 15 s; a card built in time clears a level; the game ends at level 7 (**builder king**) or
-when the 32 cards of the difficulty are used up (**decision**: the rulebook lets you retry for
-ever). Each player's score is the number of levels cleared.
+2 players (R16): the partners take turns (**decision**: the rulebook does not say who reveals or
+who builds which side): player 0 reveals the first card and builds recto, player 1 verso; after
+every round the other partner reveals and builds recto. Seven levels with limits 90, 75, 60, 45,
+30, 20, 15 s; a card built in time clears a level; the game ends at level 7 (**builder king**)
+or when the 32 cards of the difficulty are used up (**decision**: the rulebook lets you retry
+for ever). Each player's score is the number of levels cleared.
 
 Real time in a turn-based contract (**decision**). Both builders act at will:
 ``state.apply_as(player, action)`` is the real-time entry point. ``current_player`` is the

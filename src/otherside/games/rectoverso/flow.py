@@ -323,7 +323,7 @@ class RectoVersoState:
     def _start_round(self) -> RectoVersoState:
         card, deck = self.deck[0], self.deck[1:]
         if self.cooperative:
-            recto, verso, tokens, turned = 0, 1, self.tokens, self.turned
+            recto, verso, tokens, turned = self.active, 1 - self.active, self.tokens, self.turned
         else:
             recto, verso = self.active, self.tokens[self.active][0]
             tokens = _with(self.tokens, recto, self.tokens[recto][1:])
@@ -371,6 +371,7 @@ class RectoVersoState:
         if self.cooperative:
             if level >= len(LEVEL_LIMITS):
                 return replace(state, phase="over", end_reason="level 7 cleared: builder king")
+            state = replace(state, active=1 - self.active)
         else:
             state = replace(state, active=(self.active + 1) % self.players)
             if not any(self.tokens):

@@ -21,7 +21,7 @@ from otherside.server.tables.live import Connection, LiveTable
 
 def table_text(live: LiveTable, seat: int | None) -> str:
     """The ``table`` message for ``seat`` (``None``: a spectator)."""
-    out = table_out(live.info, live.adapter.title, live.ratings)
+    out = table_out(live.info, live.adapter.title, live.ratings, live.rating_changes)
     return TableMessage(table=out, you=seat).model_dump_json()
 
 

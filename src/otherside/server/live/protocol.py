@@ -145,6 +145,8 @@ class SeatOut(BaseModel):
     # Why the player named here gave up the seat during the game (a bot plays it on).
     forfeit: str | None = None
     rating: int | None = None
+    # What the finished, rated game did to the rating (shown with the result).
+    rating_change: int | None = None
 
 
 class TableOut(BaseModel):

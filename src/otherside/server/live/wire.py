@@ -20,8 +20,9 @@ def bot_label(spec: str, seat: int) -> str:
     return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
 
 
-def seat_out(seat: SeatInfo, rating: float | None = None) -> SeatOut:
-    """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated)."""
+def seat_out(seat: SeatInfo, rating: float | None = None, change: float | None = None) -> SeatOut:
+    """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated;
+    ``change``: what the finished game did to it)."""
     if seat.user_id is not None:
         return SeatOut(
             seat=seat.seat,
@@ -32,6 +33,7 @@ def seat_out(seat: SeatInfo, rating: float | None = None) -> SeatOut:
             guest=seat.guest,
             forfeit=seat.forfeit,
             rating=round(rating) if rating is not None else None,
+            rating_change=round(change) if change is not None else None,
         )
     if seat.bot is not None:
         return SeatOut(
@@ -40,9 +42,16 @@ def seat_out(seat: SeatInfo, rating: float | None = None) -> SeatOut:
     return SeatOut(seat=seat.seat, kind="empty", name=None)
 
 
-def table_out(info: TableInfo, title: str, ratings: dict[int, float] | None = None) -> TableOut:
-    """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id)."""
+def table_out(
+    info: TableInfo,
+    title: str,
+    ratings: dict[int, float] | None = None,
+    changes: dict[int, float] | None = None,
+) -> TableOut:
+    """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id,
+    and ``changes`` the finished game made to them)."""
     ratings = ratings or {}
+    changes = changes or {}
     return TableOut(
         id=info.id,
         game=info.game,
@@ -56,7 +65,9 @@ def table_out(info: TableInfo, title: str, ratings: dict[int, float] | None = No
         owner=info.owner_name,
         owner_id=info.owner_id,
         seats=[
-            seat_out(s, ratings.get(s.user_id) if s.user_id is not None else None)
+            seat_out(s, ratings.get(s.user_id), changes.get(s.user_id))
+            if s.user_id is not None
+            else seat_out(s)
             for s in info.seats
         ],
         version=info.version,

@@ -111,6 +111,16 @@ def ratings_of(session: Session, game: str, user_ids: Sequence[int]) -> dict[int
     return {user_id: rating for user_id, rating in rows}
 
 
+def changes_of(session: Session, table_id: str) -> dict[int, float]:
+    """What the rated game at ``table_id`` did to each player's rating, by user id."""
+    rows = session.execute(
+        select(RatingChange.user_id, RatingChange.before, RatingChange.after).where(
+            RatingChange.table_id == table_id
+        )
+    )
+    return {user: after - before for user, before, after in rows}
+
+
 def leaderboard(session: Session, game: str, limit: int = 100) -> list[dict[str, Any]]:
     """The rated players of ``game``, best first: ``{"name", "rating", "games"}``."""
     rows = session.execute(

@@ -34,7 +34,7 @@ class MemoryTableStore:
     def __init__(self) -> None:
         self._tables: dict[str, _Stored] = {}
         self._ratings: dict[tuple[str, int], float] = {}
-        self.rating_changes: list[tuple[str, str, int, float, float]] = []  # game, table, user…
+        self.history: list[tuple[str, str, int, float, float]] = []  # game, table, user…
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """The whole record of a table (written when its game ends)."""
@@ -60,6 +60,11 @@ class MemoryTableStore:
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
         found = ((u, self._ratings.get((game, u))) for u in user_ids)
         return {user: rating for user, rating in found if rating is not None}
+
+    async def rating_changes(self, table_id: str) -> dict[int, float]:
+        return {
+            user: new - old for _game, table, user, old, new in self.history if table == table_id
+        }
 
     async def playing_ids(self) -> list[str]:
         return [t for t, stored in self._tables.items() if stored.info.status == "playing"]
@@ -259,7 +264,7 @@ class MemoryTableStore:
         after = elo.by_places(before, [place for _user, place in rated])
         for (user, _place), old, new in zip(rated, before, after, strict=True):
             self._ratings[(info.game, user)] = new
-            self.rating_changes.append((info.game, info.id, user, old, new))
+            self.history.append((info.game, info.id, user, old, new))
         return {user: new for (user, _place), new in zip(rated, after, strict=True)}
 
 

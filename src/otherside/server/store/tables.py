@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
+from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
 from otherside.server.store.db import Database
 from otherside.server.store.queries import (
     count_waiting_hosted,
@@ -61,6 +61,10 @@ class TableStore(Protocol):
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
         """The ratings in ``game`` of these users (unrated users left out)."""
+        ...
+
+    async def rating_changes(self, table_id: str) -> dict[int, float]:
+        """What the rated game at ``table_id`` did to its players' ratings, by user id."""
         ...
 
     async def playing_ids(self) -> list[str]:
@@ -191,6 +195,9 @@ class SqlTableStore:
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
         return await self.db.run(lambda s: ratings_of(s, game, user_ids))
+
+    async def rating_changes(self, table_id: str) -> dict[int, float]:
+        return await self.db.run(lambda s: changes_of(s, table_id))
 
     async def playing_ids(self) -> list[str]:
         return await self.db.run(playing_table_ids)

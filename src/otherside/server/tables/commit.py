@@ -72,7 +72,7 @@ async def commit(
         ),
         plan,
     )
-    live.ratings.update(rated)
+    live.rated(rated)
     fanout.broadcast(live, now, table=outcome is not None or forfeit is not None, view=True)
     if outcome is not None:
         services.cluster.forget(live.id)

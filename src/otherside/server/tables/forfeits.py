@@ -68,7 +68,7 @@ async def _end(services: Services, live: LiveTable, seat: int, reason: str) -> N
         {"scores": list(state.scores), "winners": others, "reason": ""}, info, seat, reason
     )
     record = {**state.to_record(), "result": outcome}
-    live.ratings.update(await services.store.end(info, seat, outcome, record, now))
+    live.rated(await services.store.end(info, seat, outcome, record, now))
     live.info = replace(
         info, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
     )

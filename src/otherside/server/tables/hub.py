@@ -141,6 +141,8 @@ class TableHub:
         state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
         live.ratings = await seated_ratings(store, info)
+        if info.status == "over" and info.rated:
+            live.rating_changes = await store.rating_changes(table_id)
         actor = TableActor(live, self.services, recover=self._recover)
         self._actors[table_id] = actor
         actor.start()

@@ -18,6 +18,7 @@ from otherside.core.simultaneous import apply_as
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.ratings.elo import START
 from otherside.server.store.records import MoveRow, TableInfo
 from otherside.server.tables.adapters import GameAdapter
 
@@ -57,11 +58,20 @@ class LiveTable:
     # The task playing the table's bot seats while one of them may act (:mod:`.bot_turns`).
     bot_task: asyncio.Task[None] | None = None
     ratings: dict[int, float] = field(default_factory=dict)
+    # What the game did to its players' ratings, by user id (a rated game once it is over).
+    rating_changes: dict[int, float] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
         """The table id."""
         return self.info.id
+
+    def rated(self, after: dict[int, float]) -> None:
+        """The players' new ratings ``after`` the game (by user id; empty when unrated): kept,
+        with the change each made, for the result to show."""
+        for user, rating in after.items():
+            self.rating_changes[user] = rating - self.ratings.get(user, START)
+        self.ratings.update(after)
 
     def seat_of(self, conn: Connection) -> int | None:
         """The seat the connection's user plays, or ``None`` for a spectator (also for a
