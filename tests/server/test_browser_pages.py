@@ -306,6 +306,9 @@ def test_the_lobby_knows_the_pace_of_timed_rounds(server: str, browser: Any) -> 
     assert page.is_hidden("#pace-live") and page.is_hidden("#pace-turn")
     assert "Timed rounds — no player clock" in page.locator("#pace option:checked").inner_text()
     assert "Nobody has a clock" in page.inner_text("#pace-help")
+    # The options' help speaks in words; a rule id is a link to the rule, not "(R2)" in a sentence.
+    assert "(R2)" not in page.inner_text("#options")
+    assert page.get_attribute("#options a.rule-id", "href") == "/rules/rectoverso#R2"
     _shoot(page, "pages-lobby-rounds")
     page.click("#create-btn")
     page.wait_for_url("**/table/*")

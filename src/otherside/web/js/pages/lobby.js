@@ -4,15 +4,16 @@ import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { toast } from "/static/js/core/toast.js";
-import { botWords, paceWords, withoutRuleIds } from "/static/js/core/words.js";
+import { botWords, paceWords, ruleNodes, withoutRuleIds } from "/static/js/core/words.js";
 import { welcome } from "/static/js/pages/welcome.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [], me = null;
 
-function optionField(spec, players) {
+// An option of the new table; rule ids in its help are links to the rules, not words.
+function optionField(spec, players, game) {
   if (spec.kind === "bool") {
-    return el("label", { class: "check", title: spec.help },
+    return el("label", { class: "check", title: spec.help && withoutRuleIds(spec.help) },
       el("input", { type: "checkbox", name: spec.name, checked: spec.default }), spec.label);
   }
   const choices = spec.kind === "choice"
@@ -20,8 +21,8 @@ function optionField(spec, players) {
     : [el("option", { value: "random" }, "random"),
       ...Array.from({ length: players }, (_, i) => el("option", { value: i }, `seat ${i + 1}`))];
   const select = el("select", { name: spec.name, id: `opt-${spec.name}` }, choices);
-  return el("div", {}, el("label", { for: `opt-${spec.name}`, title: spec.help }, spec.label), select,
-    spec.help ? el("div", { class: "muted" }, spec.help) : null);
+  return el("div", {}, el("label", { for: `opt-${spec.name}` }, spec.label), select,
+    spec.help ? el("div", { class: "muted" }, ruleNodes(spec.help, game)) : null);
 }
 
 function currentGame() {
@@ -59,7 +60,7 @@ function refreshForm() {
   $("players").replaceChildren(...game.players.map((n) =>
     el("option", { value: n, selected: n === current }, n === 1 ? "1 (solo)" : String(n))));
   const players = Number($("players").value);
-  $("options").replaceChildren(...game.options.map((spec) => optionField(spec, players)));
+  $("options").replaceChildren(...game.options.map((spec) => optionField(spec, players, game.name)));
   const keep = $("bots").value;
   $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
     ...game.bot_choices.filter((c) => c.players.includes(players)).map((c) =>
