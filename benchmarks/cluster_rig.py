@@ -9,7 +9,6 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,20 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 from rich.console import Console
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-HOST = "127.0.0.1"
+from otherside.testing.servers import HOST, ServerProcess, free_port, stop_group, wait_healthy
+
 TICKS = os.sysconf("SC_CLK_TCK")
-# One client address makes every guest and table: lift the per-address limits.
-LIFTED = ("guests_per_address", "tables_per_address", "tables_per_user")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 def as_root() -> bool:
@@ -274,44 +264,23 @@ class Nginx:
             start_new_session=True,
             stderr=subprocess.DEVNULL,
         )
-        wait_up(f"http://{HOST}:{port}/api/health", [self.process])
+        wait_up(f"http://{HOST}:{port}", [self.process])
 
     def stop(self) -> None:
         if self.process is not None:
-            stop_process(self.process)
+            stop_group(self.process)
             self.process = None
 
 
 # -- server processes ---------------------------------------------------------------------------
 
 
-def stop_process(process: subprocess.Popen[bytes]) -> None:
-    """Stop a process started in a session of its own, and everything it started."""
-    if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=20)
-    # Whatever is left of the session (bot workers, uvicorn workers) goes too.
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-
-
 def wait_up(url: str, processes: list[subprocess.Popen[bytes]], limit: float = 90) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        for process in processes:
-            if process.poll() is not None:
-                raise SystemExit(f"{process.args!r} exited with {process.returncode}")
-        try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit(f"{url} did not answer within {limit:.0f} s")
+    """Wait until ``url`` answers its health check, or stop the benchmark saying why."""
+    try:
+        wait_healthy(url, processes, limit)
+    except RuntimeError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 class Servers:
@@ -322,33 +291,28 @@ class Servers:
         self.count = count
         self.layout = layout
         self.logs = logs
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.servers: list[ServerProcess] = []
         self.ports: list[int] = []
 
-    def _serve(self, port: int, *extra: str) -> subprocess.Popen[bytes]:
-        limits = [arg for name in LIFTED for arg in ("--limit", f"{name}=1000000")]
-        command = [
-            sys.executable, "-m", "otherside", "serve", "--host", HOST, "--port", str(port),
-            "--database", self.database, "--bot-delay", "0", *limits, *extra,
-        ]  # fmt: skip
-        with (self.logs / f"serve-{port}.log").open("wb") as log:
-            return subprocess.Popen(
-                command,
-                env={**os.environ, "PYTHONPATH": str(SRC)},
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                start_new_session=True,
-            )
+    def _serve(self, port: int, *extra: str) -> ServerProcess:
+        return ServerProcess(
+            self.database,
+            port,
+            *extra,
+            log_level="warning",
+            log=self.logs / f"serve-{port}.log",
+            wait=False,
+        )
 
     def start(self) -> None:
         if self.layout == "workers":
             self.ports = [free_port()]
-            self.processes = [self._serve(self.ports[0], "--workers", str(self.count))]
+            self.servers = [self._serve(self.ports[0], "--workers", str(self.count))]
         else:
             self.ports = [free_port() for _ in range(self.count)]
-            self.processes = [self._serve(port) for port in self.ports]
+            self.servers = [self._serve(port) for port in self.ports]
         for port in self.ports:
-            wait_up(f"http://{HOST}:{port}/api/health", self.processes)
+            wait_up(f"http://{HOST}:{port}", [server.process for server in self.servers])
         if self.layout == "workers":
             # Every worker has started (and migrated) once each has a listening socket.
             deadline = time.monotonic() + 90
@@ -362,8 +326,8 @@ class Servers:
         """The pid of each process serving requests (in the ``workers`` layout, uvicorn's
         workers, not their supervisor; ``--workers 1`` serves in the process itself)."""
         if self.layout != "workers" or self.count == 1:
-            return [p.pid for p in self.processes]
-        supervisor = self.processes[0].pid
+            return [server.pid for server in self.servers]
+        supervisor = self.servers[0].pid
         return sorted(
             pid
             for pid, (parent, _ticks) in table.items()
@@ -375,13 +339,13 @@ class Servers:
         uvicorn supervisor (and its resource tracker) go with the first worker."""
         groups = [tree(table, pid) for pid in self.serving(table)]
         if self.layout == "workers" and self.count > 1 and groups:
-            groups[0] |= tree(table, self.processes[0].pid) - set().union(*groups)
+            groups[0] |= tree(table, self.servers[0].pid) - set().union(*groups)
         return groups
 
     def stop(self) -> None:
-        for process in self.processes:
-            stop_process(process)
-        self.processes = []
+        for server in self.servers:
+            server.stop()
+        self.servers = []
 
 
 def _cmdline(pid: int) -> bytes:

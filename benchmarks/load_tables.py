@@ -1,237 +1,506 @@
-"""Load benchmark of the table server: N concurrent Verso tables of bot-driven clients.
+"""Load benchmark of the table server: N concurrent Verso tables of websocket clients, this tree
+alone or side by side with an older commit.
 
-Starts ``otherside serve`` (a uvicorn subprocess on a fresh SQLite file, or ``--database``) on a
-loopback port, then runs N tables of two players each; every player is a websocket client that
-plays a random legal action after a think time. When a game ends the pair starts a new one.
-Prints the moves per second the server applied and the p50/p99 time from sending an action to
-receiving the view that results from it. Loopback only, bounded by ``--duration``.
+Starts ``otherside serve`` on a fresh database (a temporary SQLite file, or a new database on the
+PostgreSQL server of ``--database``) on loopback, then N tables of two guests each playing random
+legal Verso actions after ``--think`` seconds (0: as fast as the server answers), a new table when
+a game ends (``table_players.py``: the clients reconnect as the page does). Once every table
+plays (or after ``--warmup`` seconds at most) it measures for ``--duration`` seconds and prints:
 
-    python benchmarks/load_tables.py --tables 200 --duration 60 --think 1.0
+- the moves per second the players saw acknowledged (a move is acknowledged when its player
+  receives the view of its version);
+- the server's CPU per move: user + system time of the server's processes (with their bot
+  workers, from ``/proc/<pid>/stat``) over the window, divided by the moves acknowledged in it;
+- the p50/p99 time from sending an action to receiving the view it made;
+- every acknowledged move checked against the database at the end: each acknowledged
+  ``(table, version, action)`` must be a row of ``moves``.
+
+``--against REV`` checks REV out into a temporary git worktree and runs the same load on a server
+started from that tree's ``src`` (the same interpreter and dependencies) and on this tree's,
+alternately, for ``--rounds`` rounds, each on a fresh database; it prints every round and then
+the median of the rounds of each side side by side, with their ratio, so that a slower change is
+seen in one run. ``--plot FILE`` draws the rounds.
+
+``--workers N`` (PostgreSQL) starts N server processes, one port each (as hosts behind a load
+balancer); a pair's two players use the process of its table number, and a refused connection
+moves the pair on to the next process. ``--kill-after S`` sends ``kill -9`` to the first process
+S seconds into the measured window (with one process, it is started again at once on the same
+port and database, as a supervisor would) and reports the failover: how long until every table
+that was playing acknowledged a move again.
+
+    python benchmarks/load_tables.py --preset saturated --duration 15 --against adb35a0 --rounds 3
+    python benchmarks/load_tables.py --preset replies --duration 60     # 300 tables, 1 s think
+    python benchmarks/load_tables.py --tables 40 --think 0.2 --database \\
+        postgresql+psycopg://otherside@127.0.0.1:54330/postgres --workers 2 --kill-after 5
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
+import contextlib
+import multiprocessing
 import os
-import random
-import socket
+import shutil
+import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import httpx
-import websockets
+import sqlalchemy
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-HOST = "127.0.0.1"
+from otherside.testing.servers import SOURCE, ServerProcess, cpu_seconds
+from table_players import Window, client_main
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+SETTLE = 2.0  # seconds from the last table's start to the measurement's
+PRESETS = {
+    # The issue's standard measurements (issue 32): saturated throughput, and replies at rest.
+    "saturated": {"tables": 40, "think": 0.0},
+    "replies": {"tables": 300, "think": 1.0},
+}
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
+@dataclass
+class Side:
+    """One code base under test: its label and its ``src`` directory."""
+
+    label: str
+    source: Path
 
 
-def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "otherside",
-            "serve",
-            "--host",
-            HOST,
-            "--port",
-            str(port),
-            "--database",
-            database,
-            "--bot-delay",
-            "0",
-            # One client process makes every account and table: lift the per-address limits.
-            "--limit",
-            "guests_per_address=1000000",
-            "--limit",
-            "tables_per_address=1000000",
-            "--limit",
-            "tables_per_user=1000000",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
+@dataclass
+class Result:
+    """One run of the load on one side."""
+
+    side: str
+    round: int
+    moves_per_s: float
+    cpu_us_per_move: float | None  # None when a server was killed (its CPU is lost with it)
+    p50: float
+    p99: float
+    games: int
+    acknowledged: int
+    not_stored: int
+    reconnects: int
+    clients_cpu: float  # % of one core, all client processes
+    errors: dict[str, int] = field(default_factory=dict)
+    failover: float | None = None  # s from the kill to the last table playing again
+    never_back: int = 0  # tables playing at the kill that never played again
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@contextlib.contextmanager
+def checkout(revision: str) -> Iterator[Path]:
+    """``revision`` checked out into a temporary git worktree, removed afterwards."""
+    place = Path(tempfile.mkdtemp(prefix="otherside-against-")) / "tree"
+    git = ["git", "-C", str(REPOSITORY)]
+    subprocess.run(
+        [*git, "worktree", "add", "--detach", "--quiet", str(place), revision], check=True
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://{HOST}:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("the server did not start within 60 s")
+    try:
+        yield place
+    finally:
+        subprocess.run([*git, "worktree", "remove", "--force", str(place)], check=False)
+        shutil.rmtree(place.parent, ignore_errors=True)
 
 
-class Stats:
-    """Latencies (seconds) and counts shared by every client."""
-
-    def __init__(self) -> None:
-        self.latencies: list[float] = []
-        self.moves = 0
-        self.games = 0
-        self.errors = 0
-        self.measure_from = 0.0
-
-
-async def player(
-    base: str,
-    cookie: str,
-    table_id: str,
-    stats: Stats,
-    think: float,
-    rng: random.Random,
-    deadline: float,
-) -> bool:
-    """Play one seat of a table over a websocket until the game ends (True) or time is up."""
-    url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
-    sent: dict[int, float] = {}
-    async with websockets.connect(url, additional_headers={"Cookie": cookie}, max_size=2**20) as ws:
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "error":
-                stats.errors += 1
-                continue
-            if message["type"] != "view":
-                continue
-            version = message["version"]
-            if version in sent:
-                began = sent.pop(version)
-                stats.moves += 1
-                if time.monotonic() >= stats.measure_from:
-                    stats.latencies.append(time.perf_counter() - began)
-            if message["view"].get("outcome") is not None:
-                return True
-            if time.monotonic() > deadline:
-                return False
-            if message["legal"]:
-                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                sent[version + 1] = time.perf_counter()
-                await ws.send(
-                    json.dumps(
-                        {
-                            "type": "action",
-                            "version": version,
-                            "action": rng.choice(message["legal"]),
-                        }
-                    )
-                )
-    return False
+def describe(tree: Path, revision: str | None = None) -> str:
+    """A short name of the code: ``revision``'s abbreviated commit, or the tree's checkout
+    (``-dirty`` when it has changes not committed)."""
+    command = (
+        ["rev-parse", "--short", revision] if revision else ["describe", "--always", "--dirty"]
+    )
+    found = subprocess.run(
+        ["git", "-C", str(tree), *command], capture_output=True, text=True, check=False
+    )
+    return found.stdout.strip() or tree.name
 
 
-async def pair(base: str, stats: Stats, think: float, seed: int, deadline: float) -> None:
-    """Two guests playing game after game until the deadline."""
-    rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base) as host, httpx.AsyncClient(base_url=base) as guest:
-        await host.post("/api/guest")
-        await guest.post("/api/guest")
-        cookies = [f"otherside_session={c.cookies.get('otherside_session')}" for c in (host, guest)]
-        while time.monotonic() < deadline:
-            made = await host.post("/api/tables", json={"game": "verso", "players": 2})
-            table_id = made.json()["id"]
-            await guest.post(f"/api/tables/{table_id}/join", json={})
-            await host.post(f"/api/tables/{table_id}/start")
-            ended = await asyncio.gather(
-                *(player(base, c, table_id, stats, think, rng, deadline) for c in cookies)
+@contextlib.contextmanager
+def fresh_database(args: argparse.Namespace, name: str, work: Path) -> Iterator[str]:
+    """A new, empty database for one run: a SQLite file, or a database created on the
+    PostgreSQL server of ``--database`` and dropped afterwards."""
+    if not args.database:
+        yield f"sqlite:///{work / f'{name}.db'}"
+        return
+    admin = sqlalchemy.make_url(args.database)
+    engine = sqlalchemy.create_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    try:
+        yield admin.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as connection:
+            connection.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        engine.dispose()
+
+
+def stored_moves(url: str) -> dict[tuple[str, int], str]:
+    """Every move row of the database: (table, number) -> action."""
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(sqlalchemy.text("SELECT table_id, number, action FROM moves"))
+            return {(table, number): action for table, number, action in rows}
+    finally:
+        engine.dispose()
+
+
+def one_run(
+    side: Side, round_index: int, args: argparse.Namespace, work: Path, console: Console
+) -> Result:
+    name = f"load_{os.getpid()}_{round_index}_{''.join(c for c in side.label if c.isalnum())}"
+    with fresh_database(args, name, work) as url:
+        servers = [
+            ServerProcess(
+                url,
+                None,
+                "--bot-workers",
+                "0",
+                source=side.source,
+                log_level="warning",
+                log=work / f"{name}-serve{index}.log",
+                wait=False,
             )
-            stats.games += all(ended)
+            for index in range(args.workers)
+        ]
+        try:
+            for server in servers:
+                server.wait_up()
+            result = measure(side, round_index, args, url, servers, work, console)
+        finally:
+            for server in servers:
+                server.stop()
+        stored = stored_moves(url)
+    acknowledged = result.pop("acknowledged_moves")
+    not_stored = sum(
+        1 for table, number, action in acknowledged if stored.get((table, number)) != action
+    )
+    return Result(acknowledged=len(acknowledged), not_stored=not_stored, **result)
 
 
-async def run(
-    base: str, tables: int, duration: float, think: float, warmup: float, console: Console
-) -> Stats:
-    stats = Stats()
-    start = time.monotonic()
-    deadline = start + duration
-    # Latencies while 200 pairs sign up and open tables at once are not the steady state.
-    stats.measure_from = start + warmup
-    tasks = []
-    for index in range(tables):
-        tasks.append(asyncio.create_task(pair(base, stats, think, index, deadline)))
-        await asyncio.sleep(min(0.02, think / max(tables, 1)))  # ramp up over a moment
-    with Progress(
-        TextColumn("load"),
-        BarColumn(),
-        TextColumn("{task.fields[moves]} moves"),
-        TimeRemainingColumn(),
-        console=console,
-    ) as progress:
-        bar = progress.add_task("load", total=duration, moves=0)
-        while time.monotonic() < deadline:
-            await asyncio.sleep(0.5)
-            progress.update(bar, completed=time.monotonic() - start, moves=stats.moves)
-    # Let the games in flight see their last answers (each client stops at the deadline).
-    await asyncio.wait(tasks, timeout=10 + 2 * think)
-    for task in tasks:
-        task.cancel()
-    return stats
+def measure(
+    side: Side,
+    round_index: int,
+    args: argparse.Namespace,
+    url: str,
+    servers: list[ServerProcess],
+    work: Path,
+    console: Console,
+) -> dict[str, Any]:
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    # The pairs arrive over the ramp, once every client process is ready.
+    ramp = min(args.warmup / 2, 0.02 * args.tables)
+    window = Window(context.Value("d", 0.0), context.Value("d", 0.0), args.warmup, args.duration)
+    ready = context.Value("q", 0)
+    playing = context.Value("q", 0)
+    progress_values = [context.Value("q", 0) for _ in range(args.clients)]
+    kill_at = context.Value("d", 0.0)
+    bases = [server.url for server in servers]
+    clients = [
+        context.Process(
+            target=client_main,
+            args=(
+                bases,
+                list(range(k, args.tables, args.clients)),
+                window,
+                args.think,
+                ramp,
+                progress_values[k],
+                kill_at,
+                ready,
+                playing,
+                results,
+            ),
+            daemon=True,
+        )
+        for k in range(args.clients)
+    ]
+    for client in clients:
+        client.start()
+    while ready.value < len(clients):
+        if not all(client.is_alive() for client in clients):
+            raise SystemExit("a client process died on starting")
+        time.sleep(0.05)
+    began = window.start.value = time.monotonic()
+    killed = False
+    cpu_before = clients_before = 0.0
+    title = f"round {round_index + 1} {side.label}"
+    try:
+        with Progress(
+            TextColumn(title),
+            BarColumn(),
+            TextColumn("{task.fields[phase]}, {task.fields[moves]} moves"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            bar = progress.add_task(title, total=window.deadline - began, moves=0, phase="warm-up")
+            measuring = False
+            while time.monotonic() < window.deadline:
+                time.sleep(0.1)
+                now = time.monotonic()
+                if not window.begin.value and playing.value >= args.tables:
+                    window.begin.value = min(window.measure_from, now + SETTLE)
+                if not measuring and now >= window.measure_from:
+                    measuring = True
+                    cpu_before = sum(server.cpu_seconds() for server in servers)
+                    clients_before = cpu_seconds({c.pid for c in clients if c.pid})
+                if (
+                    args.kill_after is not None
+                    and not killed
+                    and now >= window.measure_from + args.kill_after
+                ):
+                    killed = True
+                    servers[0] = kill_one(servers[0], len(servers) == 1, url)
+                    kill_at.value = time.monotonic()
+                progress.update(
+                    bar,
+                    total=window.deadline - began,
+                    completed=now - began,
+                    moves=sum(v.value for v in progress_values),
+                    phase=("killed one, " if killed else "")
+                    + ("" if measuring else f"{playing.value} tables playing, ")
+                    + ("measuring" if measuring else "warm-up"),
+                )
+        cpu_after = sum(server.cpu_seconds() for server in servers)
+        clients_after = cpu_seconds({c.pid for c in clients if c.pid})
+        tallies = [results.get(timeout=60 + 3 * args.think) for _ in clients]
+    finally:
+        for client in clients:
+            if client.is_alive():
+                client.terminate()
+            client.join(timeout=5)
+    moves = sum(t["moves"] for t in tallies)
+    latencies = [ms for t in tallies for ms in t["latencies"]]
+    errors: dict[str, int] = {}
+    for t in tallies:
+        for kind, count in t["errors"].items():
+            errors[kind] = errors.get(kind, 0) + count
+    failover: float | None = None
+    never_back = 0
+    if killed:
+        back = {int(slot): at for t in tallies for slot, at in t["back_after_kill"].items()}
+        playing = {slot for t in tallies for slot in t["playing_at_kill"]}
+        waits = [back[slot] - kill_at.value for slot in playing if slot in back]
+        never_back = len(playing) - len(waits)
+        failover = max(waits) if waits else None
+    return {
+        "side": side.label,
+        "round": round_index + 1,
+        "moves_per_s": moves / args.duration,
+        "cpu_us_per_move": None if killed or not moves else 1e6 * (cpu_after - cpu_before) / moves,
+        "p50": statistics.median(latencies) if latencies else float("nan"),
+        "p99": percentile(latencies, 0.99),
+        "games": sum(t["games"] for t in tallies),
+        "acknowledged_moves": [tuple(m) for t in tallies for m in t["acknowledged"]],
+        "reconnects": sum(t["reconnects"] for t in tallies),
+        "clients_cpu": 100 * (clients_after - clients_before) / args.duration,
+        "errors": errors,
+        "failover": failover,
+        "never_back": never_back,
+    }
+
+
+def kill_one(server: ServerProcess, restart: bool, url: str) -> ServerProcess:
+    """``kill -9`` ``server`` (and its bot workers); with no other process to fail over to, the
+    same server started again on its port and database, without waiting for it."""
+    server.kill()
+    if not restart:
+        return server
+    return ServerProcess(
+        url,
+        server.port,
+        "--bot-workers",
+        "0",
+        source=server.source,
+        log_level="warning",
+        log=server.log_path.with_suffix(".restarted.log"),
+        wait=False,
+    )
+
+
+# -- output ------------------------------------------------------------------------------------
+
+
+def show_rounds(results: list[Result], console: Console) -> None:
+    table = Table(title="every run")
+    for name in (
+        "round", "code", "moves/s", "µs CPU/move", "p50 ms", "p99 ms", "acked", "not stored",
+        "failover s",
+    ):  # fmt: skip
+        table.add_column(name, justify="left" if name == "code" else "right")
+    for r in results:
+        table.add_row(
+            str(r.round),
+            r.side,
+            f"{r.moves_per_s:.0f}",
+            "—" if r.cpu_us_per_move is None else f"{r.cpu_us_per_move:,.0f}",
+            f"{r.p50:.1f}",
+            f"{r.p99:.1f}",
+            str(r.acknowledged),
+            str(r.not_stored),
+            "—" if r.failover is None else f"{r.failover:.1f}",
+        )
+    console.print(table)
+    for r in results:
+        errors = ", ".join(f"{k} {v}" for k, v in sorted(r.errors.items())) or "none"
+        console.print(
+            f"round {r.round} {r.side}: {r.games} games finished, {r.reconnects} reconnections, "
+            f"clients at {r.clients_cpu:.0f}% of a core, errors: {errors}"
+            + (f"; {r.never_back} tables never played again" if r.never_back else "")
+        )
+
+
+def median_of(results: list[Result], side: str, attribute: str) -> float:
+    values = [getattr(r, attribute) for r in results if r.side == side]
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def show_side_by_side(results: list[Result], sides: list[Side], console: Console) -> None:
+    base, this = sides[0].label, sides[-1].label
+    table = Table(title=f"median of {len(results) // len(sides)} rounds each")
+    table.add_column("")
+    for side in sides:
+        table.add_column(side.label, justify="right")
+    table.add_column(f"{this} / {base}", justify="right")
+    for name, attribute, form in (
+        ("moves/s", "moves_per_s", "{:,.0f}"),
+        ("µs server CPU per move", "cpu_us_per_move", "{:,.0f}"),
+        ("reply p50 ms", "p50", "{:.1f}"),
+        ("reply p99 ms", "p99", "{:.1f}"),
+    ):
+        values = [median_of(results, side.label, attribute) for side in sides]
+        table.add_row(
+            name,
+            *(form.format(v) for v in values),
+            f"{values[-1] / values[0]:.2f}" if values[0] else "—",
+        )
+    console.print(table)
+
+
+def plot(results: list[Result], sides: list[Side], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    for axis, attribute, label in (
+        (axes[0], "moves_per_s", "moves/s acknowledged"),
+        (axes[1], "cpu_us_per_move", "µs of server CPU per move"),
+    ):
+        for side in sides:
+            mine = [
+                r for r in results if r.side == side.label and getattr(r, attribute) is not None
+            ]
+            axis.plot(
+                [r.round for r in mine],
+                [getattr(r, attribute) for r in mine],
+                "o-",
+                label=side.label,
+            )
+        axis.set_xlabel("round")
+        axis.set_ylabel(label)
+        axis.set_ylim(bottom=0)
+        axis.xaxis.get_major_locator().set_params(integer=True)
+        axis.legend()
+    figure.savefig(path, dpi=120)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=1.0,
-        help="mean seconds a client waits before acting (0: as fast as possible)",
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="the issue's standard loads")
+    parser.add_argument("--tables", type=int, help="concurrent tables (default 200)")
+    parser.add_argument("--think", type=float, help="mean seconds before acting (default 1.0)")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds a run")
     parser.add_argument(
         "--warmup",
         type=float,
-        default=10.0,
-        help="seconds at the start whose latencies are not counted",
+        default=120.0,
+        help="measuring starts once every table plays, or after this many seconds at the latest",
     )
-    parser.add_argument("--database", help="SQLAlchemy URL (default: a temporary SQLite file)")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--database", help="a PostgreSQL server's URL: each run gets a new database on it"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="server processes, a port each")
+    parser.add_argument(
+        "--kill-after", type=float, help="kill -9 the first server this far into the window"
+    )
+    parser.add_argument("--against", metavar="REV", help="an older commit to run side by side")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each side, alternately")
+    parser.add_argument("--plot", metavar="FILE", help="draw the rounds (PNG)")
     args = parser.parse_args()
+    preset = PRESETS.get(args.preset or "", {})
+    args.tables = args.tables if args.tables is not None else preset.get("tables", 200)
+    args.think = args.think if args.think is not None else preset.get("think", 1.0)
+    if args.workers > 1 and not args.database:
+        parser.error("--workers above 1 needs --database (PostgreSQL)")
     console = Console()
-    with tempfile.TemporaryDirectory() as tmp:
-        database = args.database or f"sqlite:///{Path(tmp) / 'load.db'}"
-        port = free_port()
-        server = start_server(database, port)
-        try:
-            started = time.monotonic()
-            stats = asyncio.run(
-                run(
-                    f"http://{HOST}:{port}",
-                    args.tables,
-                    args.duration,
-                    args.think,
-                    args.warmup,
-                    console,
+
+    def on_term(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt  # clean up (servers, the temporary worktree) as on Ctrl-C
+
+    signal.signal(signal.SIGTERM, on_term)
+    with contextlib.ExitStack() as stack:
+        sides = [Side(describe(SOURCE.parent), SOURCE)]
+        if args.against:
+            tree = stack.enter_context(checkout(args.against))
+            sides.insert(0, Side(describe(REPOSITORY, args.against), tree / "src"))
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="otherside-load-")))
+        console.print(
+            f"{args.tables} tables, think {args.think} s, {args.duration:.0f} s measured after "
+            f"{args.warmup:.0f} s, {args.workers} server process(es) on "
+            f"{'PostgreSQL' if args.database else 'SQLite'}, {args.clients} client process(es), "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        results: list[Result] = []
+        for round_index in range(args.rounds):
+            # Alternate which side goes first, so that neither always meets a warmer machine.
+            order = sides if round_index % 2 == 0 else sides[::-1]
+            for side in order:
+                result = one_run(side, round_index, args, work, console)
+                results.append(result)
+                console.print(
+                    f"round {result.round} {result.side}: {result.moves_per_s:.0f} moves/s, "
+                    + (
+                        "server CPU n/a (killed)"
+                        if result.cpu_us_per_move is None
+                        else f"{result.cpu_us_per_move:,.0f} µs server CPU/move"
+                    )
+                    + f", p50 {result.p50:.1f} ms, p99 {result.p99:.1f} ms, "
+                    f"{result.not_stored} of {result.acknowledged} acknowledged moves not stored"
                 )
-            )
-            elapsed = time.monotonic() - started
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
-    if not stats.latencies:
-        raise SystemExit("no move was measured")
-    ms = sorted(1000 * x for x in stats.latencies)
-    p50 = statistics.median(ms)
-    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    show_rounds(results, console)
+    if len(sides) > 1:
+        show_side_by_side(results, sides, console)
+    lost = sum(r.not_stored for r in results)
     console.print(
-        f"{args.tables} tables, {elapsed:.0f} s, think {args.think} s, warm-up {args.warmup} s, "
-        f"{'SQLite' if database.startswith('sqlite') else 'PostgreSQL'}: "
-        f"{stats.moves} moves ({stats.moves / elapsed:.0f} moves/s), {stats.games} games finished, "
-        f"{stats.errors} errors; action→view latency p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
-        f"max {ms[-1]:.1f} ms"
+        f"durability: {sum(r.acknowledged for r in results)} acknowledged moves, "
+        + ("every one stored" if not lost else f"[red]{lost} NOT stored")
     )
+    if args.plot:
+        plot(results, sides, args.plot)
+        console.print(f"plot: {args.plot}")
 
 
 if __name__ == "__main__":

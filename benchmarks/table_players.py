@@ -1,0 +1,305 @@
+"""The players of ``load_tables.py``: pairs of guests playing random legal Verso actions over
+websockets, each pair at one table after another, in client processes of their own.
+
+A player behaves as the table page does: when its socket drops it reconnects after 0.5 s, then
+doubling up to 8 s, asks for ``sync`` and carries on from the view it gets. A connection refused
+moves the pair to the next server (as a load balancer skips a dead upstream). A move is
+*acknowledged* when its player receives a view of its version (or a later one); each
+acknowledged ``(table, version, action)`` is reported, so that the caller can check it against
+the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from multiprocessing.sharedctypes import Synchronized
+from typing import Any
+
+import httpx
+import websockets
+
+SILENCE = 10.0  # seconds without a message on a socket before it is given up as dead
+FIRST_RETRY, LAST_RETRY = 0.5, 8.0  # the table page's reconnection backoff (web/js/table.js)
+
+
+@dataclass
+class Window:
+    """The run's times, ``time.monotonic()`` (one clock for every process of a machine): the
+    pairs arrive from ``start`` (set by the parent once every client process is ready: under
+    load their imports take seconds); moves are measured for ``duration`` seconds from
+    ``measure_from`` — once every table plays (``begin``, set by the parent), or ``warmup``
+    seconds after the start at the latest — and players stop at ``deadline``."""
+
+    start: Synchronized[float]
+    begin: Synchronized[float]
+    warmup: float
+    duration: float
+
+    @property
+    def measure_from(self) -> float:
+        return self.begin.value or self.start.value + self.warmup
+
+    @property
+    def deadline(self) -> float:
+        return self.measure_from + self.duration
+
+    def open(self) -> bool:
+        return self.measure_from <= time.monotonic() <= self.deadline
+
+
+@dataclass
+class Tally:
+    """What one client process saw."""
+
+    latencies: list[float] = field(default_factory=list)  # ms, action -> its player's view
+    moves: int = 0  # acknowledged within the window
+    acknowledged: list[tuple[str, int, str]] = field(default_factory=list)  # the whole run
+    games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    reconnects: int = 0
+    # Per pair, the first acknowledged move after the kill (monotonic), once there was one.
+    back_after_kill: dict[int, float] = field(default_factory=dict)
+    playing_at_kill: list[int] = field(default_factory=list)  # pairs in a game at the kill
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class Route:
+    """The servers a pair may reach, its own first; a refused connection moves it on."""
+
+    def __init__(self, bases: list[str], home: int) -> None:
+        self.bases = bases
+        self.index = home % len(bases)
+
+    @property
+    def base(self) -> str:
+        return self.bases[self.index]
+
+    def socket_url(self, table_id: str) -> str:
+        return self.base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+
+    def next(self) -> None:
+        self.index = (self.index + 1) % len(self.bases)
+
+
+class Pair:
+    """Two guests at one table after another until the window closes."""
+
+    def __init__(
+        self,
+        slot: int,
+        route: Route,
+        tally: Tally,
+        window: Window,
+        think: float,
+        kill_at: Synchronized[float],
+        playing: Synchronized[int],
+    ) -> None:
+        self.slot = slot
+        self.playing = playing
+        self.started = False
+        self.route = route
+        self.tally = tally
+        self.window = window
+        self.think = think
+        self.kill_at = kill_at
+        self.rng = random.Random(slot)
+        self.in_game = False
+
+    def acknowledged(self, table_id: str, version: int, action: str, sent: float) -> None:
+        now = time.monotonic()
+        self.tally.acknowledged.append((table_id, version, action))
+        if self.window.open():
+            self.tally.moves += 1
+            self.tally.latencies.append(1000 * (time.perf_counter() - sent))
+        killed = self.kill_at.value
+        if killed and now > killed and self.slot not in self.tally.back_after_kill:
+            self.tally.back_after_kill[self.slot] = now
+
+    async def lobby(self, client: httpx.AsyncClient, path: str, body: Any = None) -> Any:
+        """POST to the lobby; a refused connection tries the next server, after a pause."""
+        retry = FIRST_RETRY
+        while True:
+            try:
+                answer = await client.post(self.route.base + path, json=body)
+            except httpx.TransportError as exc:
+                self.tally.error(f"lobby {type(exc).__name__}")
+                self.route.next()
+                await asyncio.sleep(retry)
+                retry = min(2 * retry, LAST_RETRY)
+                continue
+            if answer.is_error:
+                raise LobbyError(f"HTTP {answer.status_code} {path.rsplit('/', 1)[-1]}")
+            return answer.json()
+
+    async def run(self) -> None:
+        async with (
+            httpx.AsyncClient(timeout=30) as host,
+            httpx.AsyncClient(timeout=30) as guest,
+        ):
+            for client in (host, guest):
+                await self.lobby(client, "/api/guest")
+            cookies = [
+                f"otherside_session={c.cookies.get('otherside_session')}" for c in (host, guest)
+            ]
+            while time.monotonic() < self.window.deadline:
+                try:
+                    made = await self.lobby(host, "/api/tables", {"game": "verso", "players": 2})
+                    await self.lobby(guest, f"/api/tables/{made['id']}/join", {})
+                    await self.lobby(host, f"/api/tables/{made['id']}/start")
+                except LobbyError as exc:
+                    self.tally.error(str(exc))
+                    await asyncio.sleep(1.0)
+                    continue
+                if not self.started:
+                    self.started = True
+                    with self.playing.get_lock():
+                        self.playing.value += 1
+                self.in_game = True
+                ended = await asyncio.gather(*(self.seat(c, made["id"]) for c in cookies))
+                self.in_game = False
+                self.tally.games += all(ended)
+
+    async def seat(self, cookie: str, table_id: str) -> bool:
+        """Play one seat until the game ends (True) or the window closes (False)."""
+        pending: tuple[int, str, float] | None = None  # version sent at, action, perf time
+        retry = FIRST_RETRY
+        connected_before = False
+        while time.monotonic() < self.window.deadline:
+            try:
+                ws = await websockets.connect(
+                    self.route.socket_url(table_id),
+                    additional_headers={"Cookie": cookie},
+                    origin=websockets.Origin(self.route.base),
+                    max_size=2**20,
+                    compression=None,
+                    open_timeout=5,
+                )
+            except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
+                # Refused or never answered: that server is down, try the next one.
+                self.tally.error(f"connect {type(exc).__name__}")
+                self.route.next()
+                await asyncio.sleep(retry)
+                retry = min(2 * retry, LAST_RETRY)
+                continue
+            retry = FIRST_RETRY
+            again, connected_before = connected_before, True
+            try:
+                async with ws:
+                    if again:
+                        self.tally.reconnects += 1
+                        await ws.send('{"type": "sync"}')
+                    last = -1  # a new connection's first view is news even at the same version
+                    while True:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), SILENCE))
+                        kind = message["type"]
+                        if kind == "error":
+                            self.tally.error(message.get("code", "error"))
+                            last -= 1  # the view that follows a refusal is to be acted on
+                            continue
+                        if kind != "view" or message["version"] <= last:
+                            continue
+                        version = last = message["version"]
+                        if pending is not None and version > pending[0]:
+                            self.acknowledged(table_id, pending[0] + 1, pending[1], pending[2])
+                            pending = None
+                        if message["view"].get("outcome") is not None:
+                            return True
+                        if time.monotonic() > self.window.deadline:
+                            return False
+                        if message["legal"]:
+                            if self.think:
+                                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                            action = self.rng.choice(message["legal"])
+                            pending = (version, action, time.perf_counter())
+                            await ws.send(
+                                json.dumps({"type": "action", "version": version, "action": action})
+                            )
+            except TimeoutError:
+                self.tally.error(f"no message for {SILENCE:.0f} s")
+            except websockets.ConnectionClosed:
+                pass  # dropped: reconnect to the same server first, as the page does
+            await asyncio.sleep(retry)
+        return False
+
+
+class LobbyError(Exception):
+    """A lobby request refused by a live server."""
+
+
+async def client_loop(
+    bases: list[str],
+    slots: list[int],
+    window: Window,
+    think: float,
+    ramp: float,
+    progress: Synchronized[int],
+    kill_at: Synchronized[float],
+    ready: Synchronized[int],
+    playing: Synchronized[int],
+) -> Tally:
+    tally = Tally()
+    with ready.get_lock():
+        ready.value += 1
+    while not window.start.value:
+        await asyncio.sleep(0.05)
+    pairs = [
+        Pair(slot, Route(bases, slot), tally, window, think, kill_at, playing) for slot in slots
+    ]
+    tasks = []
+    for index, one in enumerate(pairs):
+        tasks.append(asyncio.create_task(_after(ramp * index / max(len(pairs), 1), one.run())))
+    noted_kill = False
+    while time.monotonic() < window.deadline:
+        await asyncio.sleep(0.25)
+        progress.value = tally.moves
+        if kill_at.value and not noted_kill:
+            noted_kill = True
+            tally.playing_at_kill = [one.slot for one in pairs if one.in_game]
+    # Each player stops at its next view after the deadline.
+    await asyncio.wait(tasks, timeout=5 + 2 * think)
+    for task in tasks:
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for result in results:
+        if isinstance(result, Exception) and not isinstance(result, asyncio.CancelledError):
+            tally.error(f"pair {type(result).__name__}")
+    return tally
+
+
+async def _after(delay: float, work: Any) -> None:
+    await asyncio.sleep(delay)
+    await work
+
+
+def client_main(
+    bases: list[str],
+    slots: list[int],
+    window: Window,
+    think: float,
+    ramp: float,
+    progress: Synchronized[int],
+    kill_at: Synchronized[float],
+    ready: Synchronized[int],
+    playing: Synchronized[int],
+    results: Any,
+) -> None:
+    """One client process: its share of the pairs on its own event loop (uvloop if present)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+    runner: Callable[[Any], Tally] = asyncio.run
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        runner = uvloop.run
+    tally = runner(
+        client_loop(bases, slots, window, think, ramp, progress, kill_at, ready, playing)
+    )
+    results.put(asdict(tally))

@@ -1,0 +1,255 @@
+"""Real ``otherside serve`` processes, started from outside as an operator would.
+
+One way to start the table server for the tests that attack it over real sockets and for the
+benchmarks that load it: on a free loopback port, in a session of its own (so that ``kill -9``
+reaches the bot workers and uvicorn workers it started too), its output in a log file, ready
+once ``/api/health`` answers. ``source`` starts the code of another checkout (its ``src``
+directory first on ``PYTHONPATH``, the same interpreter and installed dependencies), which is how
+a benchmark runs an older commit side by side with this one.
+
+    server = ServerProcess("sqlite:////tmp/t.db")   # started and healthy
+    server.url                                      # http://127.0.0.1:<port>
+    server.cpu_seconds()                            # the process tree's user + system CPU
+    server.kill()                                   # kill -9, or server.stop(): SIGTERM first
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+HOST = "127.0.0.1"
+STARTUP_SECONDS = 90.0  # a loaded machine (the test suite on both cores) starts slowly
+SOURCE = Path(__file__).resolve().parents[2]
+"""The ``src`` directory this package was imported from."""
+LIFTED_LIMITS = (
+    "guests_per_address=1000000",
+    "tables_per_address=1000000",
+    "tables_per_user=1000000",
+)
+"""Per-address limits lifted: one client address makes every guest and table of a test or a
+load."""
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def healthy(url: str) -> bool:
+    """Whether the server at ``url`` answers its health check now."""
+    try:
+        with urllib.request.urlopen(f"{url}/api/health", timeout=1) as answer:
+            return bool(answer.status == 200)
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def wait_healthy(
+    url: str, processes: Sequence[subprocess.Popen[bytes]], limit: float = STARTUP_SECONDS
+) -> None:
+    """Wait until ``url`` answers its health check.
+
+    Raises:
+        RuntimeError: one of ``processes`` (those that should serve it) exited, or nothing
+            answered within ``limit`` seconds.
+    """
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        for process in processes:
+            if process.poll() is not None:
+                raise RuntimeError(f"{process.args!r} exited with {process.returncode}")
+        if healthy(url):
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {limit:.0f} s")
+
+
+def stop_group(process: subprocess.Popen[bytes], grace: float = 20.0) -> None:
+    """Stop a process started in a session of its own: SIGTERM to its group (a clean stop hands
+    leases back), then ``kill -9`` of whatever is left of it after ``grace`` seconds."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=grace)
+    kill_group(process)
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """``kill -9`` a process started in a session of its own and everything it started."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
+
+
+def _stat(pid: int) -> tuple[int, int] | None:
+    """(parent pid, user + system ticks) of ``pid``, or ``None`` once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            text = stat.read()
+    except OSError:
+        return None
+    # The command name, in parentheses, may hold spaces: the fields start after its last ")".
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), int(fields[11]) + int(fields[12])
+
+
+def tree_pids(root: int) -> set[int]:
+    """``root`` and every live process descended from it (read from ``/proc``)."""
+    parents: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and (found := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = found[0]
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    tree, todo = set(), [root]
+    while todo:
+        pid = todo.pop()
+        if pid in parents and pid not in tree:
+            tree.add(pid)
+            todo.extend(children.get(pid, ()))
+    return tree
+
+
+def cpu_seconds(pids: set[int]) -> float:
+    """User + system CPU seconds that the live processes ``pids`` have used so far."""
+    ticks = sum(found[1] for pid in pids if (found := _stat(pid)) is not None)
+    return ticks / _TICKS
+
+
+class ServerProcess:
+    """``otherside serve`` on ``database``, in a session of its own.
+
+    Args:
+        database: the SQLAlchemy URL (a SQLite file, or PostgreSQL).
+        port: the TCP port on loopback (a free one by default).
+        *extra: more ``serve`` arguments (``"--workers", "2"``).
+        bot_delay: seconds a bot waits before acting.
+        source: the ``src`` directory of the code to run (this one by default).
+        limits: ``--limit`` settings (the per-address limits lifted by default).
+        log_level: uvicorn's log level.
+        log: the file to write the server's output to (kept); a temporary file by default,
+            removed when the server is stopped.
+        env: more environment variables for the server.
+        wait: wait until the server answers its health check.
+    """
+
+    def __init__(
+        self,
+        database: str,
+        port: int | None = None,
+        *extra: str,
+        bot_delay: float = 0.0,
+        source: Path | None = None,
+        limits: Sequence[str] = LIFTED_LIMITS,
+        log_level: str = "info",
+        log: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        wait: bool = True,
+    ) -> None:
+        self.database = database
+        self.port = port if port is not None else free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.source = source or SOURCE
+        args = [
+            sys.executable,
+            "-m",
+            "otherside",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(self.port),
+            "--database",
+            database,
+            "--bot-delay",
+            str(bot_delay),
+            *(arg for limit in limits for arg in ("--limit", limit)),
+            "--log-level",
+            log_level,
+            *extra,
+        ]
+        self._temporary_log = log is None
+        if log is None:
+            descriptor, name = tempfile.mkstemp(prefix="otherside-serve-", suffix=".log")
+            os.close(descriptor)
+            log = Path(name)
+        self.log_path = log
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                args,
+                env={**os.environ, **(env or {}), "PYTHONPATH": str(self.source)},
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
+        if wait:
+            self.wait_up()
+
+    @property
+    def pid(self) -> int:
+        """The server's process id (the uvicorn supervisor's with ``--workers`` above 1)."""
+        return self.process.pid
+
+    def running(self) -> bool:
+        """Whether the server's process is still alive."""
+        return self.process.poll() is None
+
+    def log(self) -> str:
+        """The end of what the server printed."""
+        try:
+            return self.log_path.read_text(errors="replace")[-6000:]
+        except OSError:
+            return ""
+
+    def wait_up(self, limit: float = STARTUP_SECONDS) -> None:
+        """Wait until the server answers its health check.
+
+        Raises:
+            RuntimeError: the server exited or did not answer in time (its log said); it is
+                killed.
+        """
+        try:
+            wait_healthy(self.url, [self.process], limit)
+        except RuntimeError as exc:
+            text = self.log()
+            self.kill()
+            raise RuntimeError(f"{exc}; the server's log:\n{text}") from None
+
+    def pids(self) -> set[int]:
+        """The server's process and every live process it started."""
+        return tree_pids(self.pid)
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU seconds used so far by the server's live process tree."""
+        return cpu_seconds(self.pids())
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM), then ``kill -9`` of anything left of it."""
+        stop_group(self.process)
+        self._forget_log()
+
+    def kill(self) -> None:
+        """``kill -9`` the server and every process it started."""
+        kill_group(self.process)
+        self._forget_log()
+
+    def _forget_log(self) -> None:
+        if self._temporary_log:
+            self.log_path.unlink(missing_ok=True)
