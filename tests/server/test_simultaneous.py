@@ -273,3 +273,46 @@ async def test_a_cooperative_game_has_only_its_round_timer(database_url: str) ->
         assert spectator.last("table")["table"]["pace"] == {"kind": "rounds"}
         # The same people play on, the partner revealing the next card (R16, taking turns).
         assert await _act(hub, live, verso, "reveal") == {}
+
+
+async def test_a_partner_gone_long_may_be_played_on_with_a_bot_by_the_other(
+    database_url: str,
+) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 3)
+        ada, _bob, stranger = players
+        hub, live, (recto, verso, _spectator) = await _table(app, players[:2])
+        assert await _act(hub, live, recto, "reveal") == {}
+        here = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert here.status_code == 409 and here.json()["code"] == "not_away"
+        hub.detach(live, verso)  # Bob closes his tab
+        seats = recto.last("table")["table"]["seats"]
+        assert seats[1]["away_since"] == clock.now().isoformat()
+        assert seats[0]["away_since"] is None
+        clock.advance(seconds=30)
+        soon = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert soon.status_code == 409 and "less than 60 s" in soon.text
+        clock.advance(seconds=31)
+        assert await app.state.scheduler.run_due() == 0  # no timer hands the seat over
+        assert live.info.seats[1].bot is None
+        outsider = await stranger.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert outsider.status_code == 409 and outsider.json()["code"] == "no_seat"
+        mine = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 0})
+        assert mine.status_code == 409 and mine.json()["code"] == "not_a_person"
+        played_on = await ada.http.post(f"/api/tables/{live.id}/play-on", json={"seat": 1})
+        assert played_on.status_code == 200, played_on.text
+        seat = played_on.json()["seats"][1]
+        assert seat["kind"] == "bot" and seat["forfeit"] == "away"
+        assert live.info.status == "playing"
+
+
+async def test_a_player_with_a_clock_is_not_played_on_for(database_url: str) -> None:
+    async with running(database_url, run_scheduler=False) as app:
+        ada, bob = await people(app, 2)
+        made = await ada.http.post("/api/tables", json={"game": "verso", "players": 2})
+        table_id = made.json()["id"]
+        await bob.http.post(f"/api/tables/{table_id}/join", json={})
+        await ada.http.post(f"/api/tables/{table_id}/start")
+        refused = await ada.http.post(f"/api/tables/{table_id}/play-on", json={"seat": 1})
+        assert refused.status_code == 409 and refused.json()["code"] == "has_a_clock"

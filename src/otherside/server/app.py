@@ -30,8 +30,13 @@ from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
+from otherside.server.http.connections import GATE_KEY, ConnectionGate
+from otherside.server.http.docs import add_docs
 from otherside.server.http.errors import refused_response
+from otherside.server.http.guards import Guards, RequestGuard, server_error
+from otherside.server.http.replays import FinishedGames
 from otherside.server.live import sockets
+from otherside.server.live.admission import Admission
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
@@ -57,6 +62,7 @@ def create_app(
     public_url: str = "http://127.0.0.1:8000",
     run_scheduler: bool = True,
     limits: Limits | None = None,
+    guards: Guards | None = None,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
@@ -74,13 +80,17 @@ def create_app(
             hand with a manual clock turn it off).
         limits: how fast one account or address may sign in wrongly, make guests, accounts
             and tables, or chat (:class:`~otherside.server.accounts.limits.Limits`' defaults).
+        guards: how much of the process one client may hold: body size, JSON depth, time to
+            send a request, connections and websockets, replays
+            (:class:`~otherside.server.http.guards.Guards`' defaults).
     """
     server_limits = limits or Limits()
+    server_guards = guards or Guards()
     mailer = Mailer(SmtpConfig.from_url(smtp_url), mail_from) if smtp_url else None
     server_clock: Clock = clock or SystemClock()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         db = Database(database_url)
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
@@ -97,6 +107,10 @@ def create_app(
         app.state.limits = server_limits
         app.state.throttles = Throttles(server_limits, Limiter(db, server_clock))
         app.state.signin = SignInGuard(app.state.throttles, secret)
+        app.state.admission = Admission(server_guards)
+        app.state.finished_games = FinishedGames(
+            server_guards.replay_cache, server_guards.replays_per_minute
+        )
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
             await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)
@@ -107,7 +121,8 @@ def create_app(
         if run_scheduler:
             scheduler.start()
         try:
-            yield
+            # uvicorn's connections (GuardedProtocol) find the gate in the lifespan state.
+            yield {GATE_KEY: ConnectionGate(server_guards)}
         finally:
             await scheduler.stop()
             await hub.close()
@@ -115,7 +130,9 @@ def create_app(
             runner.close()
             db.close()
 
-    app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="otherside", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(RequestGuard, guards=server_guards)
+    app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
     app.add_exception_handler(Refused, refused_response)
     app.include_router(accounts.router)
@@ -156,6 +173,7 @@ def create_app(
     async def rules_page(game: str) -> FileResponse:
         return page("rules.html")
 
+    add_docs(app, WEB)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
 
@@ -165,4 +183,5 @@ def app_from_environment() -> FastAPI:
     settings the command put in ``$OTHERSIDE_SERVE_CONFIG`` (JSON)."""
     config = json.loads(os.environ[CONFIG_ENV])
     config["limits"] = Limits(**config.get("limits", {}))
+    config["guards"] = Guards(**config.get("guards", {}))
     return create_app(**config)

@@ -40,6 +40,8 @@ class Limits:
         tables_window: seconds, for table creation.
         waiting_tables_per_user: open (waiting) tables one account may host at once.
         chat_lines_per_minute: chat lines one person may send to a table per minute.
+        away_seconds: how long a player without a clock (a Recto Verso partner) must have been
+            gone from the table before the others may play on with a bot in their seat.
 
     A refused request gets HTTP 429 with ``Retry-After`` and changes nothing.
     """
@@ -57,6 +59,7 @@ class Limits:
     tables_window: float = 600.0
     waiting_tables_per_user: int = 5
     chat_lines_per_minute: int = 12
+    away_seconds: float = 60.0
 
 
 def parse_limits(items: list[str]) -> Limits:

@@ -126,6 +126,7 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
     token = state.sessions.token(request.cookies.get(COOKIE))
     if token is not None:
         await state.db.run(lambda s: close_session(s, token))
+        await state.admission.sign_out(token)  # its websockets here close now
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 

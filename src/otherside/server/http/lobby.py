@@ -17,11 +17,13 @@ from sqlalchemy.orm import Session
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
 from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
+from otherside.server.http.replays import count_fetch
 from otherside.server.live.wire import seat_out, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import seating
+from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -166,6 +168,19 @@ async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     return await _one(request, await _hub(request).ask(table_id, seating.Leave(user)))
 
 
+class SeatBody(BaseModel):
+    """Body naming a seat (0-based)."""
+
+    seat: int
+
+
+@router.post("/tables/{table_id}/play-on")
+async def play_on(table_id: str, body: SeatBody, request: Request, user: Me) -> dict[str, Any]:
+    """Play on with a bot in the seat of a partner who has been gone long (a game without
+    player clocks)."""
+    return await _one(request, await _hub(request).ask(table_id, PlayOnWithBot(user, body.seat)))
+
+
 @router.post("/tables/{table_id}/bots")
 async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict[str, Any]:
     """Host only: ``{"bot": "greedy"}`` fills every empty seat; with ``"seat"`` sets one seat
@@ -193,7 +208,7 @@ async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     return await _one(request, made)
 
 
-@router.get("/tables/{table_id}/history")
+@router.get("/tables/{table_id}/history", dependencies=[Depends(count_fetch)])
 async def history(
     table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> dict[str, Any]:
@@ -220,7 +235,13 @@ async def history(
             if index > skip
         ]
 
-    return {"views": await asyncio.to_thread(views)}
+    async def compute() -> list[dict[str, Any]]:
+        return await asyncio.to_thread(views)
+
+    if info.status == "over":  # a finished game never changes: computed once
+        cached = await request.app.state.finished_games.answer(("history", table_id, seat), compute)
+        return {"views": cached}
+    return {"views": await compute()}
 
 
 @router.get("/rules/{game}")
@@ -243,7 +264,7 @@ async def _finished(request: Request, table_id: str) -> TableInfo:
     return info
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", dependencies=[Depends(count_fetch)])
 async def record(table_id: str, request: Request) -> Response:
     """The finished game's record, as a file download; ``"names"`` are the seats' players, as
     the command line's records carry them (``otherside versus replay`` shows them)."""
@@ -257,12 +278,21 @@ async def record(table_id: str, request: Request) -> Response:
     )
 
 
-@router.get("/tables/{table_id}/replay")
+@router.get("/tables/{table_id}/replay", dependencies=[Depends(count_fetch)])
 async def replay(
     table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> dict[str, Any]:
     """A finished game step by step: the public view before the first action and after each."""
     info = await _finished(request, table_id)
+    out = await _one(request, info)
+    steps = await request.app.state.finished_games.answer(
+        ("replay", table_id), lambda: _replay_steps(request, info)
+    )
+    return {"table": out, "steps": steps}
+
+
+async def _replay_steps(request: Request, info: TableInfo) -> list[dict[str, Any]]:
+    table_id = info.id
     initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
     adapter = get_adapter(info.game)
     clock = GameClock(request.app.state.clock)
@@ -280,8 +310,7 @@ async def replay(
             for move, state in replayed(game, clock, initial, moves)
         ]
 
-    out = await _one(request, info)
-    return {"table": out, "steps": await asyncio.to_thread(step_views)}
+    return await asyncio.to_thread(step_views)
 
 
 @router.get("/ratings")

@@ -21,7 +21,14 @@ from otherside.server.tables.live import Connection, LiveTable
 
 def table_text(live: LiveTable, seat: int | None) -> str:
     """The ``table`` message for ``seat`` (``None``: a spectator)."""
-    out = table_out(live.info, live.adapter.title, live.ratings, live.rating_changes)
+    away = {}
+    if live.info.status == "playing":
+        for s in live.info.seats:
+            if s.human and s.user_id is not None:
+                since = live.away_since(s.user_id)
+                if since is not None:
+                    away[s.user_id] = since
+    out = table_out(live.info, live.adapter.title, live.ratings, live.rating_changes, away)
     return TableMessage(table=out, you=seat).model_dump_json()
 
 

@@ -20,7 +20,12 @@ def bot_label(spec: str, seat: int) -> str:
     return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
 
 
-def seat_out(seat: SeatInfo, rating: float | None = None, change: float | None = None) -> SeatOut:
+def seat_out(
+    seat: SeatInfo,
+    rating: float | None = None,
+    change: float | None = None,
+    away: datetime | None = None,
+) -> SeatOut:
     """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated;
     ``change``: what the finished game did to it)."""
     if seat.user_id is not None:
@@ -34,6 +39,7 @@ def seat_out(seat: SeatInfo, rating: float | None = None, change: float | None =
             forfeit=seat.forfeit,
             rating=round(rating) if rating is not None else None,
             rating_change=round(change) if change is not None else None,
+            away_since=_iso(away),
         )
     if seat.bot is not None:
         return SeatOut(
@@ -47,11 +53,13 @@ def table_out(
     title: str,
     ratings: dict[int, float] | None = None,
     changes: dict[int, float] | None = None,
+    away: dict[int, datetime] | None = None,
 ) -> TableOut:
     """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id,
     and ``changes`` the finished game made to them)."""
     ratings = ratings or {}
     changes = changes or {}
+    away = away or {}
     return TableOut(
         id=info.id,
         game=info.game,
@@ -65,7 +73,7 @@ def table_out(
         owner=info.owner_name,
         owner_id=info.owner_id,
         seats=[
-            seat_out(s, ratings.get(s.user_id), changes.get(s.user_id))
+            seat_out(s, ratings.get(s.user_id), changes.get(s.user_id), away.get(s.user_id))
             if s.user_id is not None
             else seat_out(s)
             for s in info.seats

@@ -20,7 +20,12 @@ from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services
 
 log = logging.getLogger("otherside.server")
-FORFEIT_WORDS = {"resigned": "resigned", "timeout": "ran out of time", "left": "left the game"}
+FORFEIT_WORDS = {
+    "resigned": "resigned",
+    "timeout": "ran out of time",
+    "left": "left the game",
+    "away": "was away; a bot plays on",
+}
 
 
 async def commit(

@@ -53,6 +53,16 @@ _CODES: dict[str, tuple[int, Callable[[dict[str, Any]], str]]] = {
     "game_over": (409, lambda p: "the game is over"),
     "not_finished": (409, lambda p: "a rematch is for a finished game"),
     "changed_meanwhile": (409, lambda p: "the table changed meanwhile: please try again"),
+    "not_playing": (409, lambda p: "the game is not in play"),
+    "not_a_person": (409, lambda p: f"seat {p['seat'] + 1} is not played by another person"),
+    "has_a_clock": (
+        409,
+        lambda p: "a player with a clock is replaced only when their time runs out",
+    ),
+    "not_away": (
+        409,
+        lambda p: f"{p['name']} is at the table, or has been away less than {p['seconds']:g} s",
+    ),
 }
 
 HTTP_STATUS: dict[str, int] = {code: status for code, (status, _words) in _CODES.items()}

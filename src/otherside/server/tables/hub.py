@@ -99,15 +99,19 @@ class TableHub:
     async def actor(self, table_id: str) -> TableActor:
         """The actor of table ``table_id``, loaded and started on first use
         (``Refused("no_table")`` if there is no such table)."""
-        found = self._actors.get(table_id)
-        if found is not None:
-            return found
-        # One load per table, whoever asks meanwhile waits for it; other tables load at once.
-        loading = self._loads.get(table_id)
-        if loading is None:
-            loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id))
-            loading.add_done_callback(lambda _: self._loads.pop(table_id, None))
-        return await asyncio.shield(loading)
+        while True:
+            found = self._actors.get(table_id)
+            if found is not None:
+                return found
+            # One load per table, whoever asks meanwhile waits for it; other tables load at once.
+            loading = self._loads.get(table_id)
+            if loading is None:
+                loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id))
+                loading.add_done_callback(lambda _: self._loads.pop(table_id, None))
+            loaded = await asyncio.shield(loading)
+            if not loaded.stopped:
+                return loaded
+            # Let go, idle, before this caller's turn came: load it again.
 
     async def live(self, table_id: str) -> LiveTable:
         """The live table ``table_id``, loaded on first use."""
@@ -140,6 +144,7 @@ class TableHub:
         game = adapter.game_with_clock(game_clock)
         state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
+        live.loaded_at = self.services.clock.now()
         live.ratings = await seated_ratings(store, info)
         if info.status == "over" and info.rated:
             live.rating_changes = await store.rating_changes(table_id)
@@ -158,14 +163,25 @@ class TableHub:
         then every change."""
         live = await self.live(table_id)
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
+        came_back = conn.user is not None and live.away_since(conn.user.id) is not None
         live.watchers.add(conn)
+        if conn.user is not None:
+            live.gone.pop(conn.user.id, None)
         fanout.send_state(conn, live, self.services.clock.now())
+        if came_back and live.info.playing_seat_of(conn.user.id if conn.user else None) is not None:
+            fanout.broadcast(live, self.services.clock.now(), table=True, view=False)
         await chat.send_recent(self.services, live, conn)
         return live
 
     def detach(self, live: LiveTable, conn: Connection) -> None:
         """Stop sending to ``conn``."""
         live.watchers.discard(conn)
+        user = conn.user
+        if user is not None and live.away_since(user.id) is not None:
+            now = self.services.clock.now()
+            live.gone[user.id] = now
+            if live.info.status == "playing" and live.info.playing_seat_of(user.id) is not None:
+                fanout.broadcast(live, now, table=True, view=False)  # the others learn it
         self.forget_if_idle(live)
 
     def forget_if_idle(self, live: LiveTable) -> None:

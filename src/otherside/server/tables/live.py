@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from otherside.core.game import Game, State
@@ -60,6 +61,10 @@ class LiveTable:
     ratings: dict[int, float] = field(default_factory=dict)
     # What the game did to its players' ratings, by user id (a rated game once it is over).
     rating_changes: dict[int, float] = field(default_factory=dict)
+    # Since when each seated person has had no connection here (by user id; a person not
+    # in it is here, or was never seen since the table was loaded at ``loaded_at``).
+    gone: dict[int, datetime] = field(default_factory=dict)
+    loaded_at: datetime | None = None
 
     @property
     def id(self) -> str:
@@ -72,6 +77,12 @@ class LiveTable:
         for user, rating in after.items():
             self.rating_changes[user] = rating - self.ratings.get(user, START)
         self.ratings.update(after)
+
+    def away_since(self, user_id: int) -> datetime | None:
+        """Since when ``user_id`` has had no connection to this table here (``None``: here)."""
+        if any(c.user is not None and c.user.id == user_id for c in self.watchers):
+            return None
+        return self.gone.get(user_id, self.loaded_at)
 
     def seat_of(self, conn: Connection) -> int | None:
         """The seat the connection's user plays, or ``None`` for a spectator (also for a
