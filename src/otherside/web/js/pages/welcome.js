@@ -22,7 +22,7 @@ function versoArt() {
 
 // A small hexagonal board with the middle line of targets and a few stones of each side.
 function versusArt() {
-  const size = 11, cells = [];
+  const size = 10.5, cells = [];
   const centre = (q, r) => [100 + size * Math.sqrt(3) * (q + r / 2), 60 + size * 1.5 * r];
   const hex = (cx, cy) => Array.from({ length: 6 }, (_, i) => {
     const angle = (Math.PI / 3) * i + Math.PI / 6;
