@@ -68,12 +68,16 @@ def send_state(conn: Connection, live: LiveTable, now: datetime) -> None:
         conn.deliver(view)
 
 
-def broadcast(live: LiveTable, now: datetime, table: bool, view: bool) -> None:
-    """Tell every watcher of the table (``table``: its seats and status; ``view``: the game);
-    each text is made once per seat."""
+def broadcast(
+    live: LiveTable, now: datetime, table: bool, view: bool, skip: Connection | None = None
+) -> None:
+    """Tell every watcher of the table but ``skip`` (``table``: its seats and status;
+    ``view``: the game); each text is made once per seat."""
     texts: dict[int | None, tuple[str | None, str | None]] = {}
     clock = clock_out(live, now)
     for conn in list(live.watchers):
+        if conn is skip:
+            continue
         seat = live.seat_of(conn)
         if seat not in texts:
             texts[seat] = (

@@ -165,8 +165,8 @@ class TableHub:
         if conn.user is not None:
             live.gone.pop(conn.user.id, None)
         fanout.send_state(conn, live, self.services.clock.now())
-        if came_back and live.info.playing_seat_of(conn.user.id if conn.user else None) is not None:
-            fanout.broadcast(live, self.services.clock.now(), table=True, view=False)
+        if came_back and conn.user is not None:
+            self._presence_changed(live, conn.user.id, skip=conn)
         await chat.send_recent(self.services, live, conn)
         return live
 
@@ -177,9 +177,21 @@ class TableHub:
         if user is not None and live.away_since(user.id) is not None:
             now = self.services.clock.now()
             live.gone[user.id] = now
-            if live.info.status == "playing" and live.info.playing_seat_of(user.id) is not None:
-                fanout.broadcast(live, now, table=True, view=False)  # the others learn it
+            self._presence_changed(live, user.id)
         self.forget_if_idle(live)
+
+    def _presence_changed(
+        self, live: LiveTable, user_id: int, skip: Connection | None = None
+    ) -> None:
+        """A player came or went: the others learn it where it matters, at a game in play whose
+        players have no clock (a partner gone long may be played on for, :mod:`.absence`)."""
+        info = live.info
+        if (
+            info.status == "playing"
+            and info.pace.kind == "rounds"
+            and info.playing_seat_of(user_id) is not None
+        ):
+            fanout.broadcast(live, self.services.clock.now(), table=True, view=False, skip=skip)
 
     def forget_if_idle(self, live: LiveTable) -> None:
         """Let ``live`` go from memory unless something holds it here."""
