@@ -13,11 +13,12 @@ import { currentUser, header } from "/static/js/core/session.js";
 import { liveSocket } from "/static/js/core/socket.js";
 import { toast } from "/static/js/core/toast.js";
 import { ruleNodes } from "/static/js/core/words.js";
+import { awayNotice, awaySeats } from "/static/js/pages/table/away.js";
 import { createTurnAlert } from "/static/js/pages/table/alert.js";
 import { createChat } from "/static/js/pages/table/chat.js";
 import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
-import { clockChips, playerRows, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
+import { clockChips, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
 
 function confirmThen(text, action) {
@@ -45,6 +46,15 @@ function tablePage(state) {
     byId("waiting-error").textContent = "";
     try { return await api("POST", `/api/tables/${state.tableId}/${path}`, body ?? {}); }
     catch (error) { byId("waiting-error").textContent = error.message; toast(error.message); return null; }
+  };
+  // A partner gone for long (a game without clocks): the reader may play on with a bot.
+  const playOn = async (seat) => {
+    try { await api("POST", `/api/tables/${state.tableId}/play-on`, { seat }); }
+    catch (error) {
+      // The server's own number of seconds, from now on (its words say it too).
+      if (error.code === "not_away" && error.params?.seconds) state.awaySeconds = error.params.seconds;
+      toast(error.message, 6000);
+    }
   };
   const rematch = async () => {
     const made = await call("rematch");
@@ -94,6 +104,9 @@ function tablePage(state) {
     byId("summary").replaceChildren(...summaryNodes(state));
     renderClocks();
     renderActions();
+    // Above the board, in sight on a phone too: what the finished game did to the ratings.
+    const rating = state.table.status === "over" ? ratingLine(state) : null;
+    byId("result").replaceChildren(...(rating ? [rating] : []));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
     if (!waiting) return;
@@ -108,6 +121,8 @@ function tablePage(state) {
   function renderClocks() {
     byId("players").replaceChildren(...playerRows(state));
     dock.clocks(clockChips(state));
+    const now = Date.now() + (state.clock?.offset ?? 0);
+    byId("away").replaceChildren(...awayNotice(awaySeats(state.table, state.you, state.clock, now, state.awaySeconds), playOn));
   }
 
   function renderBoard() {
@@ -132,6 +147,13 @@ function tablePage(state) {
 
   function onMessage(message) {
     if (message.type === "table") {
+      // A host who leaves a waiting room hands the table on: told at once to the new host.
+      const before = state.table?.owner_id;
+      if (before !== undefined && before !== message.table.owner_id && message.table.owner_id === state.user?.id
+        && message.table.status === "waiting") {
+        state.handedOver = true;
+        toast("You are the host now", 5000);
+      }
       state.table = message.table;
       state.you = message.you;
       document.title = `otherside — ${state.table.title} table`;
@@ -173,7 +195,7 @@ function tablePage(state) {
 
 async function start() {
   const state = { tableId: pathTail(), user: null, info: null, traits: null, module: null, table: null, you: null,
-    frame: null, clock: null, socket: null };
+    frame: null, clock: null, socket: null, awaySeconds: undefined };
   state.user = await currentUser();
   if (!state.user) {
     await api("POST", "/api/guest");
