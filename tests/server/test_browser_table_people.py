@@ -213,9 +213,10 @@ def test_recto_verso_partners_take_turns_on_the_page(
         page.wait_for_selector(".rv[data-phase=start]")
     for round_number in range(2):
         # Whoever the legal actions let reveal gets the button; the other waits for them.
-        revealer = next(s for s, p in pages.items() if p.locator("[data-testid=next-round]").count())
+        button = "[data-testid=next-round]"
+        revealer = next(s for s, p in pages.items() if p.locator(button).count())
         partner = pages[1 - revealer]
-        assert partner.locator("[data-testid=next-round]").count() == 0
+        assert partner.locator(button).count() == 0
         assert "you from the back (verso)" in partner.inner_text(".rv-next")
         assert "You build from the front (recto)" in pages[revealer].inner_text(".rv-next")
         _shot(partner, f"rv-turns-waiting-{round_number}")

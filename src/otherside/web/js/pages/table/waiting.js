@@ -32,7 +32,7 @@ export function waitingRoom(state, call) {
   const actions = [
     // The host handed on by a host who left: said once it happens, and while it is news.
     isHost && state.handedOver ? el("p", { class: "host-now", role: "status", "data-testid": "host-now" },
-      "You are the host now — the host left. Start the game when every seat is taken, or fill the seats with bots.") : null,
+      "You are the host now: the host left the table.") : null,
     // Filling the seats with bots starts the game at once: the button says so.
     isHost && empty && choices.length ? el("button", { class: "secondary", id: "fill", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${choices[0].label} and start`) : null,
     isHost ? el("button", { id: "start", disabled: empty > 0, onclick: () => call("start") }, "Start the game")
