@@ -160,6 +160,14 @@ def test_a_rated_result_shows_each_rating_change(
     assert "(+" in page.locator(".pl[data-seat='0']").inner_text()
     assert "(−" in page.locator(".pl[data-seat='1']").inner_text()
     _shot(page, f"rated-result-{'phone' if phone else 'desktop'}")
+    # The rematch is one tap from the result on a phone (its actions live in a drawer there).
+    if phone:
+        page.tap("[data-testid=result-more]")
+        page.locator("#rematch").wait_for()
+        _shot(page, "rated-result-phone-actions")
+    else:
+        assert not page.locator("[data-testid=result-more]").is_visible()
+        assert page.locator("#rematch").is_visible()
     assert not errors, errors
 
 

@@ -91,9 +91,9 @@ function tablePage(state) {
     const over = table.status === "over";
     byId("table-actions").replaceChildren(...[
       table.status === "playing" && seated && traits.resign === "table" ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
-      over ? el("a", { class: "button small", href: `/replay/${tableId}` }, "Replay") : null,
+      over ? el("a", { class: "button small secondary", href: `/replay/${tableId}` }, "Replay") : null,
       over ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, "Download record") : null,
-      over && seated ? el("button", { class: "small secondary", id: "rematch", onclick: rematch }, "Rematch") : null,
+      over && seated ? el("button", { class: "small", id: "rematch", onclick: rematch }, "Rematch") : null,
       table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, "Go to the rematch") : null,
       el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, "Rules"),
     ].filter(Boolean));
@@ -105,8 +105,11 @@ function tablePage(state) {
     renderClocks();
     renderActions();
     // Above the board, in sight on a phone too: what the finished game did to the ratings.
-    const rating = state.table.status === "over" ? ratingLine(state) : null;
-    byId("result").replaceChildren(...(rating ? [rating] : []));
+    // On a phone the table's actions live in the Players drawer: a finished game points there.
+    const over = state.table.status === "over";
+    byId("result").replaceChildren(...[over ? ratingLine(state) : null,
+      over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, "Rematch, replay…") : null,
+    ].filter(Boolean));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
     if (!waiting) return;
