@@ -200,7 +200,9 @@ def test_done_only_when_its_own_side_matches_with_every_piece_placed() -> None:
             side = "front" if seat == 0 else "back"
             matched = view["construction"][side] == view["card"][side] and not view["unplaced"]
             assert matched or view["done"]  # or it concedes after the partner said done
-    assert dones >= 8
+    # Card 1 (seed 0) runs out of time: the piece it would lift may hold up a hidden one, and
+    # the legal actions no longer tell it which pieces are free (R17), so it never tries.
+    assert dones >= 6
 
 
 def test_a_matching_side_with_a_piece_left_to_place_is_not_done() -> None:

@@ -65,3 +65,53 @@ def test_accepting_an_action_outside_the_legal_list_is_caught() -> None:
 
     with pytest.raises(ConformanceError, match="was accepted but is not legal"):
         check_game(_Garbage(), games_per_count=1)
+
+
+class _LeakyState(NimState):
+    """Nim whose legal actions, refusals or spectator view give a secret away (by ``how``)."""
+
+    how = ""
+
+    def legal_actions(self) -> list[Take]:
+        legal = super().legal_actions()
+        if self.how == "legal" and self.secrets[1 - self.turn] % 2:
+            return legal[:1]  # "take 2" only when the opponent's secret is even
+        return legal
+
+    def apply(self, action: Take | str) -> NimState:
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if self.how == "refusal" and action not in self.legal_actions():
+            raise IllegalAction(action, f"the other holds {self.secrets[1 - self.turn]}")
+        return super().apply(action)
+
+
+def _leaky(how: str) -> Nim:
+    class _Leaky(Nim):
+        def new_state(self, players, *, seed=None, options=None):  # type: ignore[no-untyped-def]
+            state = super().new_state(players, seed=seed)
+            leaky = type("_L", (_LeakyState,), {"how": how})
+            return leaky(**{f: getattr(state, f) for f in state.__dataclass_fields__})
+
+        def view(self, state, player):  # type: ignore[no-untyped-def]
+            view = super().view(state, player)
+            if how == "spectator" and player is None:
+                view["secrets"] = list(state.secrets)
+            return view
+
+    return _Leaky()
+
+
+@pytest.mark.parametrize(
+    ("how", "caught"),
+    [
+        ("legal", "legal actions of player"),
+        ("refusal", "the refusal of"),
+        ("spectator", "spectator's view changed"),
+    ],
+)
+def test_legal_actions_refusals_and_the_spectator_view_that_leak_are_caught(
+    how: str, caught: str
+) -> None:
+    with pytest.raises(ConformanceError, match=caught):
+        check_game(_leaky(how), games_per_count=3)

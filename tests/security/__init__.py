@@ -1,0 +1,1 @@
+"""Attacks from outside against real server processes over real sockets."""

@@ -40,7 +40,7 @@ async def hub() -> AsyncIterator[TableHub]:
         yield made
     finally:
         await made.close()
-        runner.close()
+        await runner.close()
 
 
 @dataclass
@@ -186,6 +186,23 @@ async def test_a_table_nobody_holds_is_let_go_and_its_actor_stopped(hub: TableHu
     with pytest.raises(RuntimeError, match="no longer held"):
         await actor.ask(Note("x", []))
     assert (await hub.actor(table)) is not actor  # loaded afresh from the store
+
+
+async def test_a_table_let_go_while_a_caller_waited_for_its_load_is_loaded_again(
+    hub: TableHub,
+) -> None:
+    table = await _table(hub)
+    hub.forget_if_idle((await hub.actor(table)).live)
+    assert hub.loaded(table) is None
+    log: list[str] = []
+    waiting = asyncio.ensure_future(hub.ask(table, Note("x", log)))
+    await asyncio.sleep(0)  # the load has begun
+    loading = hub.loading(table)
+    assert loading is not None
+    # Let go again as soon as it is loaded, before the caller's turn comes.
+    loading.add_done_callback(lambda done: hub.forget_if_idle(done.result().live))
+    assert await waiting == "x" and log == ["x+", "x-"]
+    assert hub.loaded(table) is not None
 
 
 async def test_a_whole_game_against_a_bot_without_a_database(hub: TableHub) -> None:

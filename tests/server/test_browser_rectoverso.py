@@ -1,9 +1,10 @@
 """The Recto Verso build page in Chromium: two guests build a card together, a third watches.
 
-Each builder's page and websocket frames hold only their own side (R17). The card is read from
-the spectator's view, solved in Python, and the two partners place their pieces with real
-pointer actions (pick a piece, turn it, drag it onto the site or click a cell), both say done,
-and the round's result shows. Screenshots (desktop and phone) go to ``SHOTS``.
+Each builder's page and websocket frames hold only their own side (R17), the spectator's
+neither until the round is over. The card is found from the two builders' sides, solved in
+Python, and the two partners place their pieces with real pointer actions (pick a piece, turn
+it, drag it onto the site or click a cell), both say done, and the round's result shows.
+Screenshots (desktop and phone) go to ``SHOTS``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from otherside.games.rectoverso import Card, Construction, Placement, solve, standard_card
+from otherside.games.rectoverso import Card, Construction, Placement, solve
+from otherside.games.rectoverso.cards import standard_cards
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, SCORE_TABLE
 from otherside.games.rectoverso.pieces import BY_NAME, Cell, shape_orientations
 from tests.server.test_browser import SHOTS, browser, server  # noqa: F401  (fixtures)
@@ -317,12 +319,21 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     started = time.monotonic()
     for page in pages.values():
         page.wait_for_selector(".rv[data-phase=build]")
-    number = next(
-        v["view"]["card"]["number"]
-        for v in reversed(_views(frames["watch"]))
-        if v["view"]["phase"] == "build"
+    # The partners tell each other their sides (the spectator is not shown the card, R17).
+    sides = {
+        who: next(
+            v["view"]["card"][SIDES[who]]
+            for v in reversed(_views(frames[who]))
+            if v["view"]["phase"] == "build"
+        )
+        for who in ("recto", "verso")
+    }
+    card = next(
+        c
+        for c in standard_cards("easy")
+        if list(c.front) == sides["recto"] and list(c.back) == sides["verso"]
     )
-    card = standard_card(number)
+    number = card.number
     solution = solve(card)
     assert solution is not None
     # Lowest pieces first, so that each one has its support; the partners take turns.
@@ -386,10 +397,13 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
             list(card.back if other == "back" else card.front), separators=(",", ":")
         )
         assert all(hidden not in frame for frame in frames[who])
-        assert any(hidden in frame for frame in frames["watch"])
+        assert all(hidden not in frame for frame in frames["watch"])
         assert pages[who].locator(f".rv [data-side={other}]").count() == 0
+    # Without a seat: what both builders see while the round is played, the round once over.
     watched = [v["view"] for v in _views(frames["watch"]) if v["view"]["phase"] == "build"]
-    assert all(set(v["card"]) >= {"front", "back"} for v in watched)
+    assert watched and all(v["card"] is None and v["construction"] is None for v in watched)
+    (finished,) = _views(frames["watch"])[-1]["view"]["rounds"]
+    assert finished["card"] == number and len(finished["placements"]) == len(placements)
     assert not errors, errors
     for context in [*contexts.values(), small.context]:
         context.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from otherside.server.tables.adapters import FALLBACK_BOT
+from otherside.bots.spec import FALLBACK as FALLBACK_BOT
 from otherside.server.tables.play import Play
 from tests.server.conftest import hub_of, people, settle, table_with
 

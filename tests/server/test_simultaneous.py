@@ -65,7 +65,8 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
         players = await people(app, 2)
         hub, live, (recto, verso, spectator) = await _table(app, players)
         assert await _act(hub, live, recto, "reveal") == {}
-        card = spectator.last("view")["view"]["card"]["number"]
+        card = live.state.card  # the server's own state: the spectator is not shown it (R17)
+        assert spectator.last("view")["view"]["card"] is None
         moves = _solution(card)
         stale = live.info.version
         for index, action in enumerate(moves):
@@ -84,7 +85,9 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
         view = spectator.last("view")["view"]
         (result,) = view["rounds"]
         seconds = 2 * len(moves) + 1
-        assert result == {
+        built = sorted(m.removeprefix("place ") for m in moves)
+        assert sorted(result["placements"]) == built  # the round whole, once it is over
+        assert {k: v for k, v in result.items() if k != "placements"} == {
             "card": card,
             "recto": 0,
             "verso": 1,
@@ -109,7 +112,7 @@ async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None
         await _act(hub, live, recto, "reveal")
         limit = LEVEL_LIMITS[0]
         assert live.info.deadline_at == clock.now() + timedelta(seconds=limit)
-        first = _solution(spectator.last("view")["view"]["card"]["number"])[0]
+        first = _solution(live.state.card)[0]
         clock.advance(seconds=limit - 1)
         assert await app.state.scheduler.run_due() == 0
         assert await _act(hub, live, verso, first) == {}
@@ -151,10 +154,10 @@ async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str)
             assert state is not None
             active = state.active
             await _act(hub, live, conns[active], "turn")
-            full = spectator.last("view")["view"]
-            recto, verso = full["recto"], full["verso"]
+            state = live.state
+            recto, verso = state.recto, state.verso
             idle = ({0, 1, 2} - {recto, verso}).pop()
-            card = full["card"]
+            card = state.current_card.to_json()
             moves = _solution(card["number"])
             for index, action in enumerate(moves):
                 clock.advance(seconds=1)
@@ -184,6 +187,10 @@ async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str)
                         assert message["legal"] and all(
                             a.startswith(("place", "remove", "done")) for a in message["legal"]
                         )
+                # Without a seat: neither side, no placement, no card (R17, issue 31).
+                watched = spectator.last("view")
+                assert watched["view"]["card"] is None and watched["view"]["construction"] is None
+                assert len(watched["view"]["rounds"]) == _round and watched["legal"] == []
             for conn in (conns[recto], conns[verso]):
                 await _act(hub, live, conn, "done")
             assert spectator.last("view")["view"]["rounds"][-1]["matched"]
@@ -209,10 +216,12 @@ async def test_a_partner_bot_builds_its_own_side_beside_a_human(database_url: st
         await settle(hub, table_id, timeout=60)
         view = spectator.last("view")["view"]
         assert view["done"] == [1] and not view["unplaced"]
-        assert view["construction"]["back"] == view["card"]["back"]
+        state = live.state  # the server's own state: the spectator sees neither side (R17)
+        card = state.current_card
+        assert state.construction.back_view() == card.back
         assert await _act(hub, live, recto, "done") == {}
         (result,) = spectator.last("view")["view"]["rounds"]
-        assert result["matched"] == (view["construction"]["front"] == view["card"]["front"])
+        assert result["matched"] == (state.construction.front_view() == card.front)
 
 
 async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
@@ -240,7 +249,7 @@ async def test_a_table_may_play_generated_hard_cards(app: FastAPI) -> None:
     await hub.attach(table_id, recto)
     await hub.attach(table_id, spectator)
     await _act(hub, live, recto, "reveal")
-    card = spectator.last("view")["view"]["card"]
+    card = live.state.current_card.to_json()
     assert card["number"] > 100 and card["difficulty"] == "hard"
     assert "red" in spectator.last("view")["view"]["unplaced"]
 

@@ -93,7 +93,7 @@ async def test_no_start_on_a_seat_that_emptied_in_another_process(
     made = await ada.http.post("/api/tables", json={"game": "verso", "players": 3})
     table = made.json()["id"]
     assert (await bob.http.post(f"/api/tables/{table}/join", json={})).status_code == 200
-    filled = await ada.http.post(f"/api/tables/{table}/bots", json={"bot": "greedy"})
+    filled = await ada.http.post(f"/api/tables/{table}/bots", json={"seat": 2, "bot": "greedy"})
     assert [s["name"] for s in filled.json()["seats"]][:2] == [ada.user.name, bob.user.name]
     # Bob leaves through the second process, which has not heard of the bot (it catches up).
     assert (await bob.http.post(f"/api/tables/{table}/leave")).status_code == 200

@@ -17,7 +17,7 @@ from otherside.server.cluster.peers import SoloCluster
 from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.models import User
-from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.records import LimitReached, SeatInfo, StaleWrite, TableInfo, Timing
 from otherside.server.store.tables import SqlTableStore, TableStore
 from otherside.server.tables.pace import Pace
 from tests.server.conftest import postgres_database
@@ -232,3 +232,30 @@ async def test_chat_lines_come_back_oldest_first(setup: Setup) -> None:
     lines = await s.store.recent_chat(table, 2)
     assert [(x.name, x.seat, x.text) for x in lines] == [("Cyd", None, "hello"), ("Ada", 0, "go")]
     assert lines[-1].at == NOW + timedelta(minutes=2)
+
+
+async def _bots_only(s: Setup, host: UserInfo) -> TableInfo:
+    """A waiting two-seat table of ``host`` with a bot in each seat."""
+    table = await s.store.create(host, "versus", 2, {}, LIVE, NOW)
+    waiting = await s.store.table(table)
+    assert waiting is not None
+    await s.store.seats(waiting, [SeatInfo(0, bot="greedy"), SeatInfo(1, bot="greedy")], NOW)
+    seated = await s.store.table(table)
+    assert seated is not None
+    return seated
+
+
+async def test_a_start_counts_the_hosts_games_with_bots_only(setup: Setup) -> None:
+    s = setup
+    plan = _plan((0,), {})
+    for _ in range(2):
+        await s.store.start(await _bots_only(s, s.ada), {}, {"game": "versus"}, False, plan, NOW, 2)
+    third = await _bots_only(s, s.ada)
+    with pytest.raises(LimitReached):
+        await s.store.start(third, {}, {"game": "versus"}, False, plan, NOW, bots_only_limit=2)
+    after = await s.store.table(third.id)
+    assert after is not None and after.status == "waiting"  # nothing written
+    # Another host has a count of their own; a game with a person seated is not counted.
+    await s.store.start(await _bots_only(s, s.bob), {}, {"game": "versus"}, False, plan, NOW, 2)
+    await _started(s)
+    assert len(await s.store.playing_ids()) == 4

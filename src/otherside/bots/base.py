@@ -35,6 +35,28 @@ BotFactory = Callable[..., Bot[Any, Any]]
 
 
 @dataclass(frozen=True)
+class BotOption:
+    """A number a host may set for a bot (``search``'s think budget), declared with the bot.
+
+    Attributes:
+        name: the factory's keyword (``think``).
+        low: the least value.
+        high: the largest value (a server may cap a ``think`` lower, see
+            :mod:`otherside.bots.spec`).
+        choices: the values the pages offer.
+        default: the factory's value when the host says nothing.
+        unit: what the number counts (``s``: seconds a move).
+    """
+
+    name: str
+    low: float
+    high: float
+    choices: tuple[float, ...]
+    default: float
+    unit: str = "s"
+
+
+@dataclass(frozen=True)
 class BotInfo:
     """What a lobby shows of a bot.
 
@@ -45,6 +67,9 @@ class BotInfo:
         players: the player counts at which it is offered: at each of them it plays differently
             from every other bot offered there.
         aliases: other names that make the same bot (``best``).
+        options: the numbers a host may set (:class:`BotOption`).
+        quick: every decision takes milliseconds (``random``, ``greedy``): a server runs it in
+            a lane of its own, never behind a long search.
     """
 
     name: str
@@ -52,11 +77,25 @@ class BotInfo:
     strength: str
     players: tuple[int, ...]
     aliases: tuple[str, ...] = ()
+    options: tuple[BotOption, ...] = ()
+    quick: bool = False
 
 
-_REGISTRY: dict[str, dict[str, BotFactory]] = {}
+@dataclass(frozen=True)
+class _Entry:
+    """One bot's registry entry: how to make it and what is shown of it."""
+
+    factory: BotFactory
+    description: str
+    strength: str
+    players: tuple[int, ...] | None
+    aliases: tuple[str, ...]
+    options: tuple[BotOption, ...]
+    quick: bool
+
+
+_REGISTRY: dict[str, dict[str, _Entry]] = {}
 _ALIASES: dict[str, dict[str, str]] = {}
-_INFO: dict[str, dict[str, tuple[str, str, tuple[int, ...] | None, tuple[str, ...]]]] = {}
 
 
 def register_bot(
@@ -66,6 +105,8 @@ def register_bot(
     description: str = "",
     strength: str = "",
     players: Sequence[int] | None = None,
+    options: Sequence[BotOption] = (),
+    quick: bool = False,
 ) -> Callable[[BotFactory], BotFactory]:
     """Class or function decorator: make ``factory(**options)`` available as ``name``.
 
@@ -76,19 +117,23 @@ def register_bot(
         strength: a measured figure for the lobby.
         players: the player counts at which the lobby offers it (default: every count of the
             game). ``make_bot`` makes it at any count.
+        options: the numbers a host may set for it at a table (the factory may take more).
+        quick: every decision takes milliseconds, whatever the position.
     """
 
     def decorate(factory: BotFactory) -> BotFactory:
-        _REGISTRY.setdefault(game, {})[name] = factory
-        for alias in aliases:
-            _ALIASES.setdefault(game, {})[alias] = name
         doc = (factory.__doc__ or "").strip().splitlines()
-        _INFO.setdefault(game, {})[name] = (
+        _REGISTRY.setdefault(game, {})[name] = _Entry(
+            factory,
             description or (doc[0] if doc else name),
             strength,
             tuple(players) if players is not None else None,
             aliases,
+            tuple(options),
+            quick,
         )
+        for alias in aliases:
+            _ALIASES.setdefault(game, {})[alias] = name
         return factory
 
     return decorate
@@ -105,7 +150,7 @@ def _load(game: str) -> None:
                 raise ValueError(f"no bots for game {game!r}") from exc
     # The random baseline plays every game, including one whose own bots are not written yet.
     if "random" not in _REGISTRY.get(game, {}):
-        register_bot(game, "random")(RandomBot)
+        register_bot(game, "random", quick=True)(RandomBot)
 
 
 def bot_names(game: str) -> list[str]:
@@ -122,9 +167,16 @@ def bot_info(game: str) -> list[BotInfo]:
     except ValueError:  # a game the registry knows only by its bots (tests' toy games)
         every = ()
     return [
-        BotInfo(name, description, strength, players or every, aliases)
-        for name, (description, strength, players, aliases) in _INFO.get(game, {}).items()
+        BotInfo(name, e.description, e.strength, e.players or every, e.aliases, e.options, e.quick)
+        for name, e in _REGISTRY.get(game, {}).items()
     ]
+
+
+def bot_entry(game: str, name: str) -> BotInfo | None:
+    """What the registry holds of bot ``name`` (or an alias) of ``game``; ``None`` if unknown."""
+    _load(game)
+    real = _ALIASES.get(game, {}).get(name, name)
+    return next((i for i in bot_info(game) if i.name == real), None)
 
 
 def make_bot(game: str, name: str, **options: Any) -> Bot[Any, Any]:
@@ -136,10 +188,11 @@ def make_bot(game: str, name: str, **options: Any) -> Bot[Any, Any]:
     """
     _load(game)
     real = _ALIASES.get(game, {}).get(name, name)
-    factory = _REGISTRY.get(game, {}).get(real)
-    if factory is None:
+    entry = _REGISTRY.get(game, {}).get(real)
+    if entry is None:
         known = ", ".join(bot_names(game))
         raise ValueError(f"unknown {game} bot {name!r}; known: {known}")
+    factory = entry.factory
     params = inspect.signature(factory).parameters
     if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         unknown = sorted(set(options) - set(params))

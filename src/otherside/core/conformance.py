@@ -3,9 +3,17 @@
 It plays seeded random games to the end for every player count and checks, at every step:
 legal actions are non-empty until the end and listed in a stable order; each action's notation
 parses back to the same action; ``apply`` of malformed or illegal input raises a ``ValueError``
-and changes nothing; views are JSON and do not change when hidden information is re-drawn
-(:meth:`Game.redeal`); and at the end: an outcome exists, the same seed gives the same game, and
-the record replays to the same state. Failures raise :class:`ConformanceError` naming the step.
+and changes nothing; views are JSON; and at the end: an outcome exists, the same seed gives the
+same game, and the record replays to the same state. Failures raise :class:`ConformanceError`
+naming the step.
+
+Hidden information, on every channel. For each seat, the state is re-dealt as that seat cannot
+tell it apart (:meth:`Game.redeal`), and nothing that seat receives may change: its view, the
+legal actions it is sent (:func:`~otherside.core.simultaneous.legal_actions_of`), and the
+refusal of any action it might try (the message, hence the alternatives it lists; an action
+refused in one deal may be accepted in the other, as a hand at the table feels a hidden piece,
+but a refusal tells nothing more). Nor may the spectator's view (``view(state, None)``): a
+person without a seat knows no more than any seated player.
 """
 
 from __future__ import annotations
@@ -17,6 +25,9 @@ from dataclasses import dataclass
 
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Game, State
+from otherside.core.simultaneous import apply_as, legal_actions_of
+
+PROBES = 6  # earlier and listed actions tried on every seat at every step, of each kind
 
 
 class ConformanceError(AssertionError):
@@ -40,8 +51,39 @@ def _fingerprint(game: Game, state: State) -> str:
     )
 
 
-def _check_views(game: Game, state: State, rng: random.Random, where: str) -> int:
+def _refusal(state: State, player: int, text: str) -> str | None:
+    """The message refusing ``player``'s ``text``, or ``None`` when it is accepted."""
+    try:
+        apply_as(state, player, text)
+    except (BadNotation, IllegalAction) as exc:
+        return str(exc)
+    return None
+
+
+def _probes(state: State, played: Sequence[str], rng: random.Random) -> list[str]:
+    """Actions a player might try: the last ones played and a few earlier ones (often refused
+    now, some because of what hides where they once stood), and a few that some seat is
+    listed, whoever they belong to."""
+    listed = sorted({str(a) for p in range(state.players) for a in legal_actions_of(state, p)})
+    earlier = sorted(set(played[:-6]))
+    return [
+        *played[-6:],
+        *rng.sample(earlier, min(PROBES, len(earlier))),
+        *rng.sample(listed, min(PROBES, len(listed))),
+    ]
+
+
+def _check_views(
+    game: Game,
+    state: State,
+    rng: random.Random,
+    where: str,
+    played: Sequence[str] = (),
+    tries: Sequence[str] = (),
+) -> int:
     checked = 0
+    spectator = game.view(state, None)
+    probes = [*_probes(state, played, rng), *tries]
     for player in [*range(state.players), None]:
         view = game.view(state, player)
         try:
@@ -57,7 +99,36 @@ def _check_views(game: Game, state: State, rng: random.Random, where: str) -> in
                 f"{where}: the view of player {player} changed when hidden information was "
                 "re-drawn, so it reveals something it must not"
             )
+        if game.view(other, None) != spectator:
+            raise ConformanceError(
+                f"{where}: the spectator's view changed when what player {player} cannot see "
+                "was re-drawn, so it shows more than a seated player knows"
+            )
+        sent = [str(a) for a in legal_actions_of(state, player)]
+        if [str(a) for a in legal_actions_of(other, player)] != sent:
+            raise ConformanceError(
+                f"{where}: the legal actions of player {player} changed when hidden information "
+                "was re-drawn, so they reveal something they must not"
+            )
+        for text in probes:
+            here, there = _refusal(state, player, text), _refusal(other, player, text)
+            if here is not None and there is not None and here != there:
+                raise ConformanceError(
+                    f"{where}: the refusal of {text!r} to player {player} changed when hidden "
+                    f"information was re-drawn ({here!r} / {there!r}), so it reveals something"
+                )
     return checked
+
+
+def check_secrets(game: Game, state: State, rng: random.Random, tries: Sequence[str] = ()) -> int:
+    """Check, in ``state`` alone, that no seat's view, legal actions or refusals (of ``tries``
+    among others) and no spectator's view change when what that seat cannot see is re-drawn;
+    for positions that random playouts rarely reach. Returns the number of views checked.
+
+    Raises:
+        ConformanceError: naming the channel that gives something away.
+    """
+    return _check_views(game, state, rng, f"{game.name} position", tries=tries)
 
 
 def _check_step(
@@ -106,7 +177,7 @@ def _playout(
         where = f"{game.name} {players}p seed {seed} step {steps}"
         if check:
             _check_step(game, state, history[-6:], check_rng, where)
-            views += _check_views(game, state, check_rng, where)
+            views += _check_views(game, state, check_rng, where, history)
         action = rng.choice(list(state.legal_actions()))
         history.append(str(action))
         state = state.apply(action)

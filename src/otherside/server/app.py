@@ -12,7 +12,9 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+import signal
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,13 +27,19 @@ from fastapi.staticfiles import StaticFiles
 from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
-from otherside.server.accounts.sessions import Sessions
+from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, lobby, players
+from otherside.server.http.connections import GATE_KEY, ConnectionGate
+from otherside.server.http.docs import add_docs
 from otherside.server.http.errors import refused_response
+from otherside.server.http.guards import Guards, RequestGuard, server_error
+from otherside.server.http.replays import FinishedGames
+from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
+from otherside.server.live.admission import Admission
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
@@ -42,6 +50,7 @@ from otherside.server.tables.scheduler import Scheduler
 WEB = Path(__file__).resolve().parent.parent / "web"
 CONFIG_ENV = "OTHERSIDE_SERVE_CONFIG"
 BOT_DELAY = 0.7
+STOP_SECONDS = 15.0  # a worker whose command died has this long to shut down cleanly
 log = logging.getLogger("otherside.server")
 
 
@@ -57,13 +66,14 @@ def create_app(
     public_url: str = "http://127.0.0.1:8000",
     run_scheduler: bool = True,
     limits: Limits | None = None,
+    guards: Guards | None = None,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///path`` or ``postgresql+psycopg://…``).
         bot_delay: seconds a bot waits before each action, so that people can follow it.
-        bot_workers: worker processes in which bots think (0: two threads of this process).
+        bot_workers: processes in which bots search (beside one for quick bots; 0: threads).
         password_hasher: argon2 parameters (tests use cheap ones; the default is argon2-cffi's).
         clock: where time comes from (tests pass a ``ManualClock``).
         smtp_url: ``smtp://host:port`` to mail reminders through (``None``: no mail; reminders
@@ -74,17 +84,21 @@ def create_app(
             hand with a manual clock turn it off).
         limits: how fast one account or address may sign in wrongly, make guests, accounts
             and tables, or chat (:class:`~otherside.server.accounts.limits.Limits`' defaults).
+        guards: how much of the process one client may hold: body size, JSON depth, time to
+            send a request, connections and websockets, replays
+            (:class:`~otherside.server.http.guards.Guards`' defaults).
     """
     server_limits = limits or Limits()
+    server_guards = guards or Guards()
     mailer = Mailer(SmtpConfig.from_url(smtp_url), mail_from) if smtp_url else None
     server_clock: Clock = clock or SystemClock()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         db = Database(database_url)
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
-        runner = BotRunner(workers=bot_workers, delay=bot_delay)
+        runner = BotRunner(bot_workers, bot_delay, server_limits.bot_think_cap)
         # On PostgreSQL this process may be one of several: leases and notifications.
         cluster = SoloCluster() if db.is_sqlite else PostgresCluster(db, database_url)
         hub = TableHub(db, runner, server_clock, server_limits, cluster)
@@ -97,9 +111,13 @@ def create_app(
         app.state.limits = server_limits
         app.state.throttles = Throttles(server_limits, Limiter(db, server_clock))
         app.state.signin = SignInGuard(app.state.throttles, secret)
+        app.state.admission = Admission(server_guards)
+        app.state.finished_games = FinishedGames(
+            server_guards.replay_cache, server_guards.replays_per_minute
+        )
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(hub.catch_up.on_remote, hub.catch_up.adopt)
+            await cluster.start(heard_by(app), hub.catch_up.adopt)
         else:
             resumed = await hub.resume()
             if resumed:
@@ -107,15 +125,18 @@ def create_app(
         if run_scheduler:
             scheduler.start()
         try:
-            yield
+            # uvicorn's connections (GuardedProtocol) find the gate in the lifespan state.
+            yield {GATE_KEY: ConnectionGate(server_guards)}
         finally:
             await scheduler.stop()
             await hub.close()
             await cluster.stop()
-            runner.close()
+            await runner.close()
             db.close()
 
-    app = FastAPI(title="otherside", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="otherside", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(RequestGuard, guards=server_guards)
+    app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
     app.add_exception_handler(Refused, refused_response)
     app.include_router(accounts.router)
@@ -151,8 +172,26 @@ def create_app(
     async def rules_page(game: str) -> FileResponse:
         return page("rules.html")
 
+    add_docs(app, WEB)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
+
+
+def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    """What this process does with another's announcement: a sign-out is forgotten here too;
+    after a lost connection (``resync``) every session is read from the database again, since
+    a sign-out may have been missed; the rest is the tables'."""
+
+    async def hear(message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "signout":
+            forget_session(app.state, str(message.get("digest")))
+            return
+        if kind == "resync":
+            app.state.sessions.cache.clear()
+        await app.state.hub.catch_up.on_remote(message)
+
+    return hear
 
 
 def app_from_environment() -> FastAPI:
@@ -160,4 +199,14 @@ def app_from_environment() -> FastAPI:
     settings the command put in ``$OTHERSIDE_SERVE_CONFIG`` (JSON)."""
     config = json.loads(os.environ[CONFIG_ENV])
     config["limits"] = Limits(**config.get("limits", {}))
+    config["guards"] = Guards(**config.get("guards", {}))
+    # Killed with ``kill -9``, the command's process can't stop this worker: stop by ourselves.
+    watch_parent(os.getppid(), _stop_self)
     return create_app(**config)
+
+
+def _stop_self() -> None:
+    """Shut down like on SIGTERM (bot workers stopped), and for good if that hangs."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(STOP_SECONDS)
+    os._exit(1)

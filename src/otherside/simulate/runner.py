@@ -27,6 +27,7 @@ from typing import Any
 
 from otherside.bots.base import Bot, make_bot
 from otherside.bots.match import MatchResult, Step, play_match
+from otherside.bots.spec import BotSpec
 from otherside.core.rng import derive_seed
 from otherside.games import get_game
 
@@ -34,48 +35,8 @@ Z95 = 1.96
 """Normal quantile of the 95% confidence intervals."""
 
 
-@dataclass(frozen=True)
-class SeatSpec:
-    """A seat: a bot name and its options, parsed from ``name[:key=value[:key=value…]]``."""
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    @classmethod
-    def parse(cls, text: str) -> SeatSpec:
-        """Parse one seat; values become int, float or bool when they look like one.
-
-        >>> SeatSpec.parse("ismcts:iterations=200:seconds=0.5")
-        SeatSpec(name='ismcts', options=(('iterations', 200), ('seconds', 0.5)))
-        >>> SeatSpec.parse("greedy").label
-        'greedy'
-        """
-        name, *pairs = text.strip().split(":")
-        if not name:
-            raise ValueError(f"seat {text!r}: a seat is a bot name, e.g. 'greedy'")
-        options = []
-        for pair in pairs:
-            key, eq, value = pair.partition("=")
-            if not eq or not key:
-                raise ValueError(f"seat {text!r}: options are written name:key=value")
-            options.append((key, _parse_value(value)))
-        return cls(name, tuple(options))
-
-    @property
-    def label(self) -> str:
-        """How the seat is shown in tables (its text as given)."""
-        return ":".join([self.name, *(f"{k}={v}" for k, v in self.options)])
-
-
-def _parse_value(text: str) -> Any:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+# A seat is a bot spec, ``name[:key=value…]`` (:mod:`otherside.bots.spec` reads it).
+SeatSpec = BotSpec
 
 
 def parse_seats(text: str | Sequence[str], players: int | None = None) -> list[SeatSpec]:
@@ -277,7 +238,7 @@ def summarize(spec: SimSpec, results: Sequence[GameResult]) -> dict[str, Any]:
     ``median_decision_ms`` (the only figure that depends on the machine).
     """
     n = len(results)
-    labels = [s.label for s in spec.seats]
+    labels = [str(s) for s in spec.seats]
     summary: dict[str, Any] = {
         "game": spec.game,
         "games": n,

@@ -173,9 +173,24 @@ def test_r17_partners_see_their_own_side_only_others_see_everything() -> None:
         assert len(partner_view["unplaced"]) == 9
         text = json.dumps(partner_view)
         assert "placements" not in text and str(card.number) not in json.dumps(partner_view["card"])
-    for everything in (GAME.view(state, other), GAME.view(state, None)):
-        assert everything["card"]["number"] == card.number
-        assert set(everything["construction"]) == {"front", "back", "placements"}
+    everything = GAME.view(state, other)
+    assert everything["card"]["number"] == card.number
+    assert set(everything["construction"]) == {"front", "back", "placements"}
+    # Without a seat, only what both builders see while the round is played.
+    spectator = GAME.view(state, None)
+    assert spectator["card"] is None and spectator["construction"] is None
+    assert spectator["top"] == mine["top"] and spectator["unplaced"] == mine["unplaced"]
+
+
+def test_r17_spectators_see_a_round_whole_once_it_is_over() -> None:
+    state = GAME.new_state(2, seed=3).apply("reveal")
+    card = state.card
+    first = build_order(standard_construction(card or 0))[0]
+    state = state.apply_as(0, f"place {first}")
+    assert "placements" not in json.dumps(GAME.view(state, None))
+    state = state.apply_as(0, "done").apply_as(1, "done")
+    (finished,) = GAME.view(state, None)["rounds"]
+    assert finished["card"] == card and finished["placements"] == [str(first)]
 
 
 def test_records_replay_exactly_with_the_clock_readings() -> None:

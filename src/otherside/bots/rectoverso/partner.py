@@ -22,6 +22,7 @@ from otherside.bots.rectoverso.sight import (
     possible_places,
     shown,
     sight_of,
+    surely_free,
 )
 from otherside.core.game import Action
 from otherside.games.rectoverso.construction import Construction, Placement, View
@@ -70,7 +71,7 @@ class PartnerBot:
             return DONE
         belief = believe(sight)
         if belief is None:  # no construction shows this view: not a view of a real table
-            return _anything_but_done(legal, rng)
+            return _anything_but_done(sight, legal, rng)
         noise = NOISE_START + self.shake * elapsed
         allowed = -1
         if sight.partner_done:
@@ -88,7 +89,7 @@ class PartnerBot:
             # Nothing left to do that keeps their side as it was when they said done: the
             # construction cannot match, so end the round now rather than at the time limit.
             return DONE
-        return _anything_but_done(legal, rng)
+        return _anything_but_done(sight, legal, rng)
 
 
 def _placement(
@@ -177,6 +178,8 @@ def _removal(
             (piece in kept) + noise * rng.random() / 4,
         )
 
+    # Only lifts that cannot be refused: what rests on a piece may be hidden.
+    removes = [a for a in removes if surely_free(sight, a.piece)]
     if sight.partner_done:
         removes = [a for a in removes if unseen_by_partner(a.piece)]
     scored = [(key(a), a) for a in removes]
@@ -212,6 +215,11 @@ def _in_wanted_rows(construction: Construction, target: View, side: str) -> set[
     }
 
 
-def _anything_but_done(legal: Sequence[Action], rng: random.Random) -> Action:
-    moves = [a for a in legal if a != DONE]
+def _anything_but_done(sight: Sight, legal: Sequence[Action], rng: random.Random) -> Action:
+    # Not a lift that something may rest on: the table would refuse it.
+    moves = [
+        a
+        for a in legal
+        if a != DONE and not (isinstance(a, Remove) and not surely_free(sight, a.piece))
+    ]
     return rng.choice(moves) if moves else legal[0]

@@ -1,7 +1,8 @@
 """What a Recto Verso builder knows: its view (R17) and the legal actions, read as geometry.
 
 A builder's view holds its own side of the card, its own view of the construction, the top
-view and the unplaced pieces; the legal actions add which placed pieces can be lifted off.
+view and the unplaced pieces; the legal actions list a removal for every piece on top of some
+column (what a hand can grip), not whether something rests on it (R17).
 Because no cube may stand above an empty cell (R5), every column of the construction is solid
 from the ground to its highest cube, so the top view gives the exact set of occupied cells. The
 piece of a cell is known where a view shows it: the top cube of every column (top view) and
@@ -128,7 +129,8 @@ class Sight:
         occupied: the occupied cells (bitmask), exact (see the module docstring).
         height: the construction's number of levels.
         seen: the piece of every cell a view shows (column tops and own-side row fronts).
-        removable: the placed pieces nothing rests on (those with a legal ``remove``).
+        removable: the placed pieces on top of some column (those listed with a ``remove``);
+            something may still rest on them (see :func:`surely_free`).
         partner_done: whether the partner has said done (they make no further move).
     """
 
@@ -154,7 +156,7 @@ def sight_of(view: Mapping[str, Any], legal: Sequence[object]) -> Sight | None:
     """Read a builder's view; ``None`` when the view's player is not building a card now.
 
     Reads only ``phase``, ``you``, ``recto``, ``verso``, ``done``, ``difficulty``, ``card``,
-    ``construction``, ``top`` and ``unplaced``; the legal actions give the removable pieces.
+    ``construction``, ``top`` and ``unplaced``; the legal actions give the pieces on top.
     """
     if view.get("phase") != "build":
         return None
@@ -226,23 +228,29 @@ def placements_in_box(piece: Piece, height: int) -> tuple[tuple[Placement, int],
 
 def possible_places(sight: Sight, piece: Piece) -> list[tuple[Placement, int]]:
     """Where a placed ``piece`` may stand, given what the builder sees: inside the occupied
-    cells, on every cell seen to be that piece, on no cell seen to be another, and, when it is
-    removable, with nothing of another piece resting on it."""
+    cells, on every cell seen to be that piece and on no cell seen to be another."""
     mine = others = 0
     for cell, seen in sight.seen.items():
         if seen == piece:
             mine |= 1 << cell_bit(*cell)
         else:
             others |= 1 << cell_bit(*cell)
-    on_top = piece in sight.removable
     result = []
     for placement, mask in placements_in_box(piece, sight.height):
         if mask & ~sight.occupied or mask & mine != mine or mask & others:
             continue
-        if on_top == bool((mask << LEVEL) & sight.occupied & ~mask):
-            continue
         result.append((placement, mask))
     return result
+
+
+def surely_free(sight: Sight, piece: Piece) -> bool:
+    """Whether ``piece`` can be lifted off whatever the hidden cubes are: it is listed with a
+    ``remove`` and nothing rests on it in any place it may stand (a lift that something rests
+    on would be refused)."""
+    if piece not in sight.removable:
+        return False
+    places = possible_places(sight, piece)
+    return bool(places) and all(not (mask << LEVEL) & sight.occupied & ~mask for _, mask in places)
 
 
 def believe(sight: Sight) -> Construction | None:

@@ -38,12 +38,14 @@ register_bot(
     "random",
     description="Picks uniformly among the legal actions.",
     strength="the baseline; solo mean 18.9 VP",
+    quick=True,
 )(RandomBot)
 register_bot(
     "verso",
     "greedy",
     description="One action ahead: points now plus a tuned potential of the tableau left.",
     strength="solo mean 40.4 VP",
+    quick=True,
 )(GreedyBot)
 register_bot(
     "verso",

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from otherside.bots.base import register_bot
+from otherside.bots.base import BotOption, register_bot
 from otherside.bots.versus.eval import evaluate
 from otherside.bots.versus.search import CONTEMPT, QUIESCENCE_PLIES, AlphaBeta
 from otherside.core.game import Action
@@ -101,13 +101,13 @@ class SearchBot:
         return ply_of_code(code)
 
 
-@register_bot("versus", "random", strength="the baseline")
+@register_bot("versus", "random", strength="the baseline", quick=True)
 def random_bot() -> VersusRandomBot:
     """The uniform baseline."""
     return VersusRandomBot()
 
 
-@register_bot("versus", "greedy", strength="loses 200 of 200 to search (1 s/ply)")
+@register_bot("versus", "greedy", strength="loses 200 of 200 to search (1 s/ply)", quick=True)
 def greedy_bot() -> GreedyBot:
     """One-ply material and position evaluation."""
     return GreedyBot()
@@ -120,6 +120,7 @@ def greedy_bot() -> GreedyBot:
     "best",
     description="Alpha-beta search with quiescence, thinking the time it is given per move.",
     strength="wins 200 of 200 against greedy",
+    options=(BotOption("think", 0.1, 10.0, (0.5, 1.0, 2.0, 5.0), default=1.0),),
 )
 def search_bot(
     think: float = 1.0,

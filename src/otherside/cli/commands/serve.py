@@ -66,6 +66,14 @@ def serve(
             "limits count the TCP peer's address (default: no proxy is trusted).",
         ),
     ] = None,
+    guard: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Change how much of the server one client may hold, NAME=VALUE (repeatable), "
+            "e.g. --guard body_bytes=131072 or --guard websockets_per_address=8; the names and "
+            "defaults are in otherside.server.http.guards.Guards."
+        ),
+    ] = None,
     workers: Annotated[
         int,
         typer.Option(
@@ -75,7 +83,12 @@ def serve(
         ),
     ] = 1,
     bot_workers: Annotated[
-        int, typer.Option(min=0, help="Processes in which bots think (0: threads).")
+        int,
+        typer.Option(
+            min=0,
+            help="Processes in which bots search, beside one for quick bots (0: threads); "
+            "cap a decision's thinking with --limit bot_think_cap=SECONDS.",
+        ),
     ] = 2,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
@@ -85,6 +98,7 @@ def serve(
     from otherside.server.accounts.addresses import trusted_proxies
     from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
+    from otherside.server.http.guards import parse_guards
     from otherside.server.mail import SmtpConfig
     from otherside.server.store.db import sqlite_url
 
@@ -109,6 +123,10 @@ def serve(
         proxies = trusted_proxies(trusted_proxy or [])
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--trusted-proxy") from exc
+    try:
+        guards = parse_guards(guard or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--guard") from exc
     config: dict[str, Any] = {
         "database_url": url,
         "bot_delay": bot_delay,
@@ -132,12 +150,17 @@ def serve(
         # trusts 127.0.0.1): only a proxy named here may say who the client is.
         "proxy_headers": bool(proxies),
         "forwarded_allow_ips": proxies or None,
+        # Slow requests and too many connections per address are cut off below HTTP.
+        "http": "otherside.server.http.connections:GuardedProtocol",
+        "timeout_keep_alive": guards.keep_alive_seconds,
     }
     if workers == 1:
-        uvicorn.run(create_app(**config, limits=limits), **options)
+        uvicorn.run(create_app(**config, limits=limits, guards=guards), **options)
         return
     # Each worker process builds its own app from the same settings.
-    os.environ[CONFIG_ENV] = json.dumps({**config, "limits": dataclasses.asdict(limits)})
+    os.environ[CONFIG_ENV] = json.dumps(
+        {**config, "limits": dataclasses.asdict(limits), "guards": dataclasses.asdict(guards)}
+    )
     uvicorn.run(
         "otherside.server.app:app_from_environment", factory=True, workers=workers, **options
     )

@@ -60,13 +60,29 @@ Record: ``{"game": "rectoverso", "players", "seed", "options": {"difficulty", ["
 "actions": [notation…], "by": [seat…], "at": [seconds into the round…]}``.
 
 View (R17, :meth:`.game.RectoVersoGame.view`): public table data (phase, builders, done calls,
-scores, level, tokens, cards left, past rounds), the top view, the unplaced pieces and the clock
-for everyone; a builder gets only their own side of the card (``card.front`` or ``card.back``)
-and their own view of the construction, never the card number or the placements; others see the
-whole card and construction. ``redeal`` re-draws the order of the cards left and of the
-face-down tokens and, for a builder, the other side of the card among the standard cards with
-the same seen side; it keeps the construction, whose hidden parts a builder can feel with their
-hands at the real table.
+scores, level, tokens, cards left, past rounds with their card numbers and final placements),
+the top view, the unplaced pieces and the clock for everyone; a builder gets only their own side
+of the card (``card.front`` or ``card.back``) and their own view of the construction, never the
+card number or the placements; seated players who are not building see the whole card and
+construction (R17).
+
+Spectators (**decision**). R17 speaks of the players at the table; online anyone may watch, and
+a builder can watch their own table from a second, signed-out window. So ``view(state, None)``
+is what *both* builders see, and nothing more, while a round is played: the public table data,
+the top view (R9, which both partners see from above), the unplaced pieces and the clock; no
+card, no side view, no placement. Once the round is over it is shown whole (its card number and
+final placements in ``rounds``): a delay of one round, as broadcasts of live games delay them.
+
+What a builder may try is a function of what they see, too. By R5 every column is solid from
+the ground to its top, so the top view tells which cells are taken, and the placements listed
+to a builder are exactly the legal ones; the removals listed are those of every piece on top of
+some column (only those can be lifted), and one that something rests on is refused, as a hand
+would feel it, with no more than that. A refusal never names the piece in the way nor lists
+anything computed from the hidden construction (``legal_actions()``, the turn-based
+serialisation the engine's own loops use, leaves those refusable removals out). ``redeal``
+re-draws the order of the cards left and of the face-down tokens and, for a builder, the other
+side of the card among the standard cards with the same seen side and the pieces they cannot
+see in the construction (:mod:`.lookalike`).
 """
 
 from __future__ import annotations

@@ -152,10 +152,10 @@ class Construction:
         if outside:
             cells = " ".join(f"{x},{y},{z}" for x, y, z in outside)
             return f"cell {cells} is outside the 4 x 4 build site (R4)"
-        clash = placement.mask & self.occupied
-        if clash:
-            taken = sorted({self.cells[c].name for c in placement.cells if c in self.cells})
-            return f"its cells are taken by {', '.join(taken)} (R4)"
+        if placement.mask & self.occupied:
+            # What a hand feels at the table; the piece in the way may be hidden from the
+            # builder (R17), so it is never named.
+            return "those cells are occupied (R4)"
         below = unsupported(placement.mask | self.occupied) & (placement.mask >> LEVEL)
         if below:
             floating = [
@@ -183,17 +183,30 @@ class Construction:
         placement = self.placement_of(piece)
         if placement is None:
             return f"{piece.name} is not placed"
-        rest = self.occupied & ~placement.mask
-        if unsupported(rest):
-            above = sorted(
-                {
-                    self.cells[(x, y, z + 1)].name
-                    for x, y, z in placement.cells
-                    if (x, y, z + 1) in self.cells and self.cells[(x, y, z + 1)] != piece
-                }
-            )
-            return f"{', '.join(above)} would be left above an empty cell (R5)"
+        if unsupported(self.occupied & ~placement.mask):
+            # As a hand lifting it would feel; what rests on it may be hidden (R17).
+            return f"something rests on {piece.name}: it would be left above an empty cell (R5)"
         return None
+
+    def on_top(self) -> tuple[Piece, ...]:
+        """The pieces with a cube on top of a column, in piece order: those a hand can grip
+        from above, and the only ones that may be removable (a piece on top of no column has
+        something on each of its cubes, R5). The top view shows them (R9)."""
+        shown = {piece for _, piece in self.tops.values()}
+        return tuple(p for p in self.pieces if p in shown)
+
+    @cached_property
+    def tops(self) -> dict[tuple[int, int], tuple[int, Piece]]:
+        """For each column (x, y) that holds a cube, the level and piece of its highest cube.
+
+        By R5 every column is solid from the ground to its top, so these alone give every
+        occupied cell (:attr:`occupied`): which cells are taken is public, only the colours
+        inside are hidden."""
+        tops: dict[tuple[int, int], tuple[int, Piece]] = {}
+        for (x, y, z), piece in self.cells.items():
+            if (x, y) not in tops or tops[(x, y)][0] < z:
+                tops[(x, y)] = (z, piece)
+        return tops
 
     def remove(self, piece: Piece) -> Construction:
         """The construction without ``piece``.
@@ -259,10 +272,7 @@ class Construction:
         Rows go from the back row (y = 3) to the front row (y = 0), so the front partner reads
         it as a map; each row is four space-separated cells ``<letter><z>`` or ``.``.
         """
-        highest: dict[tuple[int, int], tuple[int, Piece]] = {}
-        for (x, y, z), piece in self.cells.items():
-            if (x, y) not in highest or highest[(x, y)][0] < z:
-                highest[(x, y)] = (z, piece)
+        highest = self.tops
         rows = []
         for y in range(SITE - 1, -1, -1):
             row = []

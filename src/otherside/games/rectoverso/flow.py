@@ -77,6 +77,7 @@ class RoundResult:
     matched: bool
     points: int
     reason: str
+    placements: tuple[str, ...] = ()  # the construction as it stood at the end (notation)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-serialisable dict."""
@@ -88,6 +89,7 @@ class RoundResult:
             "matched": self.matched,
             "points": self.points,
             "reason": self.reason,
+            "placements": list(self.placements),
         }
 
 
@@ -213,10 +215,21 @@ class RectoVersoState:
         return self.card_numbered(self.card) if self.card is not None else None
 
     def legal_actions(self) -> list[Action]:
-        return self.legal_actions_of(self.current_player)
+        """The current player's actions that :meth:`apply` accepts: :meth:`legal_actions_of`
+        without the removes that something rests on (R5). For the engine's own loops; a
+        builder is sent :meth:`legal_actions_of`, which hides where the pieces are."""
+        return [
+            a
+            for a in self.legal_actions_of(self.current_player)
+            if not (isinstance(a, Remove) and self.construction.check_remove(a.piece))
+        ]
 
     def legal_actions_of(self, player: int | None, at: float | None = None) -> list[Action]:
-        """The legal actions of ``player`` (builders may both act at any time in a round).
+        """What ``player`` may try now, as far as they can know (builders may both act at any
+        time in a round), a function of their view alone (R17): every placement on free,
+        supported cells (which cells are taken is public, see :attr:`Construction.tops`), the
+        removal of every piece on top of a column (:meth:`Construction.on_top`) and ``done``.
+        A listed removal is refused, as a hand would feel, when something rests on the piece.
 
         Args:
             player: a seat.
@@ -240,9 +253,7 @@ class RectoVersoState:
         for piece in pieces_of(self.difficulty):
             if piece not in placed:
                 actions.extend(Place(p) for p in self.construction.legal_placements(piece))
-        for piece in placed:
-            if self.construction.check_remove(piece) is None:
-                actions.append(Remove(piece))
+        actions.extend(Remove(piece) for piece in self.construction.on_top())
         return actions
 
     def parse_action(self, text: str) -> Action:
@@ -278,6 +289,10 @@ class RectoVersoState:
         legal = self.legal_actions_of(player, at)
         if action not in legal:
             raise IllegalAction(action, self._why_illegal(player, action, at), legal)
+        if isinstance(action, Remove):
+            held = self.construction.check_remove(action.piece)
+            if held is not None:
+                raise IllegalAction(action, held, legal)
         return self._apply(action, player, at)
 
     def _why_illegal(self, player: int, action: Action, at: float) -> str:
@@ -355,7 +370,10 @@ class RectoVersoState:
             points = points_for(seconds) if matched else 0
         for seat in {self.recto, self.verso}:
             totals[seat] += points
-        result = RoundResult(self.card, self.recto, self.verso, seconds, matched, points, reason)
+        built = tuple(str(p) for p in self.construction.placements)
+        result = RoundResult(
+            self.card, self.recto, self.verso, seconds, matched, points, reason, built
+        )
         state = replace(
             self,
             phase="start",

@@ -24,6 +24,7 @@ from otherside.games.rectoverso.flow import (
     RectoVersoState,
     token_sets,
 )
+from otherside.games.rectoverso.lookalike import lookalike
 from otherside.games.rectoverso.pieces import pieces_of
 
 OPTIONS = ("difficulty", "cards", "deck")
@@ -137,13 +138,16 @@ class RectoVersoGame:
         return state
 
     def view(self, state: RectoVersoState, player: int | None) -> dict[str, Any]:
-        """What ``player`` may see (R17); ``None`` is a spectator, who sees everything.
+        """What ``player`` may see (R17); ``None`` is anyone without a seat, now.
 
         Everyone: the phase, builders, done calls, scores, level, tokens turned and how many are
-        face down, cards left, past rounds, the top view, the pieces not yet placed and the
-        clock. A builder also gets their own side of the card and their own view of the
-        construction, and never the other side, the other view, the card's number or the
-        placements. Players not building (and spectators) get the card and the construction.
+        face down, cards left, past rounds (each with its card number and final placements),
+        the top view, the pieces not yet placed and the clock. A builder also gets their own
+        side of the card and their own view of the construction, and never the other side, the
+        other view, the card's number or the placements. Seated players not building get the
+        card and the construction (R17). Without a seat (``None``), during a round, only what
+        both builders see: no card and no construction beyond the top view (a builder's second
+        window must not show them); the round in full once it is over (``rounds``).
         """
         construction = state.construction
         placed = construction.pieces
@@ -170,7 +174,7 @@ class RectoVersoGame:
             "clock": {"elapsed": state.elapsed(), "limit": state.limit},
         }
         card = state.current_card
-        if card is None:
+        if card is None or player is None:
             view["card"] = view["construction"] = None
         elif player is not None and player in state.builders:
             side = "front" if player == state.recto else "back"
@@ -190,7 +194,8 @@ class RectoVersoGame:
     def redeal(self, state: RectoVersoState, player: int, rng: random.Random) -> RectoVersoState:
         """Re-draw what ``player`` cannot see: the order of the cards left and of every
         face-down token, and for a builder the other side of the card (any standard card whose
-        side they see is the same). The construction is kept (see the package docstring)."""
+        side they see is the same) and the pieces they cannot see in the construction (a
+        :func:`~.lookalike.lookalike` of the same cells, top view and view from their side)."""
         deck = list(state.deck)
         rng.shuffle(deck)
         tokens = []
@@ -199,15 +204,20 @@ class RectoVersoGame:
             rng.shuffle(shuffled)
             tokens.append(tuple(shuffled))
         card = state.card
+        construction = state.construction
         if card is not None and player in state.builders:
             side = "recto" if player == state.recto else "verso"
+            seen_from = "front" if side == "recto" else "back"
+            construction = lookalike(construction, seen_from, rng)
             seen = state.card_numbered(card).side(side)
             twins = [n for n in [card, *deck] if state.card_numbered(n).side(side) == seen]
             pick = rng.choice(twins)
             if pick != card:
                 deck[deck.index(pick)] = card
                 card = pick
-        return replace(state, deck=tuple(deck), tokens=tuple(tokens), card=card)
+        return replace(
+            state, deck=tuple(deck), tokens=tuple(tokens), card=card, construction=construction
+        )
 
 
 def _check_deck(deck: object, difficulty: str) -> list[int]:

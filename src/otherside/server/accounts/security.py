@@ -28,8 +28,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 SAME_SITE_FETCH = {"same-origin", "none"}
-# The API's own documentation page loads its viewer from a CDN: no CSP there.
-NO_CSP = ("/api/docs", "/openapi.json")
 
 
 def content_policy(host: str) -> str:
@@ -86,9 +84,8 @@ class SecurityMiddleware:
             (b"x-frame-options", b"DENY"),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"same-origin"),
+            (b"content-security-policy", content_policy(host).encode("latin-1")),
         ]
-        if not scope["path"].startswith(NO_CSP):
-            extra.append((b"content-security-policy", content_policy(host).encode("latin-1")))
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -16,6 +16,7 @@ with ``Retry-After``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import secrets
@@ -32,6 +33,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from otherside.server.accounts.addresses import client_key
+from otherside.server.accounts.session_cache import SessionCache
 from otherside.server.store.models import AuthSession, User
 
 COOKIE = "otherside_session"
@@ -66,25 +68,56 @@ class Credentials(BaseModel):
     password: str = Field(max_length=256)
 
 
+# argon2id as OWASP's Password Storage Cheat Sheet sets it (19 MiB, 2 passes, one lane): one
+# lane, so that hashing a password holds one core, not all of them.
+def password_hasher() -> PasswordHasher:
+    """The server's password hasher (see above)."""
+    return PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
+
+
 class Sessions:
     """Signs and reads session cookies; hashes and checks passwords."""
 
     def __init__(self, secret: str, hasher: PasswordHasher | None = None) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="otherside-session")
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or password_hasher()
         # Checked for unknown names, so that they cost the same time as known ones.
         self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+        # One password hashed at a time in this process: a flood of sign-ins, each allowed by
+        # the limits, queues here instead of taking every core from the tables.
+        self._hashing = asyncio.Semaphore(1)
+        self.cache = SessionCache()
+
+    async def hashed(self, password: str) -> str:
+        """The digest of a new password (off the event loop, one at a time)."""
+        async with self._hashing:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def check(self, digest: str | None, password: str) -> bool:
+        """:meth:`verify` off the event loop, one at a time."""
+        async with self._hashing:
+            return await asyncio.to_thread(self.verify, digest, password)
 
     def token(self, cookie: str | None) -> str | None:
         """The session token in a cookie, or ``None`` if absent, forged or too old."""
+        read = self.token_until(cookie)
+        return read[0] if read is not None else None
+
+    def token_until(self, cookie: str | None) -> tuple[str, datetime] | None:
+        """The session token in a cookie and until when the cookie is valid, or ``None`` if
+        absent, forged or too old."""
         if not cookie:
             return None
         try:
-            data = self.serializer.loads(cookie, max_age=SESSION_DAYS * 86400)
+            data, signed = self.serializer.loads(
+                cookie, max_age=SESSION_DAYS * 86400, return_timestamp=True
+            )
         except BadSignature:
             return None
         token = data.get("sid") if isinstance(data, dict) else None
-        return token if isinstance(token, str) else None
+        if not isinstance(token, str):
+            return None
+        return token, signed + timedelta(days=SESSION_DAYS)
 
     def set_cookie(self, response: Response, request: Request, token: str) -> None:
         """Attach the session cookie of ``token`` to ``response``."""
@@ -107,7 +140,8 @@ class Sessions:
         return digest is not None
 
 
-def _digest(token: str) -> str:
+def session_digest(token: str) -> str:
+    """What the database keeps of a session token (and what a sign-out is announced by)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -116,7 +150,7 @@ def open_session(session: Session, user_id: int, now: datetime) -> str:
     token = secrets.token_urlsafe(32)
     session.add(
         AuthSession(
-            token_hash=_digest(token),
+            token_hash=session_digest(token),
             user_id=user_id,
             created_at=now,
             expires_at=now + timedelta(days=SESSION_DAYS),
@@ -127,19 +161,29 @@ def open_session(session: Session, user_id: int, now: datetime) -> str:
 
 def session_user(session: Session, token: str, now: datetime) -> UserInfo | None:
     """The user of a live session, or ``None`` (unknown, signed out or expired)."""
-    row = session.get(AuthSession, _digest(token))
+    found = session_user_until(session, token, now)
+    return found[0] if found is not None else None
+
+
+def session_user_until(
+    session: Session, token: str, now: datetime
+) -> tuple[UserInfo, datetime] | None:
+    """The user of a live session and when the session expires, or ``None`` (unknown, signed
+    out or expired)."""
+    row = session.get(AuthSession, session_digest(token))
     if row is None:
         return None
     expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
     if expires <= now:
         session.delete(row)
         return None
-    return user_by_id(session, row.user_id)
+    user = user_by_id(session, row.user_id)
+    return (user, expires) if user is not None else None
 
 
 def close_session(session: Session, token: str) -> None:
     """End a session: its cookie no longer signs anyone in."""
-    session.execute(delete(AuthSession).where(AuthSession.token_hash == _digest(token)))
+    session.execute(delete(AuthSession).where(AuthSession.token_hash == session_digest(token)))
 
 
 def client_address(request: Request) -> str:
@@ -175,13 +219,48 @@ def user_email(session: Session, user_id: int) -> str | None:
 
 
 async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
-    """The user signed in by a session cookie (HTTP or websocket), or ``None``."""
-    token = state.sessions.token(cookie)
-    if token is None:
+    """The user signed in by a session cookie (HTTP or websocket), or ``None``: from memory
+    while the session is known here (:mod:`.session_cache`), else from the database."""
+    if not cookie:
         return None
+    sessions: Sessions = state.sessions
     now = state.clock.now()
-    found: UserInfo | None = await state.db.run(lambda s: session_user(s, token, now))
-    return found
+    known = sessions.cache.get(cookie, now)
+    if known is not None:
+        return known
+    read = sessions.token_until(cookie)
+    if read is None:
+        return None
+    token, cookie_until = read
+    found = await state.db.run(lambda s: session_user_until(s, token, now))
+    if found is None:
+        return None
+    user, expires = found
+    sessions.cache.put(cookie, session_digest(token), user, min(expires, cookie_until))
+    return user
+
+
+async def end_session(state: Any, token: str) -> None:
+    """Sign the session ``token`` out: delete it, forget it here at once, and tell the other
+    server processes to forget it too (in the same transaction as the delete)."""
+    digest = session_digest(token)
+    cluster = state.hub.cluster
+
+    def close(session: Session) -> None:
+        close_session(session, token)
+        cluster.announce(session, "", "signout", digest=digest)
+
+    try:
+        await state.db.run(close)
+    finally:
+        # Forgotten here even if the database failed: at worst it is read from there again.
+        forget_session(state, digest)
+
+
+def forget_session(state: Any, digest: str) -> None:
+    """Forget the session ``digest`` in this process's memory (signed out elsewhere)."""
+    sessions: Sessions = state.sessions
+    sessions.cache.evict(digest)
 
 
 async def current_user(request: Request) -> UserInfo | None:

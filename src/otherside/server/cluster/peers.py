@@ -58,6 +58,10 @@ class SoloCluster:
     def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
         """Nothing to tell: this process is the only one."""
 
+    def message(self, table_id: str, kind: str, **data: Any) -> dict[str, Any] | None:
+        """Nothing to tell (``None``)."""
+        return None
+
     def holds(self, table_id: str) -> bool:
         """Every table is this process's."""
         return True
@@ -110,7 +114,7 @@ class PostgresCluster:
 
     def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
         """Tell every other process, when ``session`` commits, that ``table_id`` changed."""
-        payload = json.dumps({"table": table_id, "kind": kind, "node": self.node, **data})
+        payload = json.dumps(self.message(table_id, kind, **data))
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
             {
@@ -118,6 +122,11 @@ class PostgresCluster:
                 "payload": payload,
             },
         )
+
+    def message(self, table_id: str, kind: str, **data: Any) -> dict[str, Any]:
+        """What :meth:`announce` tells the others (a writer's batch sends many in one
+        ``NOTIFY``: :mod:`otherside.server.store.writer`)."""
+        return {"table": table_id, "kind": kind, "node": self.node, **data}
 
     async def _listen(self, listener: Listener) -> None:
         import psycopg
@@ -132,12 +141,9 @@ class PostgresCluster:
                     # Whatever was said while we were away: treat every table as changed.
                     await listener({"kind": "resync", "node": ""})
                     async for note in conn.notifies():
-                        try:
-                            message = json.loads(note.payload)
-                        except json.JSONDecodeError:
-                            continue
-                        if message.get("node") != self.node:
-                            await _hear(listener, message)
+                        for message in _messages(note.payload):
+                            if message.get("node") != self.node:
+                                await _hear(listener, message)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -254,6 +260,23 @@ class PostgresCluster:
         with contextlib.suppress(Exception):
             await self.db.run(give_all)
         self._held.clear()
+
+
+def _messages(payload: str) -> list[dict[str, Any]]:
+    """The announcements in one notification: one object, or a list of them (a batch of the
+    writer's, :mod:`otherside.server.store.writer`).
+
+    >>> _messages('[{"table": "a"}, {"table": "b"}]')
+    [{'table': 'a'}, {'table': 'b'}]
+    >>> _messages('{"table": "a"}'), _messages("not json")
+    ([{'table': 'a'}], [])
+    """
+    try:
+        found = json.loads(payload)
+    except json.JSONDecodeError:
+        return []
+    messages = found if isinstance(found, list) else [found]
+    return [m for m in messages if isinstance(m, dict)]
 
 
 async def _hear(listener: Listener, message: dict[str, Any]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from typing import Annotated, Any
 
@@ -20,8 +19,8 @@ from otherside.server.accounts.sessions import (
     UserInfo,
     check_name,
     client_address,
-    close_session,
     current_user,
+    end_session,
     open_session,
     user_email,
     user_info,
@@ -43,7 +42,7 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
         raise HTTPException(422, f"a password has at least {PASSWORD_MIN} characters")
     # Reserved before the hash: a sign-up that costs a hash counts, even for a taken name.
     await state.throttles.limiter.reserve(state.throttles.signups, client_address(request))
-    digest = await asyncio.to_thread(state.sessions.hasher.hash, body.password)
+    digest = await state.sessions.hashed(body.password)
     now = state.clock.now()
 
     def create(session: Session) -> tuple[UserInfo, str] | None:
@@ -80,7 +79,7 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
     found = await state.db.run(load)
     digest = found[1] if found is not None else None
     # Always one argon2 check, known name or not: equal time tells an attacker nothing.
-    matches = await asyncio.to_thread(state.sessions.verify, digest, body.password)
+    matches = await state.sessions.check(digest, body.password)
     if found is None or not matches:
         raise HTTPException(401, "wrong name or password")
     await guard.succeeded(slots, key, address)
@@ -125,7 +124,8 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
     state = request.app.state
     token = state.sessions.token(request.cookies.get(COOKIE))
     if token is not None:
-        await state.db.run(lambda s: close_session(s, token))
+        await end_session(state, token)
+        await state.admission.sign_out(token)  # its websockets here close now
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 

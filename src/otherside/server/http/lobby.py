@@ -17,11 +17,12 @@ from sqlalchemy.orm import Session
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
 from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
+from otherside.server.http.replays import count_fetch
 from otherside.server.live.wire import seat_out, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
 from otherside.server.store.records import TableInfo
-from otherside.server.tables import seating
+from otherside.server.tables import bot_tables, seating
 from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
@@ -100,9 +101,11 @@ async def _one(request: Request, info: TableInfo) -> dict[str, Any]:
 
 
 @router.get("/games")
-async def games() -> list[dict[str, Any]]:
-    """The games this server offers, with their player counts, options and bots."""
-    return [adapter.to_json() for adapter in available_adapters()]
+async def games(request: Request) -> list[dict[str, Any]]:
+    """The games this server offers, with their player counts, options and bots (those this
+    server's cap on thinking allows)."""
+    cap = request.app.state.limits.bot_think_cap
+    return [adapter.to_json(cap) for adapter in available_adapters()]
 
 
 @router.post("/tables", status_code=201)
@@ -199,6 +202,12 @@ async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     return await _one(request, await _hub(request).ask(table_id, seating.Start(user)))
 
 
+@router.post("/tables/{table_id}/stop")
+async def stop(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+    """Host only: stop a game with bots only (it ends aborted, unrated)."""
+    return await _one(request, await _hub(request).ask(table_id, bot_tables.Stop(user)))
+
+
 @router.post("/tables/{table_id}/rematch", status_code=201)
 async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
@@ -207,7 +216,7 @@ async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
     return await _one(request, made)
 
 
-@router.get("/tables/{table_id}/history")
+@router.get("/tables/{table_id}/history", dependencies=[Depends(count_fetch)])
 async def history(
     table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> dict[str, Any]:
@@ -234,7 +243,13 @@ async def history(
             if index > skip
         ]
 
-    return {"views": await asyncio.to_thread(views)}
+    async def compute() -> list[dict[str, Any]]:
+        return await asyncio.to_thread(views)
+
+    if info.status == "over":  # a finished game never changes: computed once
+        cached = await request.app.state.finished_games.answer(("history", table_id, seat), compute)
+        return {"views": cached}
+    return {"views": await compute()}
 
 
 @router.get("/rules/{game}")
@@ -257,7 +272,7 @@ async def _finished(request: Request, table_id: str) -> TableInfo:
     return info
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", dependencies=[Depends(count_fetch)])
 async def record(table_id: str, request: Request) -> Response:
     """The finished game's record, as a file download; ``"names"`` are the seats' players, as
     the command line's records carry them (``otherside versus replay`` shows them)."""
@@ -271,12 +286,21 @@ async def record(table_id: str, request: Request) -> Response:
     )
 
 
-@router.get("/tables/{table_id}/replay")
+@router.get("/tables/{table_id}/replay", dependencies=[Depends(count_fetch)])
 async def replay(
     table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> dict[str, Any]:
     """A finished game step by step: the public view before the first action and after each."""
     info = await _finished(request, table_id)
+    out = await _one(request, info)
+    steps = await request.app.state.finished_games.answer(
+        ("replay", table_id), lambda: _replay_steps(request, info)
+    )
+    return {"table": out, "steps": steps}
+
+
+async def _replay_steps(request: Request, info: TableInfo) -> list[dict[str, Any]]:
+    table_id = info.id
     initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
     adapter = get_adapter(info.game)
     clock = GameClock(request.app.state.clock)
@@ -294,8 +318,7 @@ async def replay(
             for move, state in replayed(game, clock, initial, moves)
         ]
 
-    out = await _one(request, info)
-    return {"table": out, "steps": await asyncio.to_thread(step_views)}
+    return await asyncio.to_thread(step_views)
 
 
 @router.get("/ratings")

@@ -27,11 +27,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from otherside.server.http.inputs import InputRefused, parse_json
+
 MAX_MESSAGE_CHARS = 4096
 CHAT_CHARS = 300
 
 ERROR_CODES = {
-    "malformed": "the message is not a JSON object of a known shape",
+    "malformed": "the message is not a JSON object of a known shape (nested at most 32 deep, "
+    "its text without control characters)",
     "unknown_type": "the message type is not one the server knows",
     "not_seated": "only a player seated at this table may act",
     "not_started": "the game has not started",
@@ -113,7 +116,9 @@ def parse_client_message(
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_CHARS} characters")
     try:
-        data = json.loads(text)
+        data = parse_json(text, where="the message")
+    except InputRefused as exc:
+        raise ProtocolError("malformed", str(exc)) from exc
     except json.JSONDecodeError as exc:
         raise ProtocolError("malformed", f"not JSON: {exc.msg} at column {exc.colno}") from exc
     if not isinstance(data, dict):
@@ -141,6 +146,10 @@ class SeatOut(BaseModel):
     name: str | None
     user_id: int | None = None
     bot: str | None = None
+    # The bot's registry name and its label with settings ("search · 2 s a move"), parsed from
+    # ``bot`` by the server so that pages never split a spec.
+    bot_name: str | None = None
+    bot_label: str | None = None
     guest: bool = False
     # Why the player named here gave up the seat during the game (a bot plays it on).
     forfeit: str | None = None

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
+from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
 from otherside.server.live.inbox import handle
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -68,7 +69,19 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     if not _same_origin(socket):
         await socket.close(CLOSE_FORBIDDEN, "cross-origin connection refused")
         return
-    user = await user_of_cookie(state, socket.cookies.get(COOKIE))
+    cookie = socket.cookies.get(COOKIE)
+    admission: Admission = state.admission
+    address = socket.client.host if socket.client else "unknown"
+    try:
+        with admission.holding(address, state.sessions.token(cookie), socket):
+            await _watch(socket, table_id, cookie, hub)
+    except OverCap as over:
+        await socket.close(over.code, str(over))
+
+
+async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: TableHub) -> None:
+    state = socket.app.state
+    user = await user_of_cookie(state, cookie)
     conn = SocketConnection(socket, user)
     try:
         live = await hub.attach(table_id, conn)
@@ -84,6 +97,10 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
             text = message.get("text")
             if text is None:
                 text = "<binary>"
+            if user is not None and await user_of_cookie(state, cookie) is None:
+                # Signed out (maybe through another server process): no more acting.
+                await socket.close(CLOSE_SIGNED_OUT, "signed out")
+                break
             await handle(hub, live, conn, text)
     except WebSocketDisconnect:
         pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from otherside.bots.spec import BotSpec
 from otherside.server.live.protocol import SeatOut, TableOut
 from otherside.server.store.records import SeatInfo, TableInfo
 
@@ -15,9 +16,17 @@ def bot_label(spec: str, seat: int) -> str:
     >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
     ('Greedy bot 2', 'Search bot 1 (2 s a move)')
     """
-    name, *options = spec.split(":")
-    think = [o.partition("=")[2] for o in options if o.startswith("think=")]
-    return f"{name.capitalize()} bot {seat + 1}" + (f" ({think[0]} s a move)" if think else "")
+    return BotSpec.parse(spec).seat_label(seat)
+
+
+def _bot_name(spec: str | None) -> str | None:
+    """A seat's bot's registry name, for pages (so that they never split a spec)."""
+    return BotSpec.parse(spec).name if spec is not None else None
+
+
+def _bot_label(spec: str | None) -> str | None:
+    """A seat's bot with its settings for people (``search · 2 s a move``)."""
+    return BotSpec.parse(spec).label() if spec is not None else None
 
 
 def seat_out(
@@ -35,6 +44,8 @@ def seat_out(
             name=seat.user_name,
             user_id=seat.user_id,
             bot=seat.bot,
+            bot_name=_bot_name(seat.bot),
+            bot_label=_bot_label(seat.bot),
             guest=seat.guest,
             forfeit=seat.forfeit,
             rating=round(rating) if rating is not None else None,
@@ -43,7 +54,12 @@ def seat_out(
         )
     if seat.bot is not None:
         return SeatOut(
-            seat=seat.seat, kind="bot", name=bot_label(seat.bot, seat.seat), bot=seat.bot
+            seat=seat.seat,
+            kind="bot",
+            name=bot_label(seat.bot, seat.seat),
+            bot=seat.bot,
+            bot_name=_bot_name(seat.bot),
+            bot_label=_bot_label(seat.bot),
         )
     return SeatOut(seat=seat.seat, kind="empty", name=None)
 

@@ -112,6 +112,11 @@ class Database:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.transaction, work)
 
+    async def call(self, work: Callable[[], T]) -> T:
+        """Run ``work()`` on the database thread pool (it opens its own transactions)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, work)
+
     def secret(self, name: str) -> str:
         """A named random secret kept in the database, made on first use (blocking)."""
 

@@ -14,7 +14,15 @@ from typing import Any
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.ratings import elo
 from otherside.server.ratings.rated import places
-from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.records import (
+    ChatRow,
+    LimitReached,
+    MoveRow,
+    SeatInfo,
+    StaleWrite,
+    TableInfo,
+    Timing,
+)
 from otherside.server.tables.pace import Pace
 from otherside.server.tables.timing import with_timing
 
@@ -163,8 +171,17 @@ class MemoryTableStore:
         rated: bool,
         plan: Timing,
         now: datetime,
+        bots_only_limit: int | None = None,
     ) -> None:
         stored = self._waiting_as_known(known)
+        if bots_only_limit is not None:
+            running = [
+                t.info
+                for t in self._tables.values()
+                if t.info.status == "playing" and t.info.owner_id == known.owner_id
+            ]
+            if sum(not any(s.human for s in info.seats) for info in running) >= bots_only_limit:
+                raise LimitReached(bots_only_limit)
         started = replace(
             stored.info, status="playing", options=dict(options), version=0, rated=rated
         )

@@ -82,6 +82,25 @@ def load_table(session: Session, table_id: str, with_record: bool = False) -> Ta
     return _info(row, _owner_name(session, row.owner_id), with_record)
 
 
+def count_all_bot_playing(session: Session, user_id: int) -> int:
+    """Games in play hosted by ``user_id`` where no person plays a seat (every seat a bot);
+    the host's row is locked first, so that two starts of one host count one after the other."""
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    person = (
+        select(Seat.seat)
+        .where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None), Seat.bot.is_(None))
+        .exists()
+    )
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(GameTable)
+            .where(GameTable.status == "playing", GameTable.owner_id == user_id, ~person)
+        )
+        or 0
+    )
+
+
 def count_waiting_hosted(session: Session, user_id: int) -> int:
     """Open tables hosted by ``user_id`` where they still sit."""
     return (

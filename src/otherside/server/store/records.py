@@ -17,6 +17,14 @@ class StaleWrite(RuntimeError):
     """The table's version in the database is not the one the server applied an action to."""
 
 
+class LimitReached(RuntimeError):
+    """A start refused: its host already runs ``most`` games with bots only."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        super().__init__(f"the host already runs {most} games with bots only")
+
+
 @dataclass(frozen=True)
 class SeatInfo:
     """One seat: empty, a user (id and name) or a bot (registry name).

@@ -15,10 +15,12 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
 from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
 from otherside.server.store.db import Database
+from otherside.server.store.play_rows import add_move, add_timing
 from otherside.server.store.queries import (
+    count_all_bot_playing,
     count_waiting_hosted,
     load_moves,
     load_moves_after,
@@ -26,18 +28,25 @@ from otherside.server.store.queries import (
     playing_table_ids,
     recent_chat,
 )
-from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.records import (
+    ChatRow,
+    LimitReached,
+    MoveRow,
+    SeatInfo,
+    StaleWrite,
+    TableInfo,
+    Timing,
+)
+from otherside.server.store.writer import Batch, Writer
 from otherside.server.store.writes import (
     check_seats,
     create_table,
     save_chat,
     save_end,
     save_host,
-    save_move,
     save_rematch,
     save_seat,
     save_start,
-    save_timing,
 )
 from otherside.server.tables.pace import Pace
 
@@ -102,8 +111,11 @@ class TableStore(Protocol):
         rated: bool,
         plan: Timing,
         now: datetime,
+        bots_only_limit: int | None = None,
     ) -> None:
-        """Start a waiting table whose seats are still those ``known``."""
+        """Start a waiting table whose seats are still those ``known``; with
+        ``bots_only_limit``, :class:`LimitReached` if its host already runs that many games
+        with bots only (counted in the start's transaction, so simultaneous starts count)."""
         ...
 
     async def rematch(
@@ -170,8 +182,10 @@ class TableStore(Protocol):
 
 
 class SqlTableStore:
-    """:class:`TableStore` on the database; every change is announced to the other server
-    processes (``cluster``) in its own transaction.
+    """:class:`TableStore` on the database. Reads run on the database's thread pool; every
+    change goes through the group-committing :class:`~otherside.server.store.writer.Writer`
+    (the changes of all tables arriving meanwhile share one transaction) and is announced to the
+    other server processes (``cluster``) when that transaction commits.
 
     Args:
         db: the database.
@@ -181,6 +195,12 @@ class SqlTableStore:
     def __init__(self, db: Database, cluster: SoloCluster | PostgresCluster) -> None:
         self.db = db
         self.cluster = cluster
+        self.writer = Writer(db, CHANNEL if cluster.shared else None)
+
+    def _announce(self, batch: Batch, table_id: str, kind: str, **data: Any) -> None:
+        message = self.cluster.message(table_id, kind, **data)
+        if message is not None:
+            batch.notify(message)
 
     async def table(self, table_id: str) -> TableInfo | None:
         return await self.db.run(lambda s: load_table(s, table_id))
@@ -214,22 +234,22 @@ class SqlTableStore:
         pace: Pace,
         now: datetime,
     ) -> str:
-        return await self.db.run(
-            lambda s: create_table(s, owner.id, game, players, options, pace, now)
+        return await self.writer.write(
+            lambda b: create_table(b.session, owner.id, game, players, options, pace, now)
         )
 
     async def seats(
         self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
     ) -> None:
-        def write(session: Session) -> None:
-            check_seats(session, known.id, "waiting", known.seats)
+        def write(batch: Batch) -> None:
+            check_seats(batch.session, known.id, "waiting", known.seats)
             for seat in seats:
-                save_seat(session, known.id, seat, now)
+                save_seat(batch.session, known.id, seat, now)
             if host is not None:
-                save_host(session, known.id, host)
-            self.cluster.announce(session, known.id, "table")
+                save_host(batch.session, known.id, host)
+            self._announce(batch, known.id, "table")
 
-        await self.db.run(write)
+        await self.writer.write(write)
 
     async def start(
         self,
@@ -239,13 +259,17 @@ class SqlTableStore:
         rated: bool,
         plan: Timing,
         now: datetime,
+        bots_only_limit: int | None = None,
     ) -> None:
-        def write(session: Session) -> None:
-            check_seats(session, known.id, "waiting", known.seats)
-            save_start(session, known.id, options, record, rated, plan, now)
-            self.cluster.announce(session, known.id, "table")
+        def write(batch: Batch) -> None:
+            check_seats(batch.session, known.id, "waiting", known.seats)
+            most = bots_only_limit
+            if most is not None and count_all_bot_playing(batch.session, known.owner_id) >= most:
+                raise LimitReached(most)
+            save_start(batch.session, known.id, options, record, rated, plan, now)
+            self._announce(batch, known.id, "table")
 
-        await self.db.run(write)
+        await self.writer.write(write)
 
     async def rematch(
         self,
@@ -257,17 +281,17 @@ class SqlTableStore:
     ) -> str:
         info = finished
 
-        def write(session: Session) -> str:
+        def write(batch: Batch) -> str:
             new_id = create_table(
-                session, owner.id, info.game, info.players, options, info.pace, now, seats
+                batch.session, owner.id, info.game, info.players, options, info.pace, now, seats
             )
-            if not save_rematch(session, info.id, new_id):
+            if not save_rematch(batch.session, info.id, new_id):
                 # Another server process made the rematch first: this one rolls back.
                 raise StaleWrite(f"table {info.id} has a rematch already")
-            self.cluster.announce(session, info.id, "table")
+            self._announce(batch, info.id, "table")
             return new_id
 
-        return await self.db.run(write)
+        return await self.writer.write(write)
 
     async def move(
         self,
@@ -282,22 +306,23 @@ class SqlTableStore:
     ) -> dict[int, float]:
         number = info.version + 1
 
-        def write(session: Session) -> dict[int, float]:
-            save_move(session, info.id, number, seat, action, final_record, outcome, plan, now)
+        def write(batch: Batch) -> dict[int, float]:
+            # The hot path: rows of statements built once, sent with the other tables' moves.
+            add_move(batch, info.id, number, seat, action, final_record, outcome, plan, now)
             if forfeit:
-                save_seat(session, info.id, info.seats[seat], now)
-            self.cluster.announce(session, info.id, "move", version=number)
-            return _rate(session, info, outcome, now) if outcome is not None else {}
+                save_seat(batch.session, info.id, info.seats[seat], now)
+            self._announce(batch, info.id, "move", version=number)
+            return _rate(batch.session, info, outcome, now) if outcome is not None else {}
 
-        return await self.db.run(write)
+        return await self.writer.write(write)
 
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
-        def write(session: Session) -> None:
-            save_seat(session, info.id, seat, now)
-            save_timing(session, info.id, info.version, plan, now)
-            self.cluster.announce(session, info.id, "table")
+        def write(batch: Batch) -> None:
+            save_seat(batch.session, info.id, seat, now)
+            add_timing(batch, info.id, info.version, plan, now)
+            self._announce(batch, info.id, "table")
 
-        await self.db.run(write)
+        await self.writer.write(write)
 
     async def end(
         self,
@@ -307,20 +332,20 @@ class SqlTableStore:
         record: dict[str, Any],
         now: datetime,
     ) -> dict[int, float]:
-        def write(session: Session) -> dict[int, float]:
-            save_end(session, info.id, info.version, outcome, record, now)
-            save_seat(session, info.id, info.seats[seat], now)
-            self.cluster.announce(session, info.id, "table")
-            return _rate(session, info, outcome, now)
+        def write(batch: Batch) -> dict[int, float]:
+            save_end(batch.session, info.id, info.version, outcome, record, now)
+            save_seat(batch.session, info.id, info.seats[seat], now)
+            self._announce(batch, info.id, "table")
+            return _rate(batch.session, info, outcome, now)
 
-        return await self.db.run(write)
+        return await self.writer.write(write)
 
     async def timing(self, info: TableInfo, plan: Timing, now: datetime) -> None:
-        def write(session: Session) -> None:
-            save_timing(session, info.id, info.version, plan, now)
-            self.cluster.announce(session, info.id, "table")
+        def write(batch: Batch) -> None:
+            add_timing(batch, info.id, info.version, plan, now)
+            self._announce(batch, info.id, "table")
 
-        await self.db.run(write)
+        await self.writer.write(write)
 
     async def chat(
         self,
@@ -331,11 +356,11 @@ class SqlTableStore:
         now: datetime,
         line: dict[str, Any],
     ) -> None:
-        def write(session: Session) -> None:
-            save_chat(session, table_id, user, seat, text, now)
-            self.cluster.announce(session, table_id, "chat", line=line)
+        def write(batch: Batch) -> None:
+            save_chat(batch.session, table_id, user, seat, text, now)
+            self._announce(batch, table_id, "chat", line=line)
 
-        await self.db.run(write)
+        await self.writer.write(write)
 
     async def recent_chat(self, table_id: str, limit: int) -> list[ChatRow]:
         return await self.db.run(lambda s: recent_chat(s, table_id, limit))

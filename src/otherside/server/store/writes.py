@@ -1,5 +1,6 @@
 """Writing tables in the database (blocking functions, each in the caller's transaction; the
-store of :mod:`.tables` runs them via ``Database.run``). A write decided on what a process
+store of :mod:`.tables` runs them in a batch of its writer; the writes of play, which run on
+every move, are rows of :mod:`.play_rows` instead). A write decided on what a process
 knew of a table checks that the database still agrees, and raises :class:`StaleWrite` if not.
 """
 
@@ -10,10 +11,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from otherside.server.store.models import ChatLine, GameTable, Move, Seat
+from otherside.server.store.models import ChatLine, GameTable, Seat
 from otherside.server.store.records import SeatInfo, StaleWrite, Timing
 from otherside.server.tables.pace import Pace
 
@@ -136,63 +137,6 @@ def save_start(
     )
     if done.rowcount != 1:  # type: ignore[attr-defined]
         raise StaleWrite(f"table {table_id} was not waiting")
-    _save_clocks(session, table_id, timing.clocks)
-
-
-def save_move(
-    session: Session,
-    table_id: str,
-    number: int,
-    seat: int,
-    action: str,
-    final_record: dict[str, Any] | None,
-    outcome: dict[str, Any] | None,
-    timing: Timing,
-    now: datetime,
-) -> None:
-    """Append move ``number`` (1 = first), played at ``now``, in the caller's transaction.
-
-    The move row and the table's version are all a move needs: the game is the first record plus
-    its moves (:func:`load_moves`). The whole record is written once, with the game's last move
-    (``final_record``), for downloads. Core statements, not the ORM: this runs on every move.
-    """
-    values: dict[str, Any] = {
-        "version": number,
-        "outcome": outcome,
-        "status": "over" if outcome is not None else "playing",
-        "updated_at": now,
-        **timing.values(),
-    }
-    if final_record is not None:
-        # A finished game has nothing left to run: its lease ends with it.
-        values.update(record=final_record, lease_owner=None, lease_until=None)
-    connection = session.connection()
-    done = connection.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.version == number - 1)
-        .values(**values)
-    )
-    if done.rowcount != 1:
-        raise StaleWrite(f"table {table_id} is not at version {number - 1} in the database")
-    connection.execute(
-        insert(Move).values(
-            table_id=table_id, number=number, seat=seat, action=action, played_at=now
-        )
-    )
-    _save_clocks(session, table_id, timing.clocks)
-
-
-def save_timing(
-    session: Session, table_id: str, version: int, timing: Timing, now: datetime
-) -> None:
-    """Write a table's deadlines (a reminder sent, a seat taken over) without a move."""
-    done = session.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.version == version)
-        .values(updated_at=now, **timing.values())
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleWrite(f"table {table_id} is not at version {version} in the database")
     _save_clocks(session, table_id, timing.clocks)
 
 

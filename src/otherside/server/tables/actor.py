@@ -84,6 +84,11 @@ class TableActor:
         """A command runs or waits to run."""
         return self._running is not None or not self._queue.empty()
 
+    @property
+    def stopped(self) -> bool:
+        """The table was let go: this actor runs nothing more."""
+        return self._stopped
+
     def start(self) -> None:
         """Run the loop (once)."""
         if self._task is None and not self._stopped:

@@ -10,29 +10,18 @@ as data and one button per legal action).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from otherside.bots import bot_info, bot_names
+from otherside.bots import spec as bot_spec
 from otherside.core.game import Game, State
 from otherside.games import get_game
+from otherside.server.tables.entropy import fresh_seed, random_seat
 from otherside.server.tables.pace import Pace
 
 OptionKind = Literal["bool", "first_player", "choice"]
-FALLBACK_BOT = "random"
 RANDOM_SEAT = "random"
-
-
-def table_bot_names(game: str) -> list[str]:
-    """The bots that may sit at a table of ``game``: the registry's, or ``random`` alone while
-    the game has no bots module of its own (every game has legal actions to pick from)."""
-    try:
-        names = bot_names(game)
-    except ValueError:
-        names = []
-    return names or [FALLBACK_BOT]
 
 
 @dataclass(frozen=True)
@@ -90,58 +79,6 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
-class BotOption:
-    """A number a host may set for a bot seat (``search``'s think budget): its allowed range,
-    its default and the values the page offers."""
-
-    name: str
-    low: float
-    high: float
-    choices: tuple[float, ...]
-    unit: str = "s"
-
-
-def parse_bot(spec: str) -> tuple[str, dict[str, float]]:
-    """A seat's bot ``name[:key=value…]`` as its name and numeric options.
-
-    >>> parse_bot("search:think=2")
-    ('search', {'think': 2.0})
-    >>> parse_bot("greedy")
-    ('greedy', {})
-    """
-    name, *pairs = spec.split(":")
-    options = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        try:
-            options[key] = float(value)
-        except ValueError as exc:
-            raise ValueError(f"bot {spec!r}: options are written name:key=number") from exc
-        if not eq or not key:
-            raise ValueError(f"bot {spec!r}: options are written name:key=number")
-    return name, options
-
-
-def bot_words(name: str, budget: str = "") -> str:
-    """A bot as people call it, with its time budget when it has one.
-
-    >>> bot_words("search", "0.5 s a move"), bot_words("partner"), bot_words("greedy")
-    ('Search bot (0.5 s a move)', 'Bot partner', 'Greedy bot')
-    """
-    words = "Bot partner" if name == "partner" else f"{name.capitalize()} bot"
-    return f"{words} ({budget})" if budget else words
-
-
-def format_bot(name: str, options: Mapping[str, float]) -> str:
-    """The spec of a bot with options (:func:`parse_bot` reads it back).
-
-    >>> format_bot("search", {"think": 2.0})
-    'search:think=2'
-    """
-    return ":".join([name, *(f"{k}={v:g}" for k, v in sorted(options.items()))])
-
-
-@dataclass(frozen=True)
 class GameAdapter:
     """The server's description of one game.
 
@@ -159,10 +96,10 @@ class GameAdapter:
         pace: the pace a new table gets when the host says nothing.
         rated_counts: the player counts at which a game between registered players is rated.
         replacement: the bot that takes over a seat whose player forfeited (the first of these
-            the registry has, else ``random``).
+            the registry has, else ``random``). Bots, their options and their checks are the
+            registry's (:mod:`otherside.bots.spec`).
         ends_on_forfeit: a duel that ends when a player forfeits (resigns, runs out of time,
             leaves), rather than going on with a bot in their seat.
-        bot_options: the numbers a host may set per bot (``{"search": (BotOption("think", …),)}``).
         bot_pace: the least seconds between a bot's actions when the server paces bots at all
             (a Recto Verso partner builds at a person's speed, not in a flash).
     """
@@ -179,7 +116,6 @@ class GameAdapter:
     rated_counts: tuple[int, ...] = ()
     replacement: tuple[str, ...] = ("greedy",)
     ends_on_forfeit: bool = False
-    bot_options: Mapping[str, tuple[BotOption, ...]] = field(default_factory=dict)
     bot_pace: float = 0.0
 
     @property
@@ -194,7 +130,7 @@ class GameAdapter:
     def replacement_bot(self) -> str:
         """The bot that plays on for a player who forfeited."""
         known = self.bots()
-        return next((b for b in self.replacement if b in known), FALLBACK_BOT)
+        return next((b for b in self.replacement if b in known), bot_spec.FALLBACK)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -202,63 +138,24 @@ class GameAdapter:
         return tuple(self.game.player_counts)
 
     def bots(self) -> list[str]:
-        """The bot names available for this game (see :func:`table_bot_names`)."""
-        return table_bot_names(self.name)
+        """The bot names available for this game (see :func:`otherside.bots.spec.available`)."""
+        return bot_spec.available(self.name)
 
-    def check_bot(self, spec: str) -> str:
-        """A seat's bot, ``name`` or ``name:key=value`` with this game's bot options, in its
-        normal form; ``ValueError`` naming what is wrong."""
-        name, options = parse_bot(spec)
-        known = self.bots()
-        if name not in known:
-            raise ValueError(f"unknown {self.name} bot {name!r}; known: {', '.join(known)}")
-        allowed = {o.name: o for o in self.bot_options.get(name, ())}
-        for key, value in options.items():
-            option = allowed.get(key)
-            if option is None:
-                takes = ", ".join(allowed) or "none"
-                raise ValueError(
-                    f"{self.name} bot {name!r} has no option {key!r}; options: {takes}"
-                )
-            if not option.low <= value <= option.high:
-                raise ValueError(
-                    f"{name}'s {key} must be from {option.low:g} to {option.high:g} {option.unit}"
-                )
-        return format_bot(name, options)
+    def check_bot(self, spec: str, think_cap: float | None = None) -> str:
+        """A seat's bot, ``name`` or ``name:key=value``, in its normal form, its ``think`` no
+        more than ``think_cap``; ``ValueError`` naming what is wrong."""
+        return str(bot_spec.checked(self.name, spec, think_cap))
 
-    def bot_choices(self) -> list[dict[str, Any]]:
-        """What the pages offer for a bot seat: each bot (not its aliases) with the player
-        counts it is offered at, and each of its options' usual values."""
-        try:
-            infos = bot_info(self.name)
-        except ValueError:
-            infos = []
-        offered = {i.name: list(i.players) for i in infos} or {
-            name: list(self.player_counts) for name in self.bots()
-        }
-        choices: list[dict[str, Any]] = []
-        for name, players in offered.items():
-            options = self.bot_options.get(name, ())
-            if not options:
-                choices.append({"spec": name, "label": bot_words(name), "players": players})
-            for option in options:
-                for value in option.choices:
-                    choices.append(
-                        {
-                            "spec": format_bot(name, {option.name: value}),
-                            "label": bot_words(name, f"{value:g} {option.unit} a move"),
-                            "players": players,
-                        }
-                    )
-        return choices
+    def bot_choices(self, think_cap: float | None = None) -> list[dict[str, Any]]:
+        """What the pages offer for a bot seat (see :func:`otherside.bots.spec.choices`)."""
+        return bot_spec.choices(self.name, self.player_counts, think_cap)
 
     def bot_info(self) -> dict[str, dict[str, str]]:
         """Each bot's one-line description and measured strength, by name."""
-        try:
-            infos = bot_info(self.name)
-        except ValueError:
-            return {}
-        return {i.name: {"description": i.description, "strength": i.strength} for i in infos}
+        return {
+            i.name: {"description": i.description, "strength": i.strength}
+            for i in bot_spec.infos(self.name)
+        }
 
     def clean_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         """Validated options with defaults filled in; ``ValueError`` naming the bad option."""
@@ -273,14 +170,15 @@ class GameAdapter:
         }
 
     def new_state(
-        self, players: int, options: Mapping[str, Any], rng: random.Random, game: Game | None = None
+        self, players: int, options: Mapping[str, Any], game: Game | None = None
     ) -> State:
-        """A new game with ``options`` (random seats drawn from ``rng``) and a fresh seed."""
+        """A new game with ``options`` and a fresh seed; the seed and any ``random`` seat come
+        from the OS's cryptographic source (:mod:`.entropy`), independently for every game."""
         resolved = {
-            name: rng.randrange(players) if value == RANDOM_SEAT else value
+            name: random_seat(players) if value == RANDOM_SEAT else value
             for name, value in options.items()
         }
-        return (game or self.game).new_state(players, seed=rng.getrandbits(63), options=resolved)
+        return (game or self.game).new_state(players, seed=fresh_seed(), options=resolved)
 
     def board_traits(self) -> dict[str, Any]:
         """What the pages do differently for this game (``web/js/games/README.md``): which board
@@ -293,15 +191,16 @@ class GameAdapter:
             "replay": "timed" if self.timed is not None else "steps",
         }
 
-    def to_json(self) -> dict[str, Any]:
-        """What the lobby's form needs: names, counts, options and bots."""
+    def to_json(self, think_cap: float | None = None) -> dict[str, Any]:
+        """What the lobby's form needs: names, counts, options and bots (those a ``think`` no
+        more than ``think_cap`` allows)."""
         return {
             "name": self.name,
             "title": self.title,
             "players": list(self.player_counts),
             "options": [spec.to_json() for spec in self.options],
             "bots": self.bots(),
-            "bot_choices": self.bot_choices(),
+            "bot_choices": self.bot_choices(think_cap),
             "bot_info": self.bot_info(),
             "page": self.page,
             "board": self.board_traits(),
@@ -356,7 +255,6 @@ VERSUS = GameAdapter(
     rated_counts=(2,),
     # The sheet: after 7 days the player to move loses; resigning loses at once.
     ends_on_forfeit=True,
-    bot_options={"search": (BotOption("think", 0.1, 10.0, (0.5, 1.0, 2.0, 5.0)),)},
 )
 
 RECTOVERSO = GameAdapter(

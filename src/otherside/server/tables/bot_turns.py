@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from dataclasses import dataclass
 
 from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables import bot_tables
+from otherside.server.tables.bot_workers import fallback_choice
+from otherside.server.tables.entropy import fresh_seed
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import apply_action
 from otherside.server.tables.services import Services
@@ -44,6 +46,9 @@ async def _run(services: Services, live: LiveTable) -> None:
         bots = services.bots
         delay = max(bots.delay, live.adapter.bot_pace) if bots.delay > 0 else 0.0
         while (acting := bots_to_act(live)) and cluster.holds(live.id):
+            if bot_tables.over_move_limit(live.info, services.limits):
+                await services.ask(live.id, bot_tables.EndAtMoveLimit())
+                break
             await asyncio.sleep(delay)
             for seat, bot in acting:
                 await _turn(services, live, seat, bot)
@@ -61,13 +66,14 @@ async def _turn(services: Services, live: LiveTable, seat: int, bot: str) -> Non
     version = live.info.version
     legal = legal_actions_of(state, seat)
     view = live.adapter.game.view(state, seat)
-    seed = services.rng.getrandbits(63)
+    seed = fresh_seed()  # the bot's own randomness, shared with no other game
     try:
-        choice = str(await services.bots.choose(live.info.game, bot, view, legal, seed))
+        choice = str(await services.bots.choose(live.id, live.info.game, bot, view, legal, seed))
     except Exception:
-        # A bug in one bot must not freeze the table: log it and play a random legal action.
+        # The runner falls back by itself when a bot fails or overruns; this is for a spec it
+        # could not even read: the table must not freeze either.
         log.exception("bot %s failed at table %s; playing a random action", bot, live.id)
-        choice = str(random.Random(seed).choice(legal))
+        choice = str(fallback_choice(live.info.game, view, legal, seed))
     await services.ask(live.id, BotMove(seat, bot, version, choice))
 
 

@@ -1,79 +1,308 @@
-"""Bot seats: choosing a bot's action off the event loop.
+"""Bot seats: choosing a bot's action off the event loop, fairly and within a time cap.
 
-A bot is made by name through the registry (``make_bot(game, name)``), gets only the view of its
-seat and the legal actions (exactly what :func:`otherside.bots.play_match` gives it) and thinks
-in a worker *process*, so a long search never holds up the websockets of the other tables (a
-thread would share their interpreter lock). ``workers=0`` thinks in threads instead (tests).
+A bot gets only the view of its seat and the legal actions (exactly what
+:func:`otherside.bots.play_match` gives it) and thinks in a worker *process*
+(:mod:`otherside.server.tables.bot_process`), so a long search never holds up the websockets of
+the other tables (a thread would share their interpreter lock). ``workers=0`` thinks in threads
+of this process instead (in-process tests).
+
+One client must not be able to take the machine from everyone else's bots:
+
+- **Fair turns.** Decisions queue per table and the workers serve the tables in turn
+  (:class:`~otherside.server.tables.bot_queue.FairQueue`).
+- **A quick lane.** Bots the registry marks quick (``random``, ``greedy``: milliseconds a
+  decision) have a worker process of their own beside the ``workers`` that search, and every
+  worker takes a waiting quick decision before a search: a greedy bot never waits behind a long
+  search.
+- **A time cap.** The host's ``think`` is checked against the server's cap when a seat is set,
+  and lowered to it here (a table made before the cap was lowered). A worker still busy when a
+  decision's time is up (the cap and a grace for the search to return; less in the quick lane)
+  is killed and replaced, and the bot plays its game's ``random`` bot's move instead.
+
+A worker exits by itself when the server dies, even by ``kill -9`` (see
+:mod:`~otherside.server.tables.bot_process`); :meth:`BotRunner.close` stops them at shutdown.
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import contextlib
+import logging
+import os
 import random
+import sys
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from otherside.bots import bot_names, make_bot
-from otherside.bots.base import RandomBot
+import otherside
+from otherside.bots import spec as bot_spec
+from otherside.bots.spec import BotSpec
 from otherside.core.game import Action
-from otherside.server.tables.adapters import FALLBACK_BOT, parse_bot
+from otherside.server.tables.bot_process import (
+    HEADER_BYTES,
+    MODULE,
+    body_size,
+    decide,
+    decode,
+    encode,
+)
+from otherside.server.tables.bot_queue import FairQueue
+
+log = logging.getLogger("otherside.server")
+THINK_CAP = 10.0  # seconds a decision may think, unless the server says otherwise
+GRACE = 2.0  # seconds past the cap before a worker is stopped (a search finishing its depth)
+QUICK_CAP = 2.0  # seconds a quick bot's decision may take before its worker is stopped
+START_SECONDS = 120.0  # a worker's start-up on a loaded machine (not counted in any cap)
+_PACKAGE_ROOT = str(Path(otherside.__file__).resolve().parents[1])
 
 
-def choose_action(
-    game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
-) -> Action:
-    """Make bot ``bot`` of ``game`` (``name`` or ``name:key=value``, e.g. ``search:think=2``)
-    and let it choose among ``legal`` (blocking).
+@dataclass(eq=False)
+class Decision:
+    """One bot decision waiting for, or in, a worker."""
 
-    A game without a bots module still gets the game-agnostic ``random`` bot.
-    """
-    name, options = parse_bot(bot)
-    try:
-        player = make_bot(game, name, **options)
-    except ValueError:
-        if name != FALLBACK_BOT or FALLBACK_BOT in _registered(game):
+    table: str
+    game: str
+    spec: BotSpec
+    view: Mapping[str, Any]
+    legal: Sequence[Action]
+    seed: int
+    quick: bool
+    done: asyncio.Future[Action] = field(repr=False)
+
+
+class ProcessWorker:
+    """One worker process (started when first needed, restarted after it was stopped)."""
+
+    def __init__(self, quick_only: bool) -> None:
+        self.quick_only = quick_only
+        self.busy = False
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def _started(self) -> asyncio.subprocess.Process:
+        if self.process is not None and self.process.returncode is None:
+            return self.process
+        path = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, path]))}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            MODULE,
+            "--server",
+            str(os.getpid()),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+        )
+        self.process = process
+        try:
+            await asyncio.wait_for(_frame(process), START_SECONDS)
+        except BaseException:
+            await self.stop()
             raise
-        player = RandomBot()
-    return player.choose(view, legal, random.Random(seed))
+        return process
+
+    async def run(self, decision: Decision, seconds: float) -> int:
+        """The index of the action chosen; ``TimeoutError`` (the worker stopped) after
+        ``seconds`` of thinking, ``RuntimeError`` if the bot failed."""
+        process = await self._started()
+        assert process.stdin is not None
+        job = (decision.game, str(decision.spec), decision.view, decision.legal, decision.seed)
+        try:
+            process.stdin.write(encode(job))
+            await process.stdin.drain()
+            reply = await asyncio.wait_for(_frame(process), seconds)
+        except BaseException:
+            # Overrun, cancelled or broken: this worker's state is unknown, start afresh.
+            await self.stop()
+            raise
+        if reply[0] != "ok":
+            raise RuntimeError(str(reply[1]))
+        return int(reply[1])
+
+    async def stop(self) -> None:
+        """Kill the process (if any) and reap it."""
+        process, self.process = self.process, None
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
 
 
-def _registered(game: str) -> list[str]:
+async def _frame(process: asyncio.subprocess.Process) -> Any:
+    """The worker's next frame; ``EOFError`` when it exited."""
+    assert process.stdout is not None
     try:
-        return bot_names(game)
-    except ValueError:
-        return []
+        header = await process.stdout.readexactly(HEADER_BYTES)
+        return decode(await process.stdout.readexactly(body_size(header)))
+    except asyncio.IncompleteReadError as exc:
+        raise EOFError("the bot worker exited") from exc
+
+
+class ThreadWorker:
+    """A thread of this process (``workers=0``): it cannot be stopped, so past its time the
+    decision falls back and the thread stays busy until the bot returns."""
+
+    def __init__(self, pool: ThreadPoolExecutor, quick_only: bool) -> None:
+        self.pool = pool
+        self.quick_only = quick_only
+        self.busy = False
+        self.thinking: asyncio.Future[int] | None = None
+
+    async def run(self, decision: Decision, seconds: float) -> int:
+        """The index of the action chosen; ``TimeoutError`` after ``seconds``."""
+        loop = asyncio.get_running_loop()
+        job = (decision.game, str(decision.spec), decision.view, decision.legal, decision.seed)
+        self.thinking = loop.run_in_executor(self.pool, decide, *job)
+        return await asyncio.wait_for(asyncio.shield(self.thinking), seconds)
+
+    async def stop(self) -> None:
+        """Nothing to stop: a thread ends when its bot returns."""
+
+
+Worker = ProcessWorker | ThreadWorker
 
 
 class BotRunner:
-    """Runs bot decisions in a pool of worker processes (started on the first decision).
+    """Chooses bot actions in worker processes: fair turns across tables, a quick lane and a
+    time cap (see the module's docstring). Workers start on the first decision.
 
     Args:
-        workers: processes thinking at once (more tables than workers simply queue); 0 for
-            two threads of this process instead.
+        workers: processes that may search at once (more tables than workers take turns),
+            beside the quick lane's one; 0 for threads of this process instead.
         delay: seconds a bot waits before acting, so that people can follow the game.
+        think_cap: the most seconds a decision may think (the server's limit).
+        grace: seconds past its cap before a decision's worker is stopped.
     """
 
-    def __init__(self, workers: int = 2, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        workers: int = 2,
+        delay: float = 0.0,
+        think_cap: float = THINK_CAP,
+        grace: float = GRACE,
+    ) -> None:
         self.delay = delay
-        self._executor: Executor
+        self.think_cap = think_cap
+        self.grace = grace
+        self.fallbacks = 0  # decisions that fell back to a random move (overrun or failure)
+        self._quick: FairQueue[Decision] = FairQueue()
+        self._slow: FairQueue[Decision] = FairQueue()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pool: ThreadPoolExecutor | None = None
+        self.workers: list[Worker]
         if workers > 0:
-            # Spawned, not forked: this process runs threads and an event loop.
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            self.workers = [ProcessWorker(quick_only=True)]
+            self.workers += [ProcessWorker(quick_only=False) for _ in range(workers)]
         else:
-            self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="otherside-bot")
+            self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="otherside-bot")
+            self.workers = [ThreadWorker(self._pool, quick_only=True)]
+            self.workers += [ThreadWorker(self._pool, quick_only=False) for _ in range(2)]
 
     async def choose(
-        self, game: str, bot: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
+        self,
+        table: str,
+        game: str,
+        bot: str,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        seed: int,
     ) -> Action:
-        """The action bot ``bot`` chooses, computed in a worker process."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor, choose_action, game, bot, view, legal, seed
-        )
+        """The action bot ``bot`` chooses at ``table``, when the table's turn comes; the
+        game's ``random`` bot's choice if the bot overran its time or failed."""
+        spec = bot_spec.capped(game, BotSpec.parse(bot), self.think_cap)
+        quick = bot_spec.is_quick(game, spec)
+        done: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        decision = Decision(table, game, spec, view, legal, seed, quick, done)
+        (self._quick if quick else self._slow).put(table, decision)
+        self._dispatch()
+        return await done
 
-    def close(self) -> None:
-        """Stop the workers (a decision in progress is let finish)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+    def waiting(self) -> int:
+        """Decisions queued, not yet in a worker."""
+        return len(self._quick) + len(self._slow)
+
+    def _dispatch(self) -> None:
+        for worker in self.workers:
+            if worker.busy:
+                continue
+            decision = self._next(worker.quick_only)
+            if decision is None:
+                continue
+            worker.busy = True
+            task = asyncio.create_task(self._run(worker, decision), name="otherside-bot-decision")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _next(self, quick_only: bool) -> Decision | None:
+        # Quick decisions first, in every worker; a cancelled one (its table stopped) is dropped.
+        lanes = (self._quick,) if quick_only else (self._quick, self._slow)
+        for lane in lanes:
+            while (decision := lane.take()) is not None:
+                if not decision.done.done():
+                    return decision
+        return None
+
+    async def _run(self, worker: Worker, decision: Decision) -> None:
+        cap = min(QUICK_CAP, self.think_cap) if decision.quick else self.think_cap
+        thinking = asyncio.ensure_future(worker.run(decision, cap + self.grace))
+        waits: set[asyncio.Future[Any]] = {thinking, decision.done}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if not thinking.done():
+                # Nobody waits for this decision any more (its table stopped): free the worker
+                # now rather than after a long search.
+                thinking.cancel()
+            index = await thinking
+            action = decision.legal[index]
+        except asyncio.CancelledError:
+            thinking.cancel()
+            dropped = decision.done.cancelled()
+            decision.done.cancel()
+            if not dropped:
+                raise  # this runner is closing
+            return
+        except Exception as exc:
+            self.fallbacks += 1
+            why = "ran out of time" if isinstance(exc, TimeoutError) else f"failed ({exc})"
+            log.warning(
+                "bot %s at table %s %s; it plays a random move", decision.spec, decision.table, why
+            )
+            action = _fallback(decision)
+        finally:
+            self._free(worker)
+        if not decision.done.done():
+            decision.done.set_result(action)
+
+    def _free(self, worker: Worker) -> None:
+        thinking = worker.thinking if isinstance(worker, ThreadWorker) else None
+        if thinking is not None and not thinking.done():
+            # The thread goes on thinking: the worker is free once it returns.
+            thinking.add_done_callback(lambda _: self._free(worker))
+            return
+        worker.busy = False
+        self._dispatch()
+
+    async def close(self) -> None:
+        """Stop every worker (decisions in progress are dropped) and wait for them to exit."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*(w.stop() for w in self.workers), return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _fallback(decision: Decision) -> Action:
+    return fallback_choice(decision.game, decision.view, decision.legal, decision.seed)
+
+
+def fallback_choice(
+    game: str, view: Mapping[str, Any], legal: Sequence[Action], seed: int
+) -> Action:
+    """A quick legal move for a bot that could not decide: what the game's ``random`` bot
+    plays (a board move in VERSUS, never a resignation)."""
+    bot = bot_spec.make(game, BotSpec(bot_spec.FALLBACK))
+    return bot.choose(view, legal, random.Random(seed))

@@ -53,6 +53,13 @@ _CODES: dict[str, tuple[int, Callable[[dict[str, Any]], str]]] = {
     "game_over": (409, lambda p: "the game is over"),
     "not_finished": (409, lambda p: "a rematch is for a finished game"),
     "changed_meanwhile": (409, lambda p: "the table changed meanwhile: please try again"),
+    "too_many_bot_games": (
+        429,
+        lambda p: (
+            f"you already run {p['most']} games with bots only: stop one or wait for it "
+            "to end (a game with a person seated does not count)"
+        ),
+    ),
     "not_playing": (409, lambda p: "the game is not in play"),
     "not_a_person": (409, lambda p: f"seat {p['seat'] + 1} is not played by another person"),
     "has_a_clock": (
@@ -62,6 +69,10 @@ _CODES: dict[str, tuple[int, Callable[[dict[str, Any]], str]]] = {
     "not_away": (
         409,
         lambda p: f"{p['name']} is at the table, or has been away less than {p['seconds']:g} s",
+    ),
+    "not_bots_only": (
+        409,
+        lambda p: "only a game with bots only can be stopped; players may resign or leave",
     ),
 }
 

@@ -13,8 +13,6 @@ own modules: :mod:`.play`, :mod:`.forfeits`, :mod:`.deadlines`, :mod:`.chat`,
 from __future__ import annotations
 
 import asyncio
-import random
-import secrets
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -72,7 +70,6 @@ class TableHub:
             cluster=self.cluster,
             limits=limits or Limits(),
             bots=bots,
-            rng=random.Random(secrets.randbits(64)),
             ask=self.ask,
             background=self.background,
             forget_if_idle=self.forget_if_idle,
@@ -99,15 +96,19 @@ class TableHub:
     async def actor(self, table_id: str) -> TableActor:
         """The actor of table ``table_id``, loaded and started on first use
         (``Refused("no_table")`` if there is no such table)."""
-        found = self._actors.get(table_id)
-        if found is not None:
-            return found
-        # One load per table, whoever asks meanwhile waits for it; other tables load at once.
-        loading = self._loads.get(table_id)
-        if loading is None:
-            loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id))
-            loading.add_done_callback(lambda _: self._loads.pop(table_id, None))
-        return await asyncio.shield(loading)
+        while True:
+            found = self._actors.get(table_id)
+            if found is not None:
+                return found
+            # One load per table, whoever asks meanwhile waits for it; other tables load at once.
+            loading = self._loads.get(table_id)
+            if loading is None:
+                loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id))
+                loading.add_done_callback(lambda _: self._loads.pop(table_id, None))
+            loaded = await asyncio.shield(loading)
+            if not loaded.stopped:
+                return loaded
+            # Let go, idle, before this caller's turn came: load it again.
 
     async def live(self, table_id: str) -> LiveTable:
         """The live table ``table_id``, loaded on first use."""

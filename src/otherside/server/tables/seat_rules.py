@@ -90,15 +90,18 @@ def check_host(info: TableInfo, user: UserInfo) -> None:
         raise Refused("not_host", host=info.owner_name)
 
 
-def checked_bot(info: TableInfo, bot: str) -> str:
-    """The bot spec ``bot`` as the table's game takes it (``bad_bot`` saying why not)."""
+def checked_bot(info: TableInfo, bot: str, think_cap: float | None = None) -> str:
+    """The bot spec ``bot`` as the table's game takes it, its ``think`` no more than
+    ``think_cap`` (``bad_bot`` saying why not)."""
     try:
-        return get_adapter(info.game).check_bot(bot)
+        return get_adapter(info.game).check_bot(bot, think_cap)
     except ValueError as exc:
         raise Refused("bad_bot", reason=str(exc)) from exc
 
 
-def set_bot(info: TableInfo, user: UserInfo, seat: int, bot: str | None) -> list[SeatInfo]:
+def set_bot(
+    info: TableInfo, user: UserInfo, seat: int, bot: str | None, think_cap: float | None = None
+) -> list[SeatInfo]:
     """The host puts ``bot`` in ``seat`` (``None`` takes a bot out)."""
     check_waiting(info)
     check_host(info, user)
@@ -106,14 +109,17 @@ def set_bot(info: TableInfo, user: UserInfo, seat: int, bot: str | None) -> list
         raise Refused("no_such_seat", seat=seat, players=info.players)
     if info.seats[seat].user_id is not None:
         raise Refused("seat_taken", seat=seat, name=info.seats[seat].user_name)
-    return [SeatInfo(seat, bot=checked_bot(info, bot) if bot is not None else None)]
+    spec = checked_bot(info, bot, think_cap) if bot is not None else None
+    return [SeatInfo(seat, bot=spec)]
 
 
-def fill(info: TableInfo, user: UserInfo, bot: str) -> list[SeatInfo]:
+def fill(
+    info: TableInfo, user: UserInfo, bot: str, think_cap: float | None = None
+) -> list[SeatInfo]:
     """The host fills every empty seat with ``bot``."""
     check_waiting(info)
     check_host(info, user)
-    spec = checked_bot(info, bot)
+    spec = checked_bot(info, bot, think_cap)
     return [SeatInfo(s.seat, bot=spec) for s in info.seats if s.empty]
 
 

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
-from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo
+from otherside.server.store.records import LimitReached, SeatInfo, StaleWrite, TableInfo
 from otherside.server.store.tables import seated_ratings
-from otherside.server.tables import seat_rules
+from otherside.server.tables import bot_tables, seat_rules
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import forfeit
 from otherside.server.tables.live import LiveTable
@@ -157,7 +157,11 @@ class SetBot:
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
         """The table after."""
         return await change_seats(
-            services, live, lambda info: seat_rules.set_bot(info, self.user, self.seat, self.bot)
+            services,
+            live,
+            lambda info: seat_rules.set_bot(
+                info, self.user, self.seat, self.bot, services.limits.bot_think_cap
+            ),
         )
 
 
@@ -171,7 +175,11 @@ class Fill:
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
         """The table after."""
-        await change_seats(services, live, lambda info: seat_rules.fill(info, self.user, self.bot))
+        await change_seats(
+            services,
+            live,
+            lambda info: seat_rules.fill(info, self.user, self.bot, services.limits.bot_think_cap),
+        )
         return await Start(self.user).run(live, services)
 
 
@@ -189,13 +197,22 @@ class Start:
 
         def decide(info: TableInfo) -> seat_rules.Started:
             seat_rules.check_start(info, self.user)
-            state = live.adapter.new_state(info.players, info.options, services.rng, live.game)
+            state = live.adapter.new_state(info.players, info.options, live.game)
             return seat_rules.started(info, live.adapter, state, services.clock.now())
 
         async def write(known: TableInfo, start: seat_rules.Started) -> None:
-            await services.store.start(
-                known, start.options, start.record, start.rated, start.plan, start.now
-            )
+            try:
+                await services.store.start(
+                    known,
+                    start.options,
+                    start.record,
+                    start.rated,
+                    start.plan,
+                    start.now,
+                    bots_only_limit=bot_tables.bots_only_limit(known, services.limits),
+                )
+            except LimitReached as exc:
+                raise Refused("too_many_bot_games", most=exc.most) from exc
 
         start, _ = await decided_and_written(services, live, decide, write)
         live.state, live.info = start.state, start.info

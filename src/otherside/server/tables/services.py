@@ -5,7 +5,6 @@ them (asking a table's actor, running a task, letting an idle table go)."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -41,7 +40,6 @@ class Services:
         throttles: where the limits are counted, shared by every server process (``None``
             for a hub without a database, which counts nothing).
         bots: the runner choosing bot actions.
-        rng: seeds of new games and of bots' choices.
         ask: runs a command on the actor of a table (by id), loading it if needed.
         background: runs a task of the hub's (stopped when the hub closes).
         forget_if_idle: lets a table go from memory if nothing holds it there.
@@ -55,7 +53,6 @@ class Services:
     cluster: SoloCluster | PostgresCluster
     limits: Limits
     bots: BotRunner
-    rng: random.Random
     ask: Callable[[str, Command[Any]], Awaitable[Any]]
     background: Callable[[Coroutine[Any, Any, None], str | None], asyncio.Task[None]]
     forget_if_idle: Callable[[LiveTable], None]

@@ -1,0 +1,330 @@
+"""Floods against a fresh table server while an honest player plays: does the player notice?
+
+For each flood (a thousand websockets, a thousand slow-header connections, 100 MiB bodies,
+2,000-deep JSON, a replay and history flood on finished games, a wrong-password sign-in flood) a
+fresh ``otherside serve`` (SQLite, default guards) is started; an honest client from 127.0.0.1
+plays Verso against a bot through its websocket and times each of its actions (sent → the view
+that results), first quiet, then while an attacker process floods from other loopback addresses
+(127.0.0.2 and up). Prints the honest player's p50/p95 quiet and under each flood, the flood's
+answers, and the server's CPU seconds; the verdict is whether each flood's p95 stays under three
+times the quiet one. Loopback only.
+
+    PYTHONPATH=src:. python benchmarks/abuse.py --seconds 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from rich.console import Console
+from rich.table import Table
+from tests.security.outside import ATTACKER, HONEST, play_to_the_end
+from tests.server.processes import Server, free_port
+
+from otherside.server.store.db import sqlite_url
+
+THINK = 0.05  # the honest player's pause before each action
+MIB = 1 << 20
+
+
+def _cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# -- the honest player ------------------------------------------------------------------------
+
+
+async def _new_game(url: str, http: httpx.AsyncClient) -> str:
+    made = await http.post("/api/tables", json={"game": "verso", "players": 2})
+    table_id = str(made.json()["id"])
+    await http.post(f"/api/tables/{table_id}/bots", json={"bot": "random"})
+    (await http.post(f"/api/tables/{table_id}/start")).raise_for_status()
+    return table_id
+
+
+async def honest_play(url: str, seconds: float) -> list[float]:
+    """Play Verso games for ``seconds``; the time of each action, in seconds."""
+    port = url.rsplit(":", 1)[1]
+    times: list[float] = []
+    transport = httpx.AsyncHTTPTransport(local_address=HONEST)
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
+        (await http.post("/api/guest")).raise_for_status()
+        cookie = http.cookies.get("otherside_session")
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            table_id = await _new_game(url, http)
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/tables/{table_id}",
+                additional_headers={"Cookie": f"otherside_session={cookie}"},
+                local_addr=(HONEST, 0),
+            ) as ws:
+                sent_at: float | None = None
+                sent_version = -1
+                while time.monotonic() < deadline:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "table" and message["table"]["status"] == "over":
+                        break
+                    if message["type"] != "view":
+                        continue
+                    if sent_at is not None and message["version"] > sent_version:
+                        times.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    if message["legal"] and sent_at is None:
+                        await asyncio.sleep(THINK)
+                        sent_version = message["version"]
+                        action = {
+                            "type": "action",
+                            "version": sent_version,
+                            "action": random.choice(message["legal"]),
+                        }
+                        sent_at = time.perf_counter()
+                        await ws.send(json.dumps(action))
+    return times
+
+
+# -- the floods (each runs in a process of its own until its deadline) -------------------------
+
+
+async def _websockets(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    port = url.rsplit(":", 1)[1]
+    outcomes: Counter[str] = Counter()
+    held: list[Any] = []
+
+    async def one() -> None:
+        try:
+            ws = await websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/tables/{extra['table']}",
+                local_addr=(ATTACKER, 0),
+                open_timeout=10,
+            )
+            await ws.recv()
+            held.append(ws)
+            outcomes["held"] += 1
+        except websockets.exceptions.InvalidStatus as refused:
+            outcomes[f"http {refused.response.status_code}"] += 1
+        except websockets.exceptions.ConnectionClosed as closed:
+            outcomes[f"closed {closed.rcvd.code if closed.rcvd else None}"] += 1
+        except (OSError, TimeoutError):
+            outcomes["connect failed"] += 1
+
+    while time.monotonic() < deadline:
+        await asyncio.gather(*(one() for _ in range(1000 - len(held))))
+        await asyncio.sleep(1)
+    await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
+    return outcomes
+
+
+async def _slow_headers(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    port = int(url.rsplit(":", 1)[1])
+    outcomes: Counter[str] = Counter()
+
+    async def one() -> None:
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(ATTACKER, 0)
+            )
+        except OSError:
+            outcomes["connect failed"] += 1
+            return
+        answer = b""
+        try:
+            writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            while time.monotonic() < deadline:
+                try:
+                    data = await asyncio.wait_for(reader.read(4096), 1.0)
+                except TimeoutError:
+                    writer.write(b"a")
+                    continue
+                if not data:
+                    break
+                answer += data
+        except OSError:
+            pass
+        finally:
+            writer.close()
+        outcomes[answer.split(b" ", 2)[1].decode() if answer else "cut off"] += 1
+
+    while time.monotonic() < deadline:
+        await asyncio.gather(*(one() for _ in range(1000)))
+    return outcomes
+
+
+async def _requests(
+    url: str, deadline: float, send: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]]
+) -> Counter[str]:
+    outcomes: Counter[str] = Counter()
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER)
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
+
+        async def worker() -> None:
+            while time.monotonic() < deadline:
+                try:
+                    outcomes[str((await send(http)).status_code)] += 1
+                except httpx.HTTPError as exc:
+                    outcomes[type(exc).__name__] += 1
+
+        await asyncio.gather(*(worker() for _ in range(8)))
+    return outcomes
+
+
+async def _big_bodies(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    body = b"x" * 100 * MIB
+    return await _requests(url, deadline, lambda http: http.post("/api/signup", content=body))
+
+
+async def _deep_json(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    deep = ("[" * 2000 + "]" * 2000).encode()
+    headers = {"Content-Type": "application/json"}
+    return await _requests(
+        url, deadline, lambda http: http.post("/api/tables", content=deep, headers=headers)
+    )
+
+
+async def _replays(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    tables = extra["finished"]
+    return await _requests(
+        url,
+        deadline,
+        lambda http: http.get(
+            f"/api/tables/{random.choice(tables)}/{random.choice(('replay', 'history'))}"
+        ),
+    )
+
+
+async def _sign_ins(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    return await _requests(
+        url,
+        deadline,
+        lambda http: http.post(
+            "/api/signin", json={"name": f"n{random.randrange(10**6)}", "password": "guess!"}
+        ),
+    )
+
+
+FLOODS: dict[str, Callable[[str, dict[str, Any], float], Awaitable[Counter[str]]]] = {
+    "1,000 websockets": _websockets,
+    "1,000 slow headers": _slow_headers,
+    "100 MiB bodies": _big_bodies,
+    "2,000-deep JSON": _deep_json,
+    "replay/history": _replays,
+    "wrong sign-ins": _sign_ins,
+}
+
+
+def _flood_process(name: str, url: str, extra: dict[str, Any], seconds: float, out: Any) -> None:
+    outcomes = asyncio.run(FLOODS[name](url, extra, time.monotonic() + seconds))
+    out.put(dict(outcomes))
+
+
+# -- one round per flood -------------------------------------------------------------------------
+
+
+def _percentiles(times: list[float]) -> tuple[float, float]:
+    if len(times) < 2:
+        return float("nan"), float("nan")
+    cuts = statistics.quantiles(times, n=100)
+    return statistics.median(times) * 1000, cuts[94] * 1000
+
+
+async def _finished_games(url: str, count: int) -> list[str]:
+    """Play ``count`` Verso games to their end (the replay flood's targets)."""
+    port = url.rsplit(":", 1)[1]
+    ids = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        (await http.post("/api/guest")).raise_for_status()
+        cookie = http.cookies.get("otherside_session")
+        for _ in range(count):
+            table_id = await _new_game(url, http)
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/tables/{table_id}",
+                additional_headers={"Cookie": f"otherside_session={cookie}"},
+            ) as ws:
+                await play_to_the_end(ws)
+            ids.append(table_id)
+    return ids
+
+
+def run_round(name: str, seconds: float, workdir: Path) -> dict[str, Any]:
+    """A fresh server, the honest player quiet then under ``name``; the figures."""
+    api = Server(sqlite_url(workdir / f"{abs(hash(name))}.db"), free_port())
+    try:
+        extra: dict[str, Any] = {}
+        if name == "replay/history":
+            extra["finished"] = asyncio.run(_finished_games(api.url, 3))
+
+        async def a_table() -> str:
+            async with httpx.AsyncClient(base_url=api.url) as http:
+                await http.post("/api/guest")
+                return await _new_game(api.url, http)
+
+        extra["table"] = asyncio.run(a_table())
+        quiet = asyncio.run(honest_play(api.url, seconds))
+        results: Any = multiprocessing.get_context("spawn").Queue()
+        flood = multiprocessing.get_context("spawn").Process(
+            target=_flood_process, args=(name, api.url, extra, seconds + 2, results)
+        )
+        cpu_before = _cpu(api.pid)
+        flood.start()
+        time.sleep(2)  # the flood under way
+        loud = asyncio.run(honest_play(api.url, seconds))
+        outcomes = results.get(timeout=120)
+        flood.join(timeout=30)
+        cpu = _cpu(api.pid) - cpu_before
+        return {"quiet": quiet, "loud": loud, "outcomes": outcomes, "cpu": cpu}
+    finally:
+        api.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15.0, help="quiet and flood spans")
+    parser.add_argument("--only", default=None, help="run only the floods containing this")
+    args = parser.parse_args()
+    console = Console(width=180)
+    table = Table(title="the honest player's action time (ms) under each flood")
+    for column in ("flood", "quiet p50", "quiet p95", "flood p50", "flood p95", "p95 ×"):
+        table.add_column(column, justify="right")
+    table.add_column("server CPU s", justify="right")
+    table.add_column("the flood's answers")
+    table.add_column("verdict")
+    with tempfile.TemporaryDirectory() as workdir:
+        for name in FLOODS:
+            if args.only and args.only not in name:
+                continue
+            console.print(f"[bold]{name}[/] …")
+            figures = run_round(name, args.seconds, Path(workdir))
+            q50, q95 = _percentiles(figures["quiet"])
+            l50, l95 = _percentiles(figures["loud"])
+            ratio = l95 / q95
+            answers = ", ".join(f"{k}: {v}" for k, v in sorted(figures["outcomes"].items()))
+            table.add_row(
+                name,
+                f"{q50:.1f}",
+                f"{q95:.1f}",
+                f"{l50:.1f}",
+                f"{l95:.1f}",
+                f"{ratio:.2f}",
+                f"{figures['cpu']:.1f}",
+                answers,
+                "[green]holds[/]" if ratio < 3 else "[red]over 3×[/]",
+            )
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

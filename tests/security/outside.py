@@ -1,0 +1,116 @@
+"""Attacking a real server process from outside: the server started with a small descriptor
+limit (``RLIMIT_NOFILE``, inherited from this process while it starts), and clients that come
+from chosen loopback addresses (all of 127.0.0.0/8 is this machine), so that an attacker and an
+honest player are different addresses as they would be on the internet."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import resource
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from otherside.server.store.db import sqlite_url
+from tests.server.conftest import postgres_database
+from tests.server.processes import Server, free_port
+
+HONEST = "127.0.0.1"
+ATTACKER = "127.0.0.2"
+COOKIE = "otherside_session"
+
+
+@pytest.fixture(
+    name="database", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def database_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """``database``: a fresh, empty database for a server process: a SQLite file, then
+    PostgreSQL (import this into a test module to use it)."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path / "otherside.db")
+        return
+    with postgres_database() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def server(
+    database: str, *settings: str, descriptors: int = 256, guard: bool = True
+) -> Iterator[Server]:
+    """``otherside serve`` with ``--guard`` settings ``settings`` (other arguments when not
+    ``guard``) and at most ``descriptors`` open files, stopped after the block."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    args = [arg for item in settings for arg in ("--guard", item)] if guard else list(settings)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, hard))
+    try:
+        process = Server(database, free_port(), *args, wait=False)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    try:
+        process.wait_up()
+        yield process
+    finally:
+        process.kill()
+
+
+def client(process: Server, address: str = HONEST, **kwargs: Any) -> httpx.AsyncClient:
+    """An HTTP client of ``process`` coming from ``address``."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=process.url, transport=transport, **kwargs)
+
+
+async def guest_table(process: Server, http: httpx.AsyncClient) -> str:
+    """Sign ``http`` in as a guest and open a two-player Verso table; its id."""
+    (await http.post("/api/guest")).raise_for_status()
+    made = await http.post("/api/tables", json={"game": "verso", "players": 2})
+    made.raise_for_status()
+    return str(made.json()["id"])
+
+
+def socket_url(process: Server, table_id: str) -> str:
+    """The websocket address of a table."""
+    return f"ws://127.0.0.1:{process.port}/ws/tables/{table_id}"
+
+
+async def open_socket(
+    process: Server, table_id: str, address: str = HONEST, cookie: str | None = None
+) -> websockets.ClientConnection:
+    """A table websocket from ``address`` (signed in with ``cookie``, if given)."""
+    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else None
+    return await websockets.connect(
+        socket_url(process, table_id),
+        additional_headers=headers,
+        local_addr=(address, 0),
+        open_timeout=20,
+    )
+
+
+async def next_message(ws: websockets.ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``ws``."""
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == kind:
+            return message
+
+
+async def play_to_the_end(ws: websockets.ClientConnection) -> int:
+    """Play the first legal action whenever the socket's seat may act, until the game is over;
+    how many actions it played."""
+    played = 0
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == "table" and message["table"]["status"] == "over":
+            return played
+        if message["type"] == "view" and message["legal"]:
+            action = {
+                "type": "action",
+                "version": message["version"],
+                "action": message["legal"][0],
+            }
+            await ws.send(json.dumps(action))
+            played += 1

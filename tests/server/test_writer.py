@@ -1,0 +1,193 @@
+"""The group-committing writer (``store/writer.py``) on a real SQLite file and a real PostgreSQL
+database: many writes, few transactions; every caller answered only after its write committed;
+a failing write fails alone, a failing batch fails each caller and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sqlalchemy import bindparam, func, insert, select, text, update
+
+from otherside.server.store.db import Database
+from otherside.server.store.models import User
+from otherside.server.store.records import StaleWrite
+from otherside.server.store.writer import Batch, Writer
+
+ADD_USER = insert(User).values(
+    name=bindparam("name"), name_key=bindparam("key"), is_guest=bindparam("guest")
+)
+RENAME_AT = (
+    update(User)
+    .where(User.name_key == bindparam("key"), User.name == bindparam("was"))
+    .values(name=bindparam("now"))
+)
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = Database(database_url)
+    await asyncio.to_thread(database.migrate)
+    yield database
+    database.close()
+
+
+def names(db: Database) -> set[str]:
+    """The users' names as a separate transaction sees them: what has committed."""
+    return set(db.transaction(lambda s: list(s.scalars(select(User.name)))))
+
+
+def adding(name: str) -> Any:
+    def work(batch: Batch) -> str:
+        batch.add(ADD_USER, {"name": name, "key": name.lower(), "guest": True})
+        return name
+
+    return work
+
+
+async def test_concurrent_writes_share_few_transactions_and_answer_after_commit(
+    db: Database,
+) -> None:
+    writer = Writer(db)
+    seen_committed: list[bool] = []
+
+    async def one(index: int) -> None:
+        name = f"u{index}"
+        assert await writer.write(adding(name)) == name
+        # Answered: another transaction must already see it.
+        seen_committed.append(name in await asyncio.to_thread(names, db))
+
+    await asyncio.gather(*(one(i) for i in range(200)))
+    assert len(seen_committed) == 200 and all(seen_committed)
+    assert writer.batches <= 3
+    assert len(names(db)) == 200
+
+
+async def test_writes_arriving_during_a_commit_go_into_the_next_one(db: Database) -> None:
+    writer = Writer(db)
+    first = asyncio.ensure_future(writer.write(adding("first")))
+    await asyncio.sleep(0)  # the first batch is on its way to the database thread
+    rest = [asyncio.ensure_future(writer.write(adding(f"next{i}"))) for i in range(50)]
+    await asyncio.gather(first, *rest)
+    assert writer.batches == 2
+    assert len(names(db)) == 51
+
+
+async def test_a_failing_write_fails_alone(db: Database) -> None:
+    writer = Writer(db)
+
+    def broken(batch: Batch) -> None:
+        batch.session.execute(text("SELECT * FROM no_such_table"))
+
+    results = await asyncio.gather(
+        *(writer.write(adding(f"ok{i}")) for i in range(10)),
+        writer.write(broken),
+        writer.write(adding("ok10")),
+        return_exceptions=True,
+    )
+    failed = [r for r in results if isinstance(r, BaseException)]
+    assert len(failed) == 1 and "no_such_table" in str(failed[0])
+    assert names(db) == {f"ok{i}" for i in range(11)}
+
+
+async def test_a_row_at_the_wrong_version_is_a_stale_write_of_its_caller_only(
+    db: Database,
+) -> None:
+    writer = Writer(db)
+    await asyncio.gather(*(writer.write(adding(f"p{i}")) for i in range(5)))
+
+    def rename(index: int, was: str) -> Any:
+        def work(batch: Batch) -> None:
+            batch.add(RENAME_AT, {"key": f"p{index}", "was": was, "now": f"q{index}"}, expect=1)
+
+        return work
+
+    results = await asyncio.gather(
+        *(writer.write(rename(i, "stale" if i == 2 else f"p{i}")) for i in range(5)),
+        return_exceptions=True,
+    )
+    assert [isinstance(r, StaleWrite) for r in results] == [False, False, True, False, False]
+    assert names(db) == {"q0", "q1", "p2", "q3", "q4"}
+
+
+async def test_a_failed_batch_fails_every_caller_and_changes_nothing(db: Database) -> None:
+    writer = Writer(db)
+    # The database itself refuses every write: the table the works write to is gone.
+    await asyncio.to_thread(
+        db.transaction, lambda s: s.execute(text("ALTER TABLE users RENAME TO users_away"))
+    )
+    results = await asyncio.gather(
+        *(writer.write(adding(f"lost{i}")) for i in range(20)), return_exceptions=True
+    )
+    await asyncio.to_thread(
+        db.transaction, lambda s: s.execute(text("ALTER TABLE users_away RENAME TO users"))
+    )
+    assert all(isinstance(r, Exception) for r in results)
+    assert names(db) == set()
+    # The writer goes on afterwards.
+    assert await writer.write(adding("after")) == "after"
+    assert names(db) == {"after"}
+
+
+async def test_a_caller_who_stops_waiting_still_gets_its_write_committed(db: Database) -> None:
+    writer = Writer(db)
+    task = asyncio.ensure_future(writer.write(adding("impatient")))
+    await asyncio.sleep(0)
+    task.cancel()
+    await writer.close()
+    assert names(db) == {"impatient"}
+
+
+async def test_results_come_back_in_each_callers_own_future(db: Database) -> None:
+    writer = Writer(db)
+
+    def count(batch: Batch) -> int:
+        return int(batch.session.scalar(select(func.count()).select_from(User)) or 0)
+
+    got = await asyncio.gather(writer.write(adding("a")), writer.write(count))
+    # The count runs after the first work queued its row but before the rows are written.
+    assert got == ["a", 0]
+
+
+@pytest.mark.postgres
+async def test_one_notify_per_batch_carries_every_announcement(database_url: str) -> None:
+    if database_url.startswith("sqlite"):
+        pytest.skip("NOTIFY is PostgreSQL's")
+    import psycopg
+
+    from otherside.server.cluster.peers import _psycopg_url
+
+    db = Database(database_url)
+    await asyncio.to_thread(db.migrate)
+    writer = Writer(db, channel="otherside_test_writer")
+    heard: list[Any] = []
+    try:
+        async with await psycopg.AsyncConnection.connect(
+            _psycopg_url(database_url), autocommit=True
+        ) as listener:
+            await listener.execute("LISTEN otherside_test_writer")
+
+            def announcing(index: int) -> Any:
+                def work(batch: Batch) -> None:
+                    batch.add(ADD_USER, {"name": f"n{index}", "key": f"n{index}", "guest": True})
+                    batch.notify({"table": f"t{index}", "kind": "move", "pad": "x" * 100})
+
+                return work
+
+            await asyncio.gather(*(writer.write(announcing(i)) for i in range(100)))
+            notes = listener.notifies(timeout=2.0)
+            async for note in notes:
+                heard.append(json.loads(note.payload))
+                if sum(len(h) for h in heard) == 100:
+                    break
+    finally:
+        db.close()
+    assert sorted(m["table"] for batch in heard for m in batch) == sorted(
+        f"t{i}" for i in range(100)
+    )
+    # 100 announcements of ~150 bytes: a couple of payloads, not a hundred.
+    assert len(heard) <= 2 * writer.batches + 2
+    assert len(heard) < 10
