@@ -158,7 +158,9 @@ def test_a_rated_result_shows_each_rating_change(
     assert line.is_visible() and page.evaluate("scrollY") == 0  # in sight, phone or not
     # Beside the names in the players' list too.
     assert "(+" in page.locator(".pl[data-seat='0']").inner_text()
-    assert "(−" in page.locator(".pl[data-seat='1']").inner_text()
+    loser = page.locator(".pl[data-seat='1']").inner_text()
+    assert "(−" in loser
+    assert "resigned" in loser and "plays on" not in loser  # the game is over: no bot plays
     _shot(page, f"rated-result-{'phone' if phone else 'desktop'}")
     # The rematch is one tap from the result on a phone (its actions live in a drawer there).
     if phone:

@@ -100,7 +100,8 @@ export function playerRows(state) {
         s.seat === you ? " (you)" : "",
         s.rating ? el("span", { class: "rating", title: `${table.title} rating` }, ` ${s.rating}`) : null,
         changeNode(s.rating_change),
-        s.forfeit ? el("span", { class: "muted" }, ` — ${FORFEIT_WORDS[s.forfeit] ?? s.forfeit}; ${botWords(s.bot)} plays on`) : null,
+        // Once the game is over no bot plays on: only why the seat was given up is said.
+        s.forfeit ? el("span", { class: "muted" }, ` — ${FORFEIT_WORDS[s.forfeit] ?? s.forfeit}${playing ? `; ${botWords(s.bot)} plays on` : ""}`) : null,
         playing && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · away") : null,
         s.guest ? el("span", { class: "muted" }, " · guest") : null),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,

@@ -34,8 +34,8 @@ export function waitingRoom(state, call) {
     isHost && state.handedOver ? el("p", { class: "host-now", role: "status", "data-testid": "host-now" },
       "You are the host now: the host left the table.") : null,
     // Filling the seats with bots starts the game at once: the button says so.
-    isHost && empty && choices.length ? el("button", { class: "secondary", id: "fill", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${choices[0].label} and start`) : null,
-    isHost ? el("button", { id: "start", disabled: empty > 0, onclick: () => call("start") }, "Start the game")
+    isHost && empty && choices.length ? el("button", { id: "fill", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${choices[0].label} and start`) : null,
+    isHost ? el("button", { id: "start", class: empty > 0 ? "secondary" : "", disabled: empty > 0, onclick: () => call("start") }, "Start the game")
       : el("span", { class: "muted" }, "The host starts the game when every seat is taken."),
     ratedNote ? el("span", { class: "muted" }, ratedNote) : null,
   ].filter(Boolean);
