@@ -159,7 +159,9 @@ function tablePage(state) {
       }
       state.table = message.table;
       state.you = message.you;
-      document.title = `otherside — ${state.table.title} table`;
+      // A table message (a partner away or back) must not take "Your turn" off the tab's title.
+      const mine = state.frame?.legal.length > 0 && state.table.status !== "over";
+      if (!mine) document.title = `otherside — ${state.table.title} table`;
       renderTable();
       renderBoard();
     } else if (message.type === "view") {

@@ -41,7 +41,8 @@ export function summary(view, names) {
   if (view.phase === "build") {
     const card = view.card?.number ? `card ${view.card.number}` : "a new card";
     const level = view.players === 2 ? ` for level ${view.level + 1} (${clockText(view.clock.limit)})` : "";
-    const done = view.done.length ? `; ${who(names, view.done[0])} said “Recto”` : "";
+    // The recto builder says "Recto", the verso builder "Verso" (whoever reveals builds recto).
+    const done = view.done.length ? `; ${who(names, view.done[0])} said “${view.done[0] === view.recto ? "Recto" : "Verso"}”` : "";
     return `${who(names, view.recto)} (recto) and ${who(names, view.verso)} (verso) build ${card}${level}${done}.`;
   }
   const rows = history(view);

@@ -63,7 +63,9 @@ export function outcomeWords(state) {
   const outcome = state.table.outcome;
   const names = seatNames(state);
   const who = outcome.winners.map((s) => names[s]).join(" and ");
-  const result = outcome.winners.length === 0 ? "Draw" : `${who} won`;
+  // A cooperative game (every seat among the winners) has no one who beat anyone.
+  const together = outcome.winners.length > 1 && outcome.winners.length === state.table.seats.length;
+  const result = outcome.winners.length === 0 ? "Draw" : together ? "Game over" : `${who} won`;
   return [`${result} — `, ...ruleNodes(outcome.reason, state.table.game), `. Scores: ${outcome.scores.join(" – ")}.`];
 }
 
