@@ -253,7 +253,7 @@ def test_versus_on_a_phone_shows_its_coordinates_and_the_bot_in_words(
     assert _in_sight(me, "[data-testid=dock-clock-0]") and _in_sight(me, "#dock-chat")
     assert _fits(me)
     me.tap("[data-open=table]")
-    assert "Search bot (0.5 s a move)" in me.inner_text("#players")
+    assert "Search bot · 0.5 s a move" in me.inner_text("#players")
     _shot(me, "versus-phone")
     assert not errors, errors
 

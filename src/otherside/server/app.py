@@ -168,6 +168,11 @@ def create_app(
     async def player_page(name: str) -> FileResponse:
         return page("player.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str) -> FileResponse:
         return page("rules.html")

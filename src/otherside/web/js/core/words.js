@@ -3,23 +3,47 @@ import { el } from "/static/js/core/dom.js";
 
 const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
+const BOT_NAMES = { ismcts: "Tree-search bot", expectimax: "Look-ahead bot", partner: "Bot partner" };
+const OPTION_WORDS = { think: (value) => `${value} s a move` };
+
 /**
- * A bot spec ("search:think=0.5", "partner", "greedy") as words.
- * @example botWords("search:think=0.5") === "Search bot (0.5 s a move)"
+ * A bot as people call it, the one place the pages turn a bot into words. Takes a spec
+ * ("search:think=0.5", "partner", "greedy") or what the server says of a bot (a seat with
+ * `bot_label`/`bot_name`/`bot`, or a bot choice with `label`/`name`/`spec`): the server's words
+ * win when it has them.
+ * @example botWords("search:think=0.5") === "Search bot · 0.5 s a move"
  * @example botWords("partner") === "Bot partner"
  */
-export function botWords(spec) {
-  if (!spec) return "a bot";
-  const [name, ...options] = String(spec).split(":");
-  const think = options.map((o) => o.split("=")).find(([key]) => key === "think")?.[1];
-  const base = name === "partner" ? "Bot partner" : `${cap(name)} bot`;
-  return think ? `${base} (${think} s a move)` : base;
+export function botWords(bot) {
+  if (bot && typeof bot === "object") {
+    if (bot.bot_label) return bot.bot_label;
+    return botWords(bot.bot ?? bot.spec ?? bot.bot_name ?? bot.name);
+  }
+  if (!bot) return "a bot";
+  const [name, ...options] = String(bot).split(":");
+  const base = BOT_NAMES[name] ?? `${cap(name)} bot`;
+  const said = options.flatMap((o) => o.split(",")).map((o) => o.split("="))
+    .map(([key, value]) => (OPTION_WORDS[key] ? OPTION_WORDS[key](value) : `${key} ${value}`));
+  return [base, ...said].join(" · ");
+}
+
+/**
+ * A table's pace in words for people.
+ * @example paceWords({kind: "live", minutes: 10, increment: 5}) === "Live · 10 min + 5 s a move"
+ * @example paceWords({kind: "rounds"}) === "Timed rounds — no player clock"
+ */
+export function paceWords(pace) {
+  if (!pace) return "";
+  if (pace.kind === "rounds") return "Timed rounds — no player clock";
+  if (pace.kind === "turn") return `Turn-based · ${pace.days} day${pace.days === 1 ? "" : "s"} a move`;
+  return `Live · ${pace.minutes} min${pace.increment ? ` + ${pace.increment} s a move` : " for the game"}`;
 }
 
 /** A seat's name for people: a player's name, a bot's words (numbered when two are alike). */
 export function seatLabel(seat, seats = []) {
   if (seat.kind === "empty" || (!seat.name && !seat.bot)) return `seat ${seat.seat + 1}`;
   if (seat.kind !== "bot") return seat.name;
+  if (seat.bot_label) return seat.bot_label;
   const words = botWords(seat.bot);
   const alike = seats.filter((s) => s.kind === "bot" && botWords(s.bot) === words);
   return alike.length > 1 ? `${words} ${alike.indexOf(alike.find((s) => s.seat === seat.seat)) + 1}` : words;

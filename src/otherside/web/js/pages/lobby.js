@@ -1,28 +1,19 @@
-// The lobby: sign in / sign up / guest, create a table (game, players, options, pace, bots),
+// The lobby: a welcome for a signed-out visitor (js/pages/welcome.js), create a table (game, players, options, pace, bots),
 // my games (those waiting for me first), open and live tables, ratings, reminder address.
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { toast } from "/static/js/core/toast.js";
+import { botWords, paceWords, ruleNodes, withoutRuleIds } from "/static/js/core/words.js";
+import { welcome } from "/static/js/pages/welcome.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [], me = null;
 
-async function authenticate(mode) {
-  $("auth-error").textContent = "";
-  try {
-    const path = mode === "guest" ? "/api/guest" : `/api/${mode}`;
-    const body = mode === "guest" ? undefined : { name: $("name").value, password: $("password").value };
-    await api("POST", path, body);
-    await show();
-  } catch (error) {
-    $("auth-error").textContent = error.message;
-  }
-}
-
-function optionField(spec, players) {
+// An option of the new table; rule ids in its help are links to the rules, not words.
+function optionField(spec, players, game) {
   if (spec.kind === "bool") {
-    return el("label", { class: "check", title: spec.help },
+    return el("label", { class: "check", title: spec.help && withoutRuleIds(spec.help) },
       el("input", { type: "checkbox", name: spec.name, checked: spec.default }), spec.label);
   }
   const choices = spec.kind === "choice"
@@ -30,28 +21,36 @@ function optionField(spec, players) {
     : [el("option", { value: "random" }, "random"),
       ...Array.from({ length: players }, (_, i) => el("option", { value: i }, `seat ${i + 1}`))];
   const select = el("select", { name: spec.name, id: `opt-${spec.name}` }, choices);
-  return el("div", {}, el("label", { for: `opt-${spec.name}`, title: spec.help }, spec.label), select,
-    spec.help ? el("div", { class: "muted" }, spec.help) : null);
+  return el("div", {}, el("label", { for: `opt-${spec.name}` }, spec.label), select,
+    spec.help ? el("div", { class: "muted" }, ruleNodes(spec.help, game)) : null);
 }
 
 function currentGame() {
   return games.find((g) => g.name === $("game").value);
 }
 
+// A game timed by its rounds has only that pace; the others choose between live and turn-based.
 function setPace(pace) {
+  const rounds = pace.kind === "rounds";
+  for (const option of $("pace").options) option.hidden = option.disabled = (option.value === "rounds") !== rounds;
   $("pace").value = pace.kind;
-  if (pace.kind === "live") { $("minutes").value = pace.minutes; $("increment").value = pace.increment; }
+  if (rounds) { /* no setting: the round timer is the game's */ }
+  else if (pace.kind === "live") { $("minutes").value = pace.minutes; $("increment").value = pace.increment; }
   else { $("days").value = pace.days; $("remind").value = pace.remind_days; }
   showPace();
 }
 
+const PACE_HELP = {
+  live: "Each player has this time for the whole game, plus the seconds for every move. Out of time, you lose: a bot plays your seat on so the others can finish (a VERSUS game simply ends).",
+  turn: "Play at your own pace over days. After the reminder the player to move gets a note (and an e-mail if they gave an address); after the last day they lose.",
+  rounds: "Nobody has a clock: each round of building has its own timer, and between rounds the table waits for everyone to be ready.",
+};
+
 function showPace() {
-  const live = $("pace").value === "live";
-  $("pace-live").classList.toggle("hidden", !live);
-  $("pace-turn").classList.toggle("hidden", live);
-  $("pace-help").textContent = live
-    ? "Each player has this time for the whole game, plus the seconds for every move. Out of time, you lose: a bot plays your seat on so the others can finish (a VERSUS game simply ends)."
-    : "Play at your own pace over days. After the reminder the player to move gets a note (and an e-mail if they gave an address); after the last day they lose.";
+  const kind = $("pace").value;
+  $("pace-live").classList.toggle("hidden", kind !== "live");
+  $("pace-turn").classList.toggle("hidden", kind !== "turn");
+  $("pace-help").textContent = PACE_HELP[kind];
 }
 
 function refreshForm() {
@@ -61,11 +60,11 @@ function refreshForm() {
   $("players").replaceChildren(...game.players.map((n) =>
     el("option", { value: n, selected: n === current }, n === 1 ? "1 (solo)" : String(n))));
   const players = Number($("players").value);
-  $("options").replaceChildren(...game.options.map((spec) => optionField(spec, players)));
+  $("options").replaceChildren(...game.options.map((spec) => optionField(spec, players, game.name)));
   const keep = $("bots").value;
   $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
     ...game.bot_choices.filter((c) => c.players.includes(players)).map((c) =>
-      el("option", { value: c.spec, selected: c.spec === keep }, c.label)));
+      el("option", { value: c.spec, selected: c.spec === keep }, botWords(c))));
   describeBot();
 }
 
@@ -77,6 +76,7 @@ function describeBot() {
 }
 
 function readPace() {
+  if ($("pace").value === "rounds") return { kind: "rounds" };
   return $("pace").value === "live"
     ? { kind: "live", minutes: Number($("minutes").value), increment: Number($("increment").value) }
     : { kind: "turn", days: Number($("days").value), remind_days: Number($("remind").value) };
@@ -105,7 +105,7 @@ async function createTable(event) {
 
 function seatNodes(table) {
   return table.seats.flatMap((s, i) => [i ? ", " : "",
-    s.name ?? "—", s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
+    s.kind === "bot" ? botWords(s) : s.name ?? el("span", { class: "muted" }, "open seat"), s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
 }
 
 function stateOf(table) {
@@ -128,9 +128,9 @@ function tableList(tables, empty, action) {
         el("td", {}, el("strong", {}, t.title), " ",
           el("span", { class: `badge ${state.replace(" ", "-")} ${t.status}` }, state),
           t.rated ? el("span", { class: "badge rated" }, "rated") : null,
-          el("div", { class: "muted" }, t.pace_text)),
-        el("td", {}, `${t.players}p: `, seatNodes(t),
-          t.status === "over" && t.outcome ? el("div", { class: "muted" }, `${t.outcome.reason} · ${t.outcome.scores.join(" – ")}`) : null,
+          el("div", { class: "muted" }, t.pace ? paceWords(t.pace) : t.pace_text)),
+        el("td", {}, seatNodes(t),
+          t.status === "over" && t.outcome ? el("div", { class: "muted" }, `${withoutRuleIds(t.outcome.reason)} · ${t.outcome.scores.join(" – ")}`) : null,
           t.your_turn && t.reminded ? el("div", { class: "reminder" }, "Reminder: this game has waited days for your move.") : null),
         el("td", { style: "text-align:right" }, action(t)));
     })));
@@ -182,9 +182,12 @@ async function saveEmail(event) {
 async function show() {
   me = await currentUser();
   header(me);
-  $("signin").classList.toggle("hidden", Boolean(me));
+  $("welcome").classList.toggle("hidden", Boolean(me));
   $("lobby").classList.toggle("hidden", !me);
-  if (!me) return;
+  if (!me) {
+    welcome($("welcome"), show);
+    return;
+  }
   $("email").value = me.email ?? "";
   games = await api("GET", "/api/games");
   $("game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
@@ -195,8 +198,6 @@ async function show() {
   await Promise.all([loadLists(), loadLeaderboard()]);
 }
 
-$("auth-form").addEventListener("submit", (e) => { e.preventDefault(); authenticate(e.submitter?.dataset.mode ?? "signin"); });
-$("guest-btn").addEventListener("click", () => authenticate("guest"));
 $("game").addEventListener("change", () => { refreshForm(); setPace(currentGame().pace); });
 $("players").addEventListener("change", refreshForm);
 $("pace").addEventListener("change", showPace);

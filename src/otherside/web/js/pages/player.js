@@ -2,6 +2,7 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
+import { withoutRuleIds } from "/static/js/core/words.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -58,7 +59,7 @@ function recentTable(games) {
     el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, "rated") : null,
       el("div", { class: "muted" }, new Date(g.at).toLocaleDateString())),
     el("td", {}, g.players.map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
-      g.reason ? el("div", { class: "muted" }, `${g.reason}${g.scores ? ` · ${g.scores.join(" – ")}` : ""}`) : null),
+      g.reason ? el("div", { class: "muted" }, `${withoutRuleIds(g.reason)}${g.scores ? ` · ${g.scores.join(" – ")}` : ""}`) : null),
     el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, g.result),
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),
     el("td", { style: "text-align:right" }, g.status === "over"

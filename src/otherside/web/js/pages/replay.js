@@ -3,7 +3,7 @@ import { api } from "/static/js/core/http.js";
 import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { ruleNodes } from "/static/js/core/words.js";
+import { ruleNodes, seatLabel } from "/static/js/core/words.js";
 
 const STEP_MS = 900;
 
@@ -16,7 +16,7 @@ function elapsed(steps, iso) {
 /** The replay of `data` (the server's `/replay` answer) with the game's board module. */
 function replayPage(tableId, data, module, traits) {
   const steps = data.steps;
-  const names = data.table.seats.map((s) => s.name ?? `seat ${s.seat + 1}`);
+  const names = data.table.seats.map((s) => seatLabel(s, data.table.seats));
   const board = module.createBoard(byId("board"), { mode: "replay", play: null, resign: null });
   const state = { at: 0, timer: null };
 
@@ -77,11 +77,25 @@ function replayPage(tableId, data, module, traits) {
   show(0);
 }
 
+// No replay to show (a game still under way, no such table): say so plainly, and take away the
+// controls and panels that would look as if they worked.
+function noReplay(tableId, error) {
+  for (const part of document.querySelectorAll(".replay-controls, .table-layout > aside")) part.classList.add("hidden");
+  const live = error.status === 409;
+  byId("board").replaceChildren(el("div", { class: "panel no-replay", id: "no-replay" },
+    live ? [el("h2", {}, "This game is still being played — watch it live"),
+      el("p", {}, "Its replay opens here once the game is over."),
+      el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}` }, "Watch it live")]
+      : [el("h2", {}, error.status === 404 ? "There is no such game." : "This replay cannot be shown."),
+        el("p", { class: "muted" }, error.message),
+        el("a", { class: "button secondary", href: "/" }, "Back to the lobby")]));
+}
+
 async function start() {
   header(await currentUser());
   const tableId = pathTail();
   const data = await api("GET", `/api/tables/${tableId}/replay`).catch((error) => {
-    byId("board").replaceChildren(el("p", { class: "panel" }, error.message));
+    noReplay(tableId, error);
     return null;
   });
   if (!data) return;

@@ -9,7 +9,9 @@ import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { clockState } from "/static/js/core/clock.js";
 import { CLOSE } from "/static/js/core/constants.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
-import { currentUser, header } from "/static/js/core/session.js";
+import { header } from "/static/js/core/session.js";
+import { ensureSignedIn } from "/static/js/core/signin.js";
+import { playAgainButton } from "/static/js/core/again.js";
 import { liveSocket } from "/static/js/core/socket.js";
 import { toast } from "/static/js/core/toast.js";
 import { ruleNodes } from "/static/js/core/words.js";
@@ -89,11 +91,14 @@ function tablePage(state) {
     const { table, you, traits, tableId } = state;
     const seated = you !== null && you !== undefined;
     const over = table.status === "over";
+    const again = playAgainButton(state);
     byId("table-actions").replaceChildren(...[
       table.status === "playing" && seated && traits.resign === "table" ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
       over ? el("a", { class: "button small secondary", href: `/replay/${tableId}` }, "Replay") : null,
       over ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, "Download record") : null,
-      over && seated ? el("button", { class: "small", id: "rematch", onclick: rematch }, "Rematch") : null,
+      again,
+      // One prominent way to play on: "play the bot again" when there is one, else the rematch.
+      over && seated ? el("button", { class: again ? "small secondary" : "small", id: "rematch", onclick: rematch }, "Rematch") : null,
       table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, "Go to the rematch") : null,
       el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, "Rules"),
     ].filter(Boolean));
@@ -201,11 +206,7 @@ function tablePage(state) {
 async function start() {
   const state = { tableId: pathTail(), user: null, info: null, traits: null, module: null, table: null, you: null,
     frame: null, clock: null, socket: null, awaySeconds: undefined };
-  state.user = await currentUser();
-  if (!state.user) {
-    await api("POST", "/api/guest");
-    state.user = await currentUser();
-  }
+  state.user = await ensureSignedIn();
   header(state.user);
   const summary = await api("GET", `/api/tables/${state.tableId}`).catch(() => null);
   state.info = summary ? await gameInfo(summary.game) : null;
