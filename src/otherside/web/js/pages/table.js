@@ -113,7 +113,7 @@ function tablePage(state) {
     // On a phone the table's actions live in the Players drawer: a finished game points there.
     const over = state.table.status === "over";
     byId("result").replaceChildren(...[over ? ratingLine(state) : null,
-      over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, "Rematch, replay…") : null,
+      over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, "Play again, replay…") : null,
     ].filter(Boolean));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
