@@ -173,6 +173,48 @@ async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) ->
     await ada.aclose()
 
 
+async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> None:
+    database, servers = two
+    first, second = (server.port for server in servers)
+    ada, cookie = await _guest(first)
+    made = await ada.post(
+        "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
+    )
+    table = made.json()["id"]
+    await ada.post(f"/api/tables/{table}/bots", json={"bot": "greedy"})
+    assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
+    engine = create_engine(database)
+    try:
+        async with _watch(first, table, cookie) as here, _watch(second, table, cookie) as there:
+            # Ada's first move through the first process: it owns the table, its bot answers.
+            mine = await _until(here, lambda m: m["type"] == "view" and m["legal"])
+            await here.send(
+                json.dumps({"type": "action", "version": 0, "action": mine["legal"][0]})
+            )
+            mine = await _until(
+                there, lambda m: m["type"] == "view" and m["legal"] and m["version"] > 0
+            )
+            with engine.connect() as db:
+                owner = db.execute(
+                    text("SELECT lease_owner FROM game_tables WHERE id = :t"), {"t": table}
+                ).scalar()
+            assert owner and f":{servers[0].pid}:" in owner
+            servers[0].kill()  # kill -9: its lease still runs for seconds
+            killed = time.monotonic()
+            action = {"type": "action", "version": mine["version"], "action": mine["legal"][0]}
+            await there.send(json.dumps(action))
+            moved = mine["version"] + 1
+            # The bot answers from the second process: its lock told it at once that the
+            # owner is gone, without waiting for the lease to lapse.
+            await _until(there, lambda m: m["type"] == "view" and m["version"] > moved)
+            took = time.monotonic() - killed
+        print(f"bot's next move {took:.2f} s after kill -9 of its owner")
+        assert took < 4.0, took
+    finally:
+        engine.dispose()
+    await ada.aclose()
+
+
 def test_several_workers_need_postgresql(tmp_path: Any) -> None:
     done = subprocess.run(
         [

@@ -89,8 +89,8 @@ async def test_bad_tables_and_bad_starts_are_refused_with_reasons(app: FastAPI) 
     seat = late.json()["seats"][1]
     assert late.json()["status"] == "playing"
     assert seat["forfeit"] == "left" and seat["kind"] == "bot" and seat["bot"] == "greedy"
-    again = await friend.http.post(f"/api/tables/{two}/leave")
-    assert again.status_code == 409
+    again = await friend.http.post(f"/api/tables/{two}/leave")  # a retry: answered, not refused
+    assert again.status_code == 200 and again.json()["seats"][1] == seat
     assert table_id
 
 

@@ -31,7 +31,7 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, lobby, players
+from otherside.server.http import accounts, lobby, outage, players
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.docs import add_docs
 from otherside.server.http.errors import refused_response
@@ -99,6 +99,7 @@ def create_app(
         await asyncio.to_thread(db.migrate)
         secret = await asyncio.to_thread(db.secret, "session_key")
         runner = BotRunner(bot_workers, bot_delay, server_limits.bot_think_cap)
+        runner.warm()  # a table taken over must not wait for a worker to start
         # On PostgreSQL this process may be one of several: leases and notifications.
         cluster = SoloCluster() if db.is_sqlite else PostgresCluster(db, database_url)
         hub = TableHub(db, runner, server_clock, server_limits, cluster)
@@ -139,6 +140,7 @@ def create_app(
     app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
     app.add_exception_handler(Refused, refused_response)
+    outage.install(app)  # 503 + Retry-After while the database is away
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(players.router)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from otherside.core.game import Game, State
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from otherside.server.tables.services import Services
 
 log = logging.getLogger("otherside.server")
+FIRST_BACKOFF = 0.1  # seconds before a failed catch-up is tried again (doubling)
+LAST_BACKOFF = 5.0
 
 
 async def refresh(services: Services, live: LiveTable) -> None:
@@ -48,7 +50,9 @@ async def refresh(services: Services, live: LiveTable) -> None:
         moves = await store.moves_after(live.id, known or 0, upto=upto)
         for _move, state in applied(live.state, live.game_clock, moves):
             live.state = state
-    changed = live.info != info
+    # A stamp alone (the store's ``updated_at`` may differ from the one kept in memory by a
+    # fraction of a second) is not news for the watchers.
+    changed = replace(live.info, updated_at=info.updated_at) != info
     live.info = info
     if changed:
         live.ratings = await seated_ratings(store, info)
@@ -149,6 +153,7 @@ class CatchUp:
 
     async def _catch_up(self, table_id: str) -> None:
         hub = self.hub
+        backoff = FIRST_BACKOFF
         try:
             while True:
                 self._behind.discard(table_id)
@@ -160,13 +165,21 @@ class CatchUp:
                 hub.forget_if_idle(live)
                 if hub.loaded(table_id) is None:
                     break
-                await hub.ask(table_id, Refresh())
+                try:
+                    await hub.ask(table_id, Refresh())
+                except Exception:
+                    # The database away, or the table busy failing: a table left behind would
+                    # show an old position for ever, so try again, later and later, until it
+                    # is caught up (or let go). Other tables catch up in their own tasks.
+                    log.exception("could not catch up with table %s; retrying", table_id)
+                    self._behind.add(table_id)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, LAST_BACKOFF)
+                    continue
+                backoff = FIRST_BACKOFF
                 hub.services.on_deadline_change()
                 if table_id not in self._behind:
                     break
-        except Exception:
-            # One table that cannot catch up must not keep the others behind.
-            log.exception("could not catch up with table %s", table_id)
         finally:
             # No await since the last look at ``_behind``: a change heard from now on starts
             # a new catch-up.

@@ -11,7 +11,9 @@ database and sends each of its watchers their own view. No broker is needed.
 round's timer — runs in the process holding the table's *lease*: ``game_tables.lease_owner``
 with ``lease_until``, taken by an ``UPDATE`` that only succeeds when the lease is free or has
 lapsed, and renewed every :data:`RENEW_EVERY` seconds while the process lives. When a process
-dies, its leases lapse after :data:`LEASE_SECONDS` and another process takes its tables over
+dies, its session advisory lock ends with its connection (:mod:`.liveness`): the others see it
+gone within half a second and let its leases lapse at once (else they lapse after
+:data:`LEASE_SECONDS`), and another process takes its tables over
 (it scans for tables whose bots wait for an owner); a move never applies twice, because every
 move is written only at the version it was made for.
 
@@ -34,6 +36,7 @@ from typing import Any
 from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
+from otherside.server.cluster.liveness import LOOK_EVERY, LivenessLock, release_gone_owners
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
 
@@ -109,6 +112,8 @@ class PostgresCluster:
         self._held: set[str] = set()
         self._taken: set[str] = set()  # leases taken while a renewal was reading the held ones
         self._tasks: list[asyncio.Task[None]] = []
+        # Held while this process lives: the others tell at once that it is gone.
+        self.liveness = LivenessLock(_psycopg_url(url), self.node)
 
     # -- fan-out -------------------------------------------------------------------------------
 
@@ -158,7 +163,10 @@ class PostgresCluster:
         return table_id in self._held
 
     async def acquire(self, table_id: str) -> bool:
-        """Take the lease of ``table_id`` if it is free, lapsed or already ours."""
+        """Take the lease of ``table_id`` if it is free, lapsed or already ours (never while
+        this process has lost its liveness lock: the others would take it straight back)."""
+        if not self.liveness.held.is_set():
+            return False
         node, seconds = self.node, self.lease_seconds
 
         def take(session: Session) -> bool:
@@ -212,7 +220,11 @@ class PostgresCluster:
                             select(GameTable.id).where(
                                 GameTable.status == "playing",
                                 GameTable.bots_to_act.is_(True),
-                                (GameTable.lease_owner.is_(None)) | (GameTable.lease_until < now),
+                                # Ours too: a renewal that failed (the database away) stopped
+                                # their bots, and nothing else would start them again.
+                                (GameTable.lease_owner.is_(None))
+                                | (GameTable.lease_until < now)
+                                | (GameTable.lease_owner == node),
                             )
                         )
                     )
@@ -230,15 +242,31 @@ class PostgresCluster:
                 log.exception("could not renew the table leases")
             await asyncio.sleep(self.renew_every)
 
+    async def _look_for_gone_owners(self, orphans: Callable[[list[str]], Awaitable[None]]) -> None:
+        node = self.node
+        while True:
+            await asyncio.sleep(LOOK_EVERY)
+            try:
+                waiting = await self.db.run(lambda session: release_gone_owners(session, node))
+                if waiting:
+                    await orphans(waiting)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not look for server processes that are gone")
+
     # -- life ------------------------------------------------------------------------------------
 
     async def start(
         self, listener: Listener, orphans: Callable[[list[str]], Awaitable[None]]
     ) -> None:
-        """Listen for the other processes' changes and keep this process's leases."""
+        """Hold this process's liveness lock, listen for the other processes' changes, keep
+        this process's leases and take over those of processes that are gone."""
+        await self.liveness.start()
         self._tasks = [
             asyncio.create_task(self._listen(listener), name="otherside-listen"),
             asyncio.create_task(self._renew(orphans), name="otherside-leases"),
+            asyncio.create_task(self._look_for_gone_owners(orphans), name="otherside-gone"),
         ]
 
     async def stop(self) -> None:
@@ -260,6 +288,7 @@ class PostgresCluster:
         with contextlib.suppress(Exception):
             await self.db.run(give_all)
         self._held.clear()
+        await self.liveness.stop()
 
 
 def _messages(payload: str) -> list[dict[str, Any]]:

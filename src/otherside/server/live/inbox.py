@@ -3,8 +3,12 @@ command of the table's actor; a refusal goes back to the sender as an ``error`` 
 
 from __future__ import annotations
 
+import logging
+
+from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import (
+    ERROR_CODES,
     ActionMessage,
     ChatMessage,
     PingMessage,
@@ -19,6 +23,8 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.play import Play
 
+log = logging.getLogger("otherside.server")
+
 
 async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) -> None:
     """Act on one client message of ``conn``, watching ``live``."""
@@ -28,14 +34,24 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         if isinstance(message, PingMessage):
             conn.deliver(PongMessage().model_dump_json())
         elif isinstance(message, ActionMessage):
-            await hub.ask(live.id, Play(conn.user, message.version, message.action))
+            if not await hub.ask(live.id, Play(conn.user, message.version, message.action)):
+                # Played already (a retry after a lost answer): show where the game is.
+                fanout.send_state(conn, live, now())
         elif isinstance(message, ResignMessage):
             await hub.ask(live.id, Resign(conn.user))
         elif isinstance(message, ChatMessage):
             await hub.ask(live.id, Say(conn.user, message.text))
         else:
+            # "sync": the client thinks it is behind; answer with the table as stored, not as
+            # this process last knew it (a catch-up may have failed or be under way).
+            await hub.ask(live.id, Refresh())
             fanout.send_state(conn, live, now())
     except ProtocolError as exc:
         fanout.error(conn, live, exc.code, str(exc))
         if exc.code == "stale":
             fanout.send_state(conn, live, now())
+    except Exception:
+        # The database away, or a bug: the socket stays open, the words are ours (the
+        # exception, driver text included, goes to the log only).
+        log.exception("a message to table %s could not be handled", live.id)
+        fanout.error(conn, live, "server_error", ERROR_CODES["server_error"])

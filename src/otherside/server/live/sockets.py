@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
+from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
 from otherside.server.live.inbox import handle
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 
 router = APIRouter()
+log = logging.getLogger("otherside.server")
 QUEUE_LIMIT = 256
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
@@ -81,12 +84,17 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
 
 async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: TableHub) -> None:
     state = socket.app.state
-    user = await user_of_cookie(state, cookie)
-    conn = SocketConnection(socket, user)
     try:
+        user = await user_of_cookie(state, cookie)
+        conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
         await socket.close(CLOSE_NOT_FOUND, str(exc))
+        return
+    except OUTAGE_ERRORS as exc:
+        # The database is away: say "try again later" with a close frame, in our words.
+        log.warning("table socket %s: database unavailable: %r", table_id, exc)
+        await socket.close(CLOSE_TRY_LATER, "the server is busy; try again shortly")
         return
     sender = asyncio.create_task(conn.pump())
     try:
@@ -104,6 +112,10 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
             await handle(hub, live, conn, text)
     except WebSocketDisconnect:
         pass
+    except OUTAGE_ERRORS as exc:
+        # Whether the user is still signed in cannot be told while the database is away.
+        log.warning("table socket %s: database unavailable: %r", table_id, exc)
+        await socket.close(CLOSE_TRY_LATER, "the server is busy; try again shortly")
     finally:
         hub.detach(live, conn)
         conn.queue.put_nowait(None)

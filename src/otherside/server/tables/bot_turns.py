@@ -20,6 +20,8 @@ from otherside.server.tables.play import apply_action
 from otherside.server.tables.services import Services
 
 log = logging.getLogger("otherside.server")
+FIRST_BACKOFF = 0.05  # seconds before a failed bot move is tried again (doubling)
+LAST_BACKOFF = 5.0
 
 
 def bots_to_act(live: LiveTable) -> list[tuple[int, str]]:
@@ -45,13 +47,26 @@ async def _run(services: Services, live: LiveTable) -> None:
             return
         bots = services.bots
         delay = max(bots.delay, live.adapter.bot_pace) if bots.delay > 0 else 0.0
+        backoff = FIRST_BACKOFF
         while (acting := bots_to_act(live)) and cluster.holds(live.id):
-            if bot_tables.over_move_limit(live.info, services.limits):
-                await services.ask(live.id, bot_tables.EndAtMoveLimit())
-                break
-            await asyncio.sleep(delay)
-            for seat, bot in acting:
-                await _turn(services, live, seat, bot)
+            try:
+                if bot_tables.over_move_limit(live.info, services.limits):
+                    await services.ask(live.id, bot_tables.EndAtMoveLimit())
+                    break
+                await asyncio.sleep(delay)
+                for seat, bot in acting:
+                    await _turn(services, live, seat, bot)
+            except Exception:
+                # The move could not be stored (the database away): nothing changed, and the
+                # actor reloads the table before its next command. Try again, later and later,
+                # rather than leave the table frozen with its bots stopped.
+                log.exception(
+                    "a bot's move at table %s failed; retrying in %.2f s", live.id, backoff
+                )
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, LAST_BACKOFF)
+            else:
+                backoff = FIRST_BACKOFF
     finally:
         # Cleared with no await after the last check, so a human's move can start a new task.
         live.bot_task = None

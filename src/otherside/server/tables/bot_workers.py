@@ -104,6 +104,11 @@ class ProcessWorker:
             raise
         return process
 
+    async def warm(self) -> None:
+        """Start the process now (a failure is left to the first decision to meet)."""
+        with contextlib.suppress(Exception):
+            await self._started()
+
     async def run(self, decision: Decision, seconds: float) -> int:
         """The index of the action chosen; ``TimeoutError`` (the worker stopped) after
         ``seconds`` of thinking, ``RuntimeError`` if the bot failed."""
@@ -284,6 +289,16 @@ class BotRunner:
             return
         worker.busy = False
         self._dispatch()
+
+    def warm(self) -> None:
+        """Start the worker processes now rather than at their first decision: their imports
+        take a second or more, which would hold up a table taken over from a process that
+        died (its bots must move within a second or two)."""
+        for worker in self.workers:
+            if isinstance(worker, ProcessWorker):
+                task = asyncio.create_task(worker.warm())
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
         """Stop every worker (decisions in progress are dropped) and wait for them to exit."""

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from otherside.core.game import Action, State
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
-from otherside.server.live.protocol import ProtocolError
+from otherside.server.live.protocol import ERROR_CODES, ProtocolError
 from otherside.server.store.records import StaleWrite, TableInfo
 from otherside.server.tables import timing
 from otherside.server.tables.live import LiveTable
@@ -65,7 +65,8 @@ async def commit(
         ) from exc
     except SQLAlchemyError as exc:
         log.exception("could not save move %s of table %s", number, live.id)
-        raise ProtocolError("server_error", f"the move could not be saved: {exc}") from exc
+        # The driver's words stay in the log: the player is told in ours.
+        raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
     live.state = after
     live.info = timing.with_timing(
         replace(

@@ -30,14 +30,32 @@ class Play:
     version: int
     action: str
 
-    async def run(self, live: LiveTable, services: Services) -> None:
-        """Check and commit; :class:`ProtocolError` if refused."""
+    async def run(self, live: LiveTable, services: Services) -> bool:
+        """Check and commit: ``True`` once done, ``False`` if this very action was applied
+        already (sent again after its answer was lost: nothing to do but show the table);
+        :class:`ProtocolError` if refused."""
         seat = live.playing_seat(self.user)
+        if self.version < live.info.version and await already_played(
+            services, live, seat, self.version, self.action
+        ):
+            return False
         live.playing_state()
         if timing.out_of_time(live.info, services.clock.now()) == seat:
             await forfeit(services, live, seat, "timeout")
             raise ProtocolError("out_of_time", "your time ran out: the game went on without you")
         await apply_action(services, live, seat, self.version, self.action)
+        return True
+
+
+async def already_played(
+    services: Services, live: LiveTable, seat: int, version: int, text: str
+) -> bool:
+    """Whether ``seat`` played ``text`` as the move after ``version`` (or, when several seats
+    act at once, among the moves since): a client retrying an action whose answer it lost."""
+    simultaneous = live.state is not None and is_simultaneous(live.state)
+    upto = live.info.version if simultaneous else version + 1
+    moves = await services.store.moves_after(live.id, version, upto=upto)
+    return any(move.seat == seat and move.action == text for move in moves)
 
 
 async def apply_action(

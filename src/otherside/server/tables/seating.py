@@ -119,7 +119,10 @@ class Join:
     seat: int | None = None
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
-        """The table after."""
+        """The table after. A retry of a join that went through, answered after the game
+        started meanwhile, answers with the table rather than "seats locked"."""
+        if live.info.status != "waiting" and live.info.playing_seat_of(self.user.id) is not None:
+            return live.info
         return await change_seats(
             services, live, lambda info: seat_rules.join(info, self.user, self.seat)
         )
@@ -133,7 +136,15 @@ class Leave:
     user: UserInfo
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
-        """The table after."""
+        """The table after (answered again, not refused, when it is a retry of a leave that
+        went through: the seat already given up)."""
+        mine = live.info.seat_of(self.user.id)
+        if (
+            live.info.status != "waiting"
+            and mine is not None
+            and live.info.seats[mine].forfeit == "left"
+        ):
+            return live.info
         if live.info.status == "playing":
             seat = seat_rules.forfeiting(live.info, self.user)
             await forfeit(services, live, seat, "left")
@@ -174,11 +185,16 @@ class Fill:
     bot: str
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
-        """The table after."""
+        """The table after. Asked again once it went through (the game started), it answers
+        with the game under way, as :class:`Start` does."""
+        info = live.info
+        cap = services.limits.bot_think_cap
+        if info.status != "waiting" and info.owner_id == self.user.id:
+            spec = seat_rules.checked_bot(info, self.bot, cap)
+            if any(seat.bot == spec for seat in info.seats):
+                return info
         await change_seats(
-            services,
-            live,
-            lambda info: seat_rules.fill(info, self.user, self.bot, services.limits.bot_think_cap),
+            services, live, lambda info: seat_rules.fill(info, self.user, self.bot, cap)
         )
         return await Start(self.user).run(live, services)
 
