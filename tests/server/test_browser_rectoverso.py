@@ -374,8 +374,10 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     result = recto.locator("[data-testid=round-result]").inner_text()
     assert "Level 1 cleared" in result and f"Card {number}" in result
     assert recto.locator("[data-testid=ladder] li.cleared").count() == 1
-    assert verso.locator("[data-testid=next-round]").count() == 0
-    assert recto.locator("[data-testid=next-round]").inner_text() == "Reveal the next card"
+    # The partners take turns: who built verso reveals the next card, and builds it recto.
+    assert recto.locator("[data-testid=next-round]").count() == 0
+    assert verso.locator("[data-testid=next-round]").inner_text() == "Reveal the next card"
+    assert "you from the back (verso)" in recto.inner_text(".rv-next")
     recto.wait_for_timeout(600)  # the result's entrance
     _shot(recto, "result-recto")
     _shot(watch, "result-watch")

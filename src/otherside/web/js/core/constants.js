@@ -17,3 +17,8 @@ export const PING_MS = 25000;
 /** Reconnection waits: doubled after each failure, up to the maximum. */
 export const RECONNECT_FIRST_MS = 500;
 export const RECONNECT_MAX_MS = 8000;
+
+/** How long a partner without a clock must be gone before a bot may play on for them: the
+ * server's default (Limits.away_seconds); a refusal `not_away` says the server's own number,
+ * and the table page takes it from there. */
+export const AWAY_SECONDS = 60;

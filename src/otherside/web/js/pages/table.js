@@ -15,11 +15,12 @@ import { playAgainButton } from "/static/js/core/again.js";
 import { liveSocket } from "/static/js/core/socket.js";
 import { toast } from "/static/js/core/toast.js";
 import { ruleNodes } from "/static/js/core/words.js";
+import { awayNotice, awaySeats } from "/static/js/pages/table/away.js";
 import { createTurnAlert } from "/static/js/pages/table/alert.js";
 import { createChat } from "/static/js/pages/table/chat.js";
 import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
-import { clockChips, playerRows, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
+import { clockChips, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
 
 function confirmThen(text, action) {
@@ -47,6 +48,15 @@ function tablePage(state) {
     byId("waiting-error").textContent = "";
     try { return await api("POST", `/api/tables/${state.tableId}/${path}`, body ?? {}); }
     catch (error) { byId("waiting-error").textContent = error.message; toast(error.message); return null; }
+  };
+  // A partner gone for long (a game without clocks): the reader may play on with a bot.
+  const playOn = async (seat) => {
+    try { await api("POST", `/api/tables/${state.tableId}/play-on`, { seat }); }
+    catch (error) {
+      // The server's own number of seconds, from now on (its words say it too).
+      if (error.code === "not_away" && error.params?.seconds) state.awaySeconds = error.params.seconds;
+      toast(error.message, 6000);
+    }
   };
   const rematch = async () => {
     const made = await call("rematch");
@@ -81,12 +91,14 @@ function tablePage(state) {
     const { table, you, traits, tableId } = state;
     const seated = you !== null && you !== undefined;
     const over = table.status === "over";
+    const again = playAgainButton(state);
     byId("table-actions").replaceChildren(...[
       table.status === "playing" && seated && traits.resign === "table" ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
-      over ? el("a", { class: "button small", href: `/replay/${tableId}` }, "Replay") : null,
+      over ? el("a", { class: "button small secondary", href: `/replay/${tableId}` }, "Replay") : null,
       over ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, "Download record") : null,
-      playAgainButton(state),
-      over && seated ? el("button", { class: "small secondary", id: "rematch", onclick: rematch }, "Rematch") : null,
+      again,
+      // One prominent way to play on: "play the bot again" when there is one, else the rematch.
+      over && seated ? el("button", { class: again ? "small secondary" : "small", id: "rematch", onclick: rematch }, "Rematch") : null,
       table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, "Go to the rematch") : null,
       el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, "Rules"),
     ].filter(Boolean));
@@ -97,6 +109,12 @@ function tablePage(state) {
     byId("summary").replaceChildren(...summaryNodes(state));
     renderClocks();
     renderActions();
+    // Above the board, in sight on a phone too: what the finished game did to the ratings.
+    // On a phone the table's actions live in the Players drawer: a finished game points there.
+    const over = state.table.status === "over";
+    byId("result").replaceChildren(...[over ? ratingLine(state) : null,
+      over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, "Play again, replay…") : null,
+    ].filter(Boolean));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
     if (!waiting) return;
@@ -111,6 +129,8 @@ function tablePage(state) {
   function renderClocks() {
     byId("players").replaceChildren(...playerRows(state));
     dock.clocks(clockChips(state));
+    const now = Date.now() + (state.clock?.offset ?? 0);
+    byId("away").replaceChildren(...awayNotice(awaySeats(state.table, state.you, state.clock, now, state.awaySeconds), playOn));
   }
 
   function renderBoard() {
@@ -135,9 +155,18 @@ function tablePage(state) {
 
   function onMessage(message) {
     if (message.type === "table") {
+      // A host who leaves a waiting room hands the table on: told at once to the new host.
+      const before = state.table?.owner_id;
+      if (before !== undefined && before !== message.table.owner_id && message.table.owner_id === state.user?.id
+        && message.table.status === "waiting") {
+        state.handedOver = true;
+        toast("You are the host now", 5000);
+      }
       state.table = message.table;
       state.you = message.you;
-      document.title = `otherside — ${state.table.title} table`;
+      // A table message (a partner away or back) must not take "Your turn" off the tab's title.
+      const mine = state.frame?.legal.length > 0 && state.table.status !== "over";
+      if (!mine) document.title = `otherside — ${state.table.title} table`;
       renderTable();
       renderBoard();
     } else if (message.type === "view") {
@@ -176,7 +205,7 @@ function tablePage(state) {
 
 async function start() {
   const state = { tableId: pathTail(), user: null, info: null, traits: null, module: null, table: null, you: null,
-    frame: null, clock: null, socket: null };
+    frame: null, clock: null, socket: null, awaySeconds: undefined };
   state.user = await ensureSignedIn();
   header(state.user);
   const summary = await api("GET", `/api/tables/${state.tableId}`).catch(() => null);

@@ -608,14 +608,14 @@ export function createBoard(root, context) {
         el("button", { class: "rv-go", "data-act": "play", "data-action": reveal ? "reveal" : "turn", "data-testid": "next-round" },
           reveal ? "Reveal the next card" : "Turn a token"),
         el("p", { class: "muted" }, reveal
-          ? `The clock starts at once: level ${view.level + 1}, ${clockText(LEVEL_LIMITS[Math.min(view.level, 6)])} to build it. You build from the ${ctx.seat === 0 ? "front (recto)" : "back (verso)"}.`
+          ? `The clock starts at once: level ${view.level + 1}, ${clockText(LEVEL_LIMITS[Math.min(view.level, 6)])} to build it. You build from the front (recto): who reveals builds recto, and your partner reveals the next card.`
           : "Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts."));
     } else {
       const active = who(names, view.active);
       const mine = ctx.seat !== null && ctx.seat !== undefined;
       next = el("div", { class: "rv-next" }, el("p", {},
         view.players === 2
-          ? `Waiting for ${active} to reveal the next card${mine ? ` — you build from the ${ctx.seat === 0 ? "front (recto)" : "back (verso)"}` : ""}.`
+          ? `Waiting for ${active} to reveal the next card${mine ? ` — ${active} builds from the front (recto), you from the back (verso)` : ""}.`
           : `Waiting for ${active} to turn a token: ${active} builds next, recto, with the player the token names.`));
     }
     const last = ui.lastBuild && ui.lastBuild.rounds === rounds.length - 1 ? lastBuildPanel(ui.lastBuild) : null;

@@ -41,7 +41,8 @@ export function summary(view, names) {
   if (view.phase === "build") {
     const card = view.card?.number ? `card ${view.card.number}` : "a new card";
     const level = view.players === 2 ? ` for level ${view.level + 1} (${clockText(view.clock.limit)})` : "";
-    const done = view.done.length ? `; ${who(names, view.done[0])} said “Recto”` : "";
+    // The recto builder says "Recto", the verso builder "Verso" (whoever reveals builds recto).
+    const done = view.done.length ? `; ${who(names, view.done[0])} said “${view.done[0] === view.recto ? "Recto" : "Verso"}”` : "";
     return `${who(names, view.recto)} (recto) and ${who(names, view.verso)} (verso) build ${card}${level}${done}.`;
   }
   const rows = history(view);
@@ -72,7 +73,7 @@ export function resultBanner(view, names, fresh = false) {
   const detail = good
     ? `Card ${last.card} built in ${seconds(last.seconds)}${view.players === 2 ? ` (limit ${clockText(last.limit)})` : ""}.`
     : last.reason === "time is up" ? `Card ${last.card} was not finished in ${clockText(last.limit)}.`
-      : `Both said done after ${seconds(last.seconds)}, but the building does not show card ${last.card} on both sides.`;
+      : `Both builders said they were done after ${seconds(last.seconds)}, but the building does not show card ${last.card} on both sides.`;
   const next = view.phase === "over" ? ""
     : view.players === 2 ? (good ? `Next: level ${view.level + 1}, ${clockText(LEVEL_LIMITS[Math.min(view.level, 6)])} to build it.` : `Try level ${view.level + 1} again with a new card.`)
       : good ? `${who(names, last.recto)} and ${who(names, last.verso)} score ${last.points} point${last.points === 1 ? "" : "s"} each.` : "No points this round.";

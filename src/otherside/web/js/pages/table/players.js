@@ -25,6 +25,8 @@ export function clockChips(state) {
   }).filter(Boolean);
 }
 
+const FORFEIT_WORDS = { timeout: "out of time", away: "was away" };
+
 function optionText(info, name, value) {
   const spec = info?.options.find((o) => o.name === name);
   if (!spec) return null;
@@ -34,12 +36,36 @@ function optionText(info, name, value) {
   return `${label}: ${value}`;
 }
 
+/** "+12", "−12" (a true minus sign), "±0". */
+export function signed(change) {
+  return change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "±0";
+}
+
+/** " (+12)" beside a rating, coloured by its sign; nothing without a change. */
+function changeNode(change) {
+  if (change === null || change === undefined) return null;
+  const kind = change > 0 ? "up" : change < 0 ? "down" : "";
+  return el("span", { class: `rating-change ${kind}`, "data-testid": "rating-change" }, ` (${signed(change)})`);
+}
+
+/** "Ratings: Ada 1512 (+12) · Bob 1488 (−12)." for a finished rated game (else nothing). */
+export function ratingLine(state) {
+  const { table } = state;
+  const changed = table.seats.filter((s) => s.rating_change !== null && s.rating_change !== undefined);
+  if (!changed.length) return null;
+  const names = seatNames(state);
+  const parts = changed.flatMap((s, i) => [i ? " · " : "", `${names[s.seat]}${s.rating ? ` ${s.rating}` : ""}`, changeNode(s.rating_change)]);
+  return el("div", { class: "rating-line", "data-testid": "rating-line" }, "Ratings: ", ...parts.filter(Boolean), ".");
+}
+
 /** "alice won — reason [S13.1]. Scores: 3 – 1.", the rule id a link to the rule. */
 export function outcomeWords(state) {
   const outcome = state.table.outcome;
   const names = seatNames(state);
   const who = outcome.winners.map((s) => names[s]).join(" and ");
-  const result = outcome.winners.length === 0 ? "Draw" : `${who} won`;
+  // A cooperative game (every seat among the winners) has no one who beat anyone.
+  const together = outcome.winners.length > 1 && outcome.winners.length === state.table.seats.length;
+  const result = outcome.winners.length === 0 ? "Draw" : together ? "Game over" : `${who} won`;
   return [`${result} — `, ...ruleNodes(outcome.reason, state.table.game), `. Scores: ${outcome.scores.join(" – ")}.`];
 }
 
@@ -75,7 +101,10 @@ export function playerRows(state) {
         s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name) : seatLabel(s, table.seats),
         s.seat === you ? " (you)" : "",
         s.rating ? el("span", { class: "rating", title: `${table.title} rating` }, ` ${s.rating}`) : null,
-        s.forfeit ? el("span", { class: "muted" }, ` — ${s.forfeit === "timeout" ? "out of time" : s.forfeit}; ${botWords(s.bot)} plays on`) : null,
+        changeNode(s.rating_change),
+        // Once the game is over no bot plays on: only why the seat was given up is said.
+        s.forfeit ? el("span", { class: "muted" }, ` — ${FORFEIT_WORDS[s.forfeit] ?? s.forfeit}${playing ? `; ${botWords(s.bot)} plays on` : ""}`) : null,
+        playing && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · away") : null,
         s.guest ? el("span", { class: "muted" }, " · guest") : null),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,
       waiting ? el("span", { class: "muted turn-words" }, waiting) : null);

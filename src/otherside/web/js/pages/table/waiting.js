@@ -30,8 +30,12 @@ export function waitingRoom(state, call) {
     ? (guests || bot ? "Not rated: every seat must be a registered player." : "Rated if every seat stays a registered player.")
     : null;
   const actions = [
-    isHost && empty && choices.length ? el("button", { class: "secondary", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`}: ${choices[0].label}`) : null,
-    isHost ? el("button", { id: "start", disabled: empty > 0, onclick: () => call("start") }, "Start the game")
+    // The host handed on by a host who left: said once it happens, and while it is news.
+    isHost && state.handedOver ? el("p", { class: "host-now", role: "status", "data-testid": "host-now" },
+      "You are the host now: the host left the table.") : null,
+    // Filling the seats with bots starts the game at once: the button says so.
+    isHost && empty && choices.length ? el("button", { id: "fill", onclick: () => call("bots", { bot: choices[0].spec }) }, `Fill ${empty === 1 ? "the empty seat" : `the ${empty} empty seats`} with ${choices[0].label} and start`) : null,
+    isHost ? el("button", { id: "start", class: empty > 0 ? "secondary" : "", disabled: empty > 0, onclick: () => call("start") }, "Start the game")
       : el("span", { class: "muted" }, "The host starts the game when every seat is taken."),
     ratedNote ? el("span", { class: "muted" }, ratedNote) : null,
   ].filter(Boolean);

@@ -1,0 +1,43 @@
+// A partner gone from a game without player clocks (Recto Verso's rounds): nobody is replaced on
+// a timer, so the table says since when they are away and, once they have been gone long enough,
+// lets another player play on with a bot in their seat (POST /api/tables/{id}/play-on).
+// A game with player clocks never offers it: there the clock decides.
+import { el } from "/static/js/core/dom.js";
+import { AWAY_SECONDS } from "/static/js/core/constants.js";
+import { formatSpan } from "/static/js/core/clock.js";
+import { seatLabel } from "/static/js/core/words.js";
+
+/** "20 s", "1 min", "1 h 5 min": how long a partner has been away. */
+export function awaySpan(ms) {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return seconds < 60 ? `${seconds} s` : formatSpan(ms);
+}
+
+/**
+ * The players of the game in play who are away now, with whether the reader may hand their
+ * seat to a bot. Pure: `now` is the server's time in ms, `least` the seconds the server wants.
+ * @returns {{seat: number, name: string, ms: number, waits: boolean, offer: boolean}[]}
+ */
+export function awaySeats(table, you, clock, now, least = AWAY_SECONDS) {
+  if (table?.status !== "playing") return [];
+  const seated = you !== null && you !== undefined;
+  // Only a game without player clocks: the pace of rounds, and no time left kept for the seat.
+  const clockless = table.pace?.kind === "rounds";
+  return table.seats.filter((s) => s.kind === "human" && s.away_since && s.seat !== you).map((s) => {
+    const ms = now - Date.parse(s.away_since);
+    const noClock = (clock?.time_left_ms?.[s.seat] ?? null) === null;
+    const waits = clockless && noClock;
+    return { seat: s.seat, name: seatLabel(s, table.seats), ms, waits, offer: seated && waits && ms >= least * 1000 };
+  });
+}
+
+/**
+ * The notice above the board: one line per absent partner, and the button when it may be used.
+ * @param {function(number): void} playOn hands that seat to a bot
+ */
+export function awayNotice(away, playOn) {
+  return away.map((a) => el("div", { class: "away", role: "status", "data-testid": `away-${a.seat}` },
+    el("span", {}, `${a.name} has been away for ${awaySpan(a.ms)}.`),
+    a.offer ? el("button", { class: "small", "data-testid": "play-on", onclick: () => playOn(a.seat) }, "Play on with a bot partner")
+      : a.waits ? el("span", { class: "muted" }, "The game waits for them.") : null));
+}
