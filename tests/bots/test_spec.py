@@ -49,7 +49,7 @@ def test_labels_come_from_the_parsed_spec() -> None:
         "spec": "search:think=5",
         "name": "search",
         "options": {"think": 5.0},
-        "label": "Search bot (5 s a move)",
+        "label": "Search bot · 5 s a move",
     }
     assert BotSpec.parse("greedy").label() == "Greedy bot"
 
@@ -127,7 +127,7 @@ def test_choices_offer_each_bot_once_per_usual_value_within_the_cap() -> None:
     ]
     search = offered[-1]
     assert search["name"] == "search" and search["options"] == {"think": 2.0}
-    assert search["label"] == "Search bot (2 s a move)" and search["players"] == [2]
+    assert search["label"] == "Search bot · 2 s a move" and search["players"] == [2]
     assert search["description"].startswith("Alpha-beta")
 
 

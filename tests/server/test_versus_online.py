@@ -312,7 +312,7 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
     choices = next(g for g in games if g["name"] == "versus")["bot_choices"]
     search = next(c for c in choices if c["spec"] == "search:think=2")
     # Parsed by the server: pages read the name and options, they never split the spec.
-    assert search["label"] == "Search bot (2 s a move)" and search["players"] == [2]
+    assert search["label"] == "Search bot · 2 s a move" and search["players"] == [2]
     assert search["name"] == "search" and search["options"] == {"think": 2.0}
     for bad, words in (
         ("search:think=99", "from 0.1 to 10"),
@@ -327,8 +327,8 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
         f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": "search:think=0.1"}
     )
     seat = seated.json()["seats"][1]
-    assert seat["name"] == "Search bot 2 (0.1 s a move)"
-    assert seat["bot_name"] == "search" and seat["bot_label"] == "Search bot (0.1 s a move)"
+    assert seat["name"] == "Search bot 2 · 0.1 s a move"
+    assert seat["bot_name"] == "search" and seat["bot_label"] == "Search bot · 0.1 s a move"
     assert (await host.http.post(f"/api/tables/{table_id}/start")).status_code == 200
     hub = hub_of(app)
     live = await hub.live(table_id)

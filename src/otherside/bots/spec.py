@@ -118,20 +118,20 @@ class BotSpec:
         """The name of a seat this bot plays.
 
         >>> BotSpec.parse("greedy").seat_label(1), BotSpec.parse("search:think=2").seat_label(0)
-        ('Greedy bot 2', 'Search bot 1 (2 s a move)')
+        ('Greedy bot 2', 'Search bot 1 · 2 s a move')
         """
         settings = self.settings()
-        return f"{self.name.capitalize()} bot {seat + 1}" + (f" ({settings})" if settings else "")
+        return f"{self.name.capitalize()} bot {seat + 1}" + (f" · {settings}" if settings else "")
 
     def label(self) -> str:
         """The bot with its settings, as people call it (a menu, a seat taken over).
 
         >>> BotSpec.parse("search:think=2").label(), BotSpec.parse("partner").label()
-        ('Search bot (2 s a move)', 'Bot partner')
+        ('Search bot · 2 s a move', 'Bot partner')
         """
         words = "Bot partner" if self.name == "partner" else f"{self.name.capitalize()} bot"
         settings = self.settings()
-        return f"{words} ({settings})" if settings else words
+        return f"{words} · {settings}" if settings else words
 
     def to_json(self) -> dict[str, Any]:
         """What pages get: the text, the name, the options and the label (nothing to parse)."""

@@ -14,7 +14,7 @@ def bot_label(spec: str, seat: int) -> str:
     """A bot seat's name for people.
 
     >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
-    ('Greedy bot 2', 'Search bot 1 (2 s a move)')
+    ('Greedy bot 2', 'Search bot 1 · 2 s a move')
     """
     return BotSpec.parse(spec).seat_label(seat)
 
@@ -25,7 +25,7 @@ def _bot_name(spec: str | None) -> str | None:
 
 
 def _bot_label(spec: str | None) -> str | None:
-    """A seat's bot with its settings for people (``search · 2 s a move``)."""
+    """A seat's bot with its settings for people (``Search bot · 2 s a move``)."""
     return BotSpec.parse(spec).label() if spec is not None else None
 
 
