@@ -151,7 +151,7 @@ def test_r16_the_game_ends_when_the_cards_run_out() -> None:
     for _ in range(2):
         state = state.apply("reveal").apply("done").apply("done")
     assert state.is_over and state.outcome is not None
-    assert state.outcome.reason == "no card left (level 0)"
+    assert state.outcome.reason == "no card left (0 levels cleared)"
 
 
 def test_r17_partners_see_their_own_side_only_others_see_everything() -> None:

@@ -395,7 +395,8 @@ class RectoVersoState:
             if not any(self.tokens):
                 return replace(state, phase="over", end_reason="every token is turned (R15)")
         if not state.deck:
-            return replace(state, phase="over", end_reason=f"no card left (level {level})")
+            cleared = f"{level} level{'' if level == 1 else 's'} cleared"
+            return replace(state, phase="over", end_reason=f"no card left ({cleared})")
         return state
 
     def to_record(self) -> dict[str, Any]:
