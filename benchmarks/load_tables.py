@@ -56,7 +56,13 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from otherside.testing.servers import SOURCE, ServerProcess, cpu_seconds
+from otherside.testing.servers import (
+    LIFTED_GUARDS,
+    SOURCE,
+    ServerProcess,
+    cpu_seconds,
+    has_guards,
+)
 from table_players import Window, client_main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -171,6 +177,7 @@ def one_run(
                 None,
                 "--bot-workers",
                 "0",
+                *lifted_guards(side.source),
                 source=side.source,
                 log_level="warning",
                 log=work / f"{name}-serve{index}.log",
@@ -317,6 +324,14 @@ def measure(
     }
 
 
+def lifted_guards(source: Path) -> list[str]:
+    """``--guard`` settings lifting the per-address caps, for code that has them: every
+    player of the load comes from one address."""
+    if not has_guards(source):
+        return []
+    return [arg for guard in LIFTED_GUARDS for arg in ("--guard", guard)]
+
+
 def kill_one(server: ServerProcess, restart: bool, url: str) -> ServerProcess:
     """``kill -9`` ``server`` (and its bot workers); with no other process to fail over to, the
     same server started again on its port and database, without waiting for it."""
@@ -328,6 +343,7 @@ def kill_one(server: ServerProcess, restart: bool, url: str) -> ServerProcess:
         server.port,
         "--bot-workers",
         "0",
+        *lifted_guards(server.source),
         source=server.source,
         log_level="warning",
         log=server.log_path.with_suffix(".restarted.log"),

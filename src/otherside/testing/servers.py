@@ -39,6 +39,20 @@ LIFTED_LIMITS = (
 )
 """Per-address limits lifted: one client address makes every guest and table of a test or a
 load."""
+LIFTED_GUARDS = (
+    "connections_per_address=1000000",
+    "websockets_per_address=1000000",
+    "replays_per_minute=1000000",
+)
+"""Per-address connection caps lifted, for a load from one client address (a server whose code
+has them: ``--guard``)."""
+
+
+def has_guards(source: Path) -> bool:
+    """Whether the code at ``source`` takes ``serve --guard`` (older commits do not)."""
+    return (source / "otherside" / "server" / "http" / "guards.py").exists()
+
+
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 

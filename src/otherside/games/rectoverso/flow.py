@@ -395,8 +395,8 @@ class RectoVersoState:
             if not any(self.tokens):
                 return replace(state, phase="over", end_reason="every token is turned (R15)")
         if not state.deck:
-            cleared = f"{level} level{'' if level == 1 else 's'} cleared"
-            return replace(state, phase="over", end_reason=f"no card left ({cleared})")
+            levels = f"{level} level{'' if level == 1 else 's'} cleared"
+            return replace(state, phase="over", end_reason=f"no card left ({levels})")
         return state
 
     def to_record(self) -> dict[str, Any]:
