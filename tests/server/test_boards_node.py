@@ -75,7 +75,7 @@ def test_bots_and_seats_in_words(tmp_path: Path) -> None:
         """,
     )
     assert said == [
-        "Search bot (0.5 s a move)",
+        "Search bot · 0.5 s a move",
         "Bot partner",
         ["ada", "Greedy bot 1", "Greedy bot 2"],
         "all targets filled",

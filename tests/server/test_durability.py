@@ -16,7 +16,10 @@ from pathlib import Path
 import httpx
 import websockets
 
-from otherside.testing.servers import ServerProcess
+from otherside.testing.servers import LIFTED_GUARDS, ServerProcess
+
+# Every player of the load comes from one address: its per-address connection caps lifted.
+LIFTED = [arg for guard in LIFTED_GUARDS for arg in ("--guard", guard)]
 
 TABLES = 24
 MOVES_EACH = 6  # acknowledged moves every table has made before the kill
@@ -92,7 +95,7 @@ async def _version_served(url: str, cookie: str, table_id: str) -> int:
 async def test_kill_minus_9_under_load_loses_no_acknowledged_move(tmp_path: Path) -> None:
     database = tmp_path / "durable.db"
     url = f"sqlite:///{database}"
-    server = ServerProcess(url, None, "--bot-workers", "0")
+    server = ServerProcess(url, None, "--bot-workers", "0", *LIFTED)
     acknowledged: list[Acknowledged] = []
     tables: set[str] = set()
     try:
@@ -126,7 +129,7 @@ async def test_kill_minus_9_under_load_loses_no_acknowledged_move(tmp_path: Path
         lost = [move for move in acknowledged if stored.get(move[:2]) != move[2]]
         assert lost == []
 
-        server = ServerProcess(url, server.port, "--bot-workers", "0")
+        server = ServerProcess(url, server.port, "--bot-workers", "0", *LIFTED)
         highest: dict[str, int] = {}
         for table, version, _action in acknowledged:
             highest[table] = max(highest.get(table, 0), version)

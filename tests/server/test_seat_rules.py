@@ -3,7 +3,6 @@ ask for a rematch, and the refusals' codes, parameters, statuses and words."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -132,7 +131,7 @@ def test_the_host_starts_once_every_seat_is_taken() -> None:
 def test_a_started_table_is_rated_only_between_registered_players() -> None:
     adapter = get_adapter("verso")
     people = _table(_person(0, ADA), _person(1, BOB))
-    state = adapter.new_state(2, people.options, random.Random(1))
+    state = adapter.new_state(2, people.options)
     start = seat_rules.started(people, adapter, state, NOW)
     assert start.rated and start.info.status == "playing" and start.info.version == 0
     assert start.info.turn_started_at == NOW and start.now == NOW

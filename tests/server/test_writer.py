@@ -5,6 +5,7 @@ a failing write fails alone, a failing batch fails each caller and changes nothi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -178,11 +179,16 @@ async def test_one_notify_per_batch_carries_every_announcement(database_url: str
                 return work
 
             await asyncio.gather(*(writer.write(announcing(i)) for i in range(100)))
-            notes = listener.notifies(timeout=2.0)
-            async for note in notes:
-                heard.append(json.loads(note.payload))
-                if sum(len(h) for h in heard) == 100:
-                    break
+
+            async def hear() -> None:
+                async for note in listener.notifies(timeout=2.0):
+                    heard.append(json.loads(note.payload))
+                    if sum(len(h) for h in heard) == 100:
+                        break
+
+            # Bounded: a missing announcement fails the assertion below instead of hanging.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hear(), timeout=20)
     finally:
         db.close()
     assert sorted(m["table"] for batch in heard for m in batch) == sorted(

@@ -185,7 +185,7 @@ async function show() {
   $("welcome").classList.toggle("hidden", Boolean(me));
   $("lobby").classList.toggle("hidden", !me);
   if (!me) {
-    welcome($("welcome"), show);
+    await welcome($("welcome"), show);
     return;
   }
   $("email").value = me.email ?? "";
