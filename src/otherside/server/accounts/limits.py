@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from otherside.server.accounts.limiter import Limiter, Quota
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -79,23 +81,29 @@ def parse_limits(items: list[str]) -> Limits:
     ...
     ValueError: unknown limit 'guests'; limits: signin_failures_per_name_address, ...
     """
-    fields = {f.name: f.type for f in dataclasses.fields(Limits)}
+    return parse_settings(Limits(), items, "limit")
+
+
+def parse_settings(defaults: S, items: list[str], word: str) -> S:
+    """``defaults`` (a dataclass of numbers) changed by ``NAME=VALUE`` settings; ``word``
+    names a setting in errors (``limit``, ``guard``)."""
+    fields = {f.name: f.type for f in dataclasses.fields(defaults)}  # type: ignore[arg-type]
     values: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
         name = name.strip()
         if not sep:
-            raise ValueError(f"a limit is NAME=VALUE, not {item!r}")
+            raise ValueError(f"a {word} is NAME=VALUE, not {item!r}")
         if name not in fields:
-            raise ValueError(f"unknown limit {name!r}; limits: {', '.join(fields)}")
+            raise ValueError(f"unknown {word} {name!r}; {word}s: {', '.join(fields)}")
         try:
             value = int(text) if fields[name] in (int, "int") else float(text)
         except ValueError as exc:
-            raise ValueError(f"limit {name}: {text!r} is not a number") from exc
+            raise ValueError(f"{word} {name}: {text!r} is not a number") from exc
         if value < 0:
-            raise ValueError(f"limit {name}: {value} is negative")
+            raise ValueError(f"{word} {name}: {value} is negative")
         values[name] = value
-    return dataclasses.replace(Limits(), **values)
+    return dataclasses.replace(defaults, **values)  # type: ignore[type-var]
 
 
 class Throttles:

@@ -14,16 +14,15 @@ The connection-level guards (request timeout, connections per address) are in
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import resource
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from otherside.server.accounts.limits import parse_settings
 from otherside.server.accounts.security import ASGIApp, Message, Receive, Scope, Send
 from otherside.server.http.inputs import InputRefused, check_text, parse_json
 
@@ -86,23 +85,7 @@ def parse_guards(items: list[str]) -> Guards:
     ...
     ValueError: unknown guard 'bodies'; guards: body_bytes, json_depth, ...
     """
-    fields = {f.name: f.type for f in dataclasses.fields(Guards)}
-    values: dict[str, Any] = {}
-    for item in items:
-        name, sep, text = item.partition("=")
-        name = name.strip()
-        if not sep:
-            raise ValueError(f"a guard is NAME=VALUE, not {item!r}")
-        if name not in fields:
-            raise ValueError(f"unknown guard {name!r}; guards: {', '.join(fields)}")
-        try:
-            value = int(text) if fields[name] in (int, "int") else float(text)
-        except ValueError as exc:
-            raise ValueError(f"guard {name}: {text!r} is not a number") from exc
-        if value < 0:
-            raise ValueError(f"guard {name}: {value} is negative")
-        values[name] = value
-    return dataclasses.replace(Guards(), **values)
+    return parse_settings(Guards(), items, "guard")
 
 
 class BodyTooLarge(InputRefused):
