@@ -31,12 +31,14 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, lobby, outage, players
+from otherside.server.http import accounts, lobby, outage, players, replays
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
+from otherside.server.http.deps import HubDep
 from otherside.server.http.docs import add_docs
 from otherside.server.http.errors import refused_response
+from otherside.server.http.finished import FinishedGames
 from otherside.server.http.guards import Guards, RequestGuard, server_error
-from otherside.server.http.replays import FinishedGames
+from otherside.server.http.schemas import Health
 from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
@@ -143,13 +145,14 @@ def create_app(
     outage.install(app)  # 503 + Retry-After while the database is away
     app.include_router(accounts.router)
     app.include_router(lobby.router)
+    app.include_router(replays.router)
     app.include_router(players.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")
-    async def health() -> dict[str, Any]:
+    async def health(hub: HubDep) -> Health:
         """Up, and which server process answered (one of several on PostgreSQL)."""
-        return {"ok": True, "node": app.state.hub.cluster.node}
+        return Health(node=hub.cluster.node)
 
     def page(name: str) -> FileResponse:
         return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})

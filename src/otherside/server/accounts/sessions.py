@@ -52,10 +52,6 @@ class UserInfo:
     name: str
     is_guest: bool
 
-    def to_json(self) -> dict[str, Any]:
-        """The public form, as sent to the browser."""
-        return {"id": self.id, "name": self.name, "guest": self.is_guest}
-
 
 def user_info(user: User) -> UserInfo:
     return UserInfo(user.id, user.name, user.is_guest)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
@@ -25,15 +25,36 @@ from otherside.server.accounts.sessions import (
     user_email,
     user_info,
 )
+from otherside.server.http.deps import (
+    AdmissionDep,
+    ClockDep,
+    DatabaseDep,
+    SessionsDep,
+    SignInDep,
+    ThrottlesDep,
+)
+from otherside.server.http.schemas import Done, EmailOut, MeOut, MeUser, UserOut
 from otherside.server.store.models import User
 
 router = APIRouter(prefix="/api")
 
 
+def _user_out(user: UserInfo) -> UserOut:
+    return UserOut(id=user.id, name=user.name, guest=user.is_guest)
+
+
 @router.post("/signup")
-async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+async def sign_up(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    db: DatabaseDep,
+    sessions: SessionsDep,
+    throttles: ThrottlesDep,
+    signin: SignInDep,
+    clock: ClockDep,
+) -> UserOut:
     """Create an account and sign in."""
-    state = request.app.state
     try:
         name = check_name(body.name.strip())
     except ValueError as exc:
@@ -41,9 +62,9 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     if len(body.password) < PASSWORD_MIN:
         raise HTTPException(422, f"a password has at least {PASSWORD_MIN} characters")
     # Reserved before the hash: a sign-up that costs a hash counts, even for a taken name.
-    await state.throttles.limiter.reserve(state.throttles.signups, client_address(request))
-    digest = await state.sessions.hashed(body.password)
-    now = state.clock.now()
+    await throttles.limiter.reserve(throttles.signups, client_address(request))
+    digest = await sessions.hashed(body.password)
+    now = clock.now()
 
     def create(session: Session) -> tuple[UserInfo, str] | None:
         if session.scalar(select(User.id).where(User.name_key == name.lower())) is not None:
@@ -53,22 +74,28 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
         session.flush()
         return user_info(user), open_session(session, user.id, now)
 
-    made = await state.db.run(create)
+    made = await db.run(create)
     if made is None:
         raise HTTPException(409, f"the name {name!r} is taken; choose another or sign in")
     user, token = made
-    state.sessions.set_cookie(response, request, token)
-    state.signin.remember(request, response, name.lower())
-    return user.to_json()
+    sessions.set_cookie(response, request, token)
+    signin.remember(request, response, name.lower())
+    return _user_out(user)
 
 
 @router.post("/signin")
-async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+async def sign_in(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    db: DatabaseDep,
+    sessions: SessionsDep,
+    guard: SignInDep,
+    clock: ClockDep,
+) -> UserOut:
     """Sign in with a name and password."""
-    state = request.app.state
     key = body.name.strip().lower()
     address = client_address(request)
-    guard = state.signin
     # Reserved before the password is checked: a refused attempt is never checked.
     slots = await guard.reserve(key, address, known=key in guard.known_names(request))
 
@@ -76,28 +103,33 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
         user = session.scalar(select(User).where(User.name_key == key))
         return (user_info(user), user.password_hash) if user else None
 
-    found = await state.db.run(load)
+    found = await db.run(load)
     digest = found[1] if found is not None else None
     # Always one argon2 check, known name or not: equal time tells an attacker nothing.
-    matches = await state.sessions.check(digest, body.password)
+    matches = await sessions.check(digest, body.password)
     if found is None or not matches:
         raise HTTPException(401, "wrong name or password")
     await guard.succeeded(slots, key, address)
     user = found[0]
-    now = state.clock.now()
-    token = await state.db.run(lambda s: open_session(s, user.id, now))
-    state.sessions.set_cookie(response, request, token)
+    now = clock.now()
+    token = await db.run(lambda s: open_session(s, user.id, now))
+    sessions.set_cookie(response, request, token)
     guard.remember(request, response, key)
-    return user.to_json()
+    return _user_out(user)
 
 
 @router.post("/guest")
-async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
+async def play_as_guest(
+    request: Request,
+    response: Response,
+    db: DatabaseDep,
+    sessions: SessionsDep,
+    throttles: ThrottlesDep,
+    clock: ClockDep,
+) -> UserOut:
     """Create a guest account with a generated name and sign in."""
-    state = request.app.state
-    throttles = state.throttles
     slot = await throttles.limiter.reserve(throttles.guests, client_address(request))
-    now = state.clock.now()
+    now = clock.now()
 
     def create(session: Session) -> tuple[UserInfo, str]:
         while True:
@@ -110,35 +142,35 @@ async def play_as_guest(request: Request, response: Response) -> dict[str, Any]:
         return user_info(user), open_session(session, user.id, now)
 
     try:
-        user, token = await state.db.run(create)
+        user, token = await db.run(create)
     except Exception:
         await throttles.limiter.release(slot)
         raise
-    state.sessions.set_cookie(response, request, token)
-    return user.to_json()
+    sessions.set_cookie(response, request, token)
+    return _user_out(user)
 
 
 @router.post("/signout")
-async def sign_out(request: Request, response: Response) -> dict[str, Any]:
+async def sign_out(
+    request: Request, response: Response, sessions: SessionsDep, admission: AdmissionDep
+) -> Done:
     """End the session on the server and forget its cookie."""
-    state = request.app.state
-    token = state.sessions.token(request.cookies.get(COOKIE))
+    token = sessions.token(request.cookies.get(COOKIE))
     if token is not None:
-        await end_session(state, token)
-        await state.admission.sign_out(token)  # its websockets here close now
+        # The sign-out reaches every process through the state's services (cluster, cache).
+        await end_session(request.app.state, token)
+        await admission.sign_out(token)  # its websockets here close now
     response.delete_cookie(COOKIE, path="/")
-    return {"ok": True}
+    return Done()
 
 
 @router.get("/me")
-async def me(
-    request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> dict[str, Any]:
+async def me(db: DatabaseDep, user: Annotated[UserInfo | None, Depends(current_user)]) -> MeOut:
     """The signed-in user (with their own e-mail address, if any), or ``{"user": null}``."""
     if user is None:
-        return {"user": None}
-    email = await request.app.state.db.run(lambda s: user_email(s, user.id))
-    return {"user": {**user.to_json(), "email": email}}
+        return MeOut(user=None)
+    email = await db.run(lambda s: user_email(s, user.id))
+    return MeOut(user=MeUser(id=user.id, name=user.name, guest=user.is_guest, email=email))
 
 
 class EmailBody(BaseModel):
@@ -165,8 +197,8 @@ def check_email(address: str) -> str:
 
 @router.post("/me/email")
 async def set_email(
-    body: EmailBody, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> dict[str, Any]:
+    body: EmailBody, db: DatabaseDep, user: Annotated[UserInfo | None, Depends(current_user)]
+) -> EmailOut:
     """Give (or with ``null`` remove) the address that turn reminders go to."""
     if user is None:
         raise HTTPException(401, "sign in or play as a guest first")
@@ -178,5 +210,5 @@ async def set_email(
     def save(session: Session) -> None:
         session.execute(update(User).where(User.id == user.id).values(email=address))
 
-    await request.app.state.db.run(save)
-    return {"email": address}
+    await db.run(save)
+    return EmailOut(email=address)

@@ -1,11 +1,11 @@
 """The lobby's HTTP API: games on offer, tables (create, join, leave, bots, start), lists,
-records and replays. Every change to a table is a command of the table's actor, found through
+rules and ratings. Every change to a table is a command of the table's actor, found through
 the :class:`~otherside.server.tables.hub.TableHub` (:mod:`otherside.server.tables.seating`); a
-refusal (:class:`~otherside.server.tables.errors.Refused`) answers with its code's status."""
+refusal (:class:`~otherside.server.tables.errors.Refused`) answers with its code's status. A
+table's history, replay and record are :mod:`otherside.server.http.replays`'."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -14,23 +14,23 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from otherside.core.records import dump_record
 from otherside.guide import rules_text
-from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
-from otherside.server.http.replays import count_fetch
-from otherside.server.live.wire import seat_out, table_out
+from otherside.server.accounts.limits import Throttles
+from otherside.server.accounts.sessions import UserInfo, client_address, require_user
+from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
+from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
+from otherside.server.live.protocol import TableOut
+from otherside.server.live.wire import table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
-from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
+from otherside.server.store.db import Database
+from otherside.server.store.queries import list_tables, list_user_tables, load_table
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import bot_tables, seating
 from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
-from otherside.server.tables.hub import TableHub
-from otherside.server.tables.live import GameClock, replayed
 
 router = APIRouter(prefix="/api")
-HISTORY_STEPS = 400
 Me = Annotated[UserInfo, Depends(require_user)]
 
 
@@ -58,30 +58,16 @@ class BotBody(BaseModel):
     seat: int | None = None
 
 
-def _hub(request: Request) -> TableHub:
-    hub: TableHub = request.app.state.hub
-    return hub
-
-
-def _out(
-    info: TableInfo, ratings: dict[int, float] | None = None, me: UserInfo | None = None
-) -> dict[str, Any]:
+def _out(info: TableInfo, ratings: dict[int, float] | None = None) -> TableOut:
     try:
         title = get_adapter(info.game).title
     except ValueError:
         title = info.game
-    out = table_out(info, title, ratings).model_dump()
-    if me is not None:
-        seat = info.playing_seat_of(me.id)
-        out["you"] = info.seat_of(me.id)
-        out["your_turn"] = info.status == "playing" and seat is not None and seat in info.to_move
-    return out
+    return table_out(info, title, ratings)
 
 
-async def _outs(
-    request: Request, infos: list[TableInfo], me: UserInfo | None = None
-) -> list[dict[str, Any]]:
-    """Tables for a list, with every seated player's rating in the table's game."""
+async def _ratings(db: Database, infos: list[TableInfo]) -> dict[str, dict[int, float]]:
+    """Every seated player's rating in the table's game, by game, for a list of tables."""
     wanted: dict[str, set[int]] = {}
     for info in infos:
         wanted.setdefault(info.game, set()).update(
@@ -91,37 +77,44 @@ async def _outs(
     def load(session: Session) -> dict[str, dict[int, float]]:
         return {game: ratings_of(session, game, sorted(ids)) for game, ids in wanted.items()}
 
-    ratings = await request.app.state.db.run(load) if wanted else {}
-    return [_out(info, ratings.get(info.game), me) for info in infos]
+    return await db.run(load) if wanted else {}
 
 
-async def _one(request: Request, info: TableInfo) -> dict[str, Any]:
+async def table_summary(db: Database, info: TableInfo) -> TableOut:
     """One table for an answer, with its players' ratings."""
-    return (await _outs(request, [info]))[0]
+    ratings = await _ratings(db, [info])
+    return _out(info, ratings.get(info.game))
 
 
 @router.get("/games")
-async def games(request: Request) -> list[dict[str, Any]]:
+async def games(limits: LimitsDep) -> list[GameOut]:
     """The games this server offers, with their player counts, options and bots (those this
     server's cap on thinking allows)."""
-    cap = request.app.state.limits.bot_think_cap
-    return [adapter.to_json(cap) for adapter in available_adapters()]
+    cap = limits.bot_think_cap
+    return [GameOut.model_validate(adapter.to_json(cap)) for adapter in available_adapters()]
 
 
 @router.post("/tables", status_code=201)
-async def create(body: NewTable, request: Request, user: Me) -> dict[str, Any]:
+async def create(
+    body: NewTable,
+    request: Request,
+    hub: HubDep,
+    db: DatabaseDep,
+    throttles: ThrottlesDep,
+    user: Me,
+) -> TableOut:
     """Create a table; the creator sits in seat 0 and is its host."""
-    hub = _hub(request)
-    async with _counted_table(request, user):
+    async with _counted_table(throttles, request, user):
         made = await seating.create(hub, user, body.game, body.players, body.options, body.pace)
-    return await _one(request, made)
+    return await table_summary(db, made)
 
 
 @asynccontextmanager
-async def _counted_table(request: Request, user: UserInfo) -> AsyncIterator[None]:
+async def _counted_table(
+    throttles: Throttles, request: Request, user: UserInfo
+) -> AsyncIterator[None]:
     """Reserve a table of what one account and one address may create in a while (or 429)
     before it is made; give it back if none is (a bad game, too many open)."""
-    throttles = request.app.state.throttles
     slots = await throttles.limiter.reserve_all(
         [(throttles.tables_user, str(user.id)), (throttles.tables_address, client_address(request))]
     )
@@ -133,41 +126,53 @@ async def _counted_table(request: Request, user: UserInfo) -> AsyncIterator[None
 
 
 @router.get("/tables")
-async def tables(request: Request, status: str = "waiting") -> list[dict[str, Any]]:
+async def tables(db: DatabaseDep, status: str = "waiting") -> list[TableOut]:
     """Tables by status: ``waiting`` (open to join), ``playing`` (to watch) or ``over``."""
     if status not in ("waiting", "playing", "over"):
         raise HTTPException(422, f"status must be waiting, playing or over, not {status!r}")
-    infos = await request.app.state.db.run(lambda s: list_tables(s, status))
-    return await _outs(request, infos)
+    infos = await db.run(lambda s: list_tables(s, status))
+    ratings = await _ratings(db, infos)
+    return [_out(info, ratings.get(info.game)) for info in infos]
 
 
 @router.get("/my/tables")
-async def my_tables(request: Request, user: Me) -> list[dict[str, Any]]:
+async def my_tables(db: DatabaseDep, user: Me) -> list[MyTableOut]:
     """The tables where I have a seat, most recent first; ``your_turn`` marks those waiting
     for me."""
-    infos = await request.app.state.db.run(lambda s: list_user_tables(s, user.id))
-    return await _outs(request, infos, user)
+    infos = await db.run(lambda s: list_user_tables(s, user.id))
+    ratings = await _ratings(db, infos)
+    return [_mine(_out(info, ratings.get(info.game)), info, user) for info in infos]
+
+
+def _mine(out: TableOut, info: TableInfo, me: UserInfo) -> MyTableOut:
+    seat = info.playing_seat_of(me.id)
+    # Built from a checked summary: nothing to check again.
+    return MyTableOut.model_construct(
+        **dict(out),
+        you=info.seat_of(me.id),
+        your_turn=info.status == "playing" and seat is not None and seat in info.to_move,
+    )
 
 
 @router.get("/tables/{table_id}")
-async def table(table_id: str, request: Request) -> dict[str, Any]:
+async def table(table_id: str, db: DatabaseDep) -> TableOut:
     """One table's summary."""
-    info = await request.app.state.db.run(lambda s: load_table(s, table_id))
+    info = await db.run(lambda s: load_table(s, table_id))
     if info is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    return await _one(request, info)
+    return await table_summary(db, info)
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinBody, request: Request, user: Me) -> dict[str, Any]:
+async def join(table_id: str, body: JoinBody, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
     """Take a free seat."""
-    return await _one(request, await _hub(request).ask(table_id, seating.Join(user, body.seat)))
+    return await table_summary(db, await hub.ask(table_id, seating.Join(user, body.seat)))
 
 
 @router.post("/tables/{table_id}/leave")
-async def leave(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+async def leave(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
     """Give up my seat before the game starts."""
-    return await _one(request, await _hub(request).ask(table_id, seating.Leave(user)))
+    return await table_summary(db, await hub.ask(table_id, seating.Leave(user)))
 
 
 class SeatBody(BaseModel):
@@ -177,79 +182,51 @@ class SeatBody(BaseModel):
 
 
 @router.post("/tables/{table_id}/play-on")
-async def play_on(table_id: str, body: SeatBody, request: Request, user: Me) -> dict[str, Any]:
+async def play_on(
+    table_id: str, body: SeatBody, hub: HubDep, db: DatabaseDep, user: Me
+) -> TableOut:
     """Play on with a bot in the seat of a partner who has been gone long (a game without
     player clocks)."""
-    return await _one(request, await _hub(request).ask(table_id, PlayOnWithBot(user, body.seat)))
+    return await table_summary(db, await hub.ask(table_id, PlayOnWithBot(user, body.seat)))
 
 
 @router.post("/tables/{table_id}/bots")
-async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict[str, Any]:
+async def bots(table_id: str, body: BotBody, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
     """Host only: ``{"bot": "greedy"}`` fills every empty seat; with ``"seat"`` sets one seat
     (``"bot": null`` empties it)."""
-    hub = _hub(request)
     if body.seat is not None:
         seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
-        return await _one(request, seated)
+        return await table_summary(db, seated)
     if body.bot is None:
         raise HTTPException(422, "name a bot to fill the empty seats with")
-    return await _one(request, await hub.ask(table_id, seating.Fill(user, body.bot)))
+    return await table_summary(db, await hub.ask(table_id, seating.Fill(user, body.bot)))
 
 
 @router.post("/tables/{table_id}/start")
-async def start(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+async def start(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
     """Host only: start the game (every seat must be taken)."""
-    return await _one(request, await _hub(request).ask(table_id, seating.Start(user)))
+    return await table_summary(db, await hub.ask(table_id, seating.Start(user)))
 
 
 @router.post("/tables/{table_id}/stop")
-async def stop(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+async def stop(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
     """Host only: stop a game with bots only (it ends aborted, unrated)."""
-    return await _one(request, await _hub(request).ask(table_id, bot_tables.Stop(user)))
+    return await table_summary(db, await hub.ask(table_id, bot_tables.Stop(user)))
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)
-async def rematch(table_id: str, request: Request, user: Me) -> dict[str, Any]:
+async def rematch(
+    table_id: str,
+    request: Request,
+    hub: HubDep,
+    db: DatabaseDep,
+    throttles: ThrottlesDep,
+    user: Me,
+) -> TableOut:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
-    async with _counted_table(request, user):
-        made = await seating.rematch(_hub(request), table_id, user)
-    return await _one(request, made)
-
-
-@router.get("/tables/{table_id}/history", dependencies=[Depends(count_fetch)])
-async def history(
-    table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> dict[str, Any]:
-    """The game so far as the caller saw it: the view of their seat (the public view for a
-    spectator) after each action, the last ``HISTORY_STEPS`` of them, oldest first. What the
-    table's log is rebuilt from after a reload; it holds nothing the websocket did not send."""
-    info = await request.app.state.db.run(lambda s: load_table(s, table_id))
-    if info is None:
-        raise HTTPException(404, f"no table {table_id!r}")
-    if info.status == "waiting":
-        return {"views": []}
-    seat = info.playing_seat_of(user.id if user else None)
-    initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
-    adapter = get_adapter(info.game)
-    clock = GameClock(request.app.state.clock)
-    game = adapter.game_with_clock(clock)
-
-    def views() -> list[dict[str, Any]]:
-        # Each view while the game's clock reads that move's time, as it was sent then.
-        skip = max(0, len(moves) - HISTORY_STEPS)
-        return [
-            game.view(state, seat)
-            for index, (_move, state) in enumerate(replayed(game, clock, initial, moves))
-            if index > skip
-        ]
-
-    async def compute() -> list[dict[str, Any]]:
-        return await asyncio.to_thread(views)
-
-    if info.status == "over":  # a finished game never changes: computed once
-        cached = await request.app.state.finished_games.answer(("history", table_id, seat), compute)
-        return {"views": cached}
-    return {"views": await compute()}
+    async with _counted_table(throttles, request, user):
+        made = await seating.rematch(hub, table_id, user)
+    return await table_summary(db, made)
 
 
 @router.get("/rules/{game}")
@@ -262,70 +239,12 @@ async def rules(game: str) -> Response:
     return Response(text, media_type="text/markdown; charset=utf-8")
 
 
-async def _finished(request: Request, table_id: str) -> TableInfo:
-    info = await request.app.state.db.run(lambda s: load_table(s, table_id, with_record=True))
-    if info is None:
-        raise HTTPException(404, f"no table {table_id!r}")
-    if info.status != "over" or info.record is None:
-        # The record holds the pile: it stays secret until the game is over.
-        raise HTTPException(409, "records and replays are available once the game is over")
-    return info
-
-
-@router.get("/tables/{table_id}/record", dependencies=[Depends(count_fetch)])
-async def record(table_id: str, request: Request) -> Response:
-    """The finished game's record, as a file download; ``"names"`` are the seats' players, as
-    the command line's records carry them (``otherside versus replay`` shows them)."""
-    info = await _finished(request, table_id)
-    assert info.record is not None  # _finished checked
-    names = [seat_out(s).name or f"seat {s.seat + 1}" for s in info.seats]
-    return Response(
-        dump_record({**info.record, "names": names}),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{info.game}-{info.id}.json"'},
-    )
-
-
-@router.get("/tables/{table_id}/replay", dependencies=[Depends(count_fetch)])
-async def replay(
-    table_id: str, request: Request, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> dict[str, Any]:
-    """A finished game step by step: the public view before the first action and after each."""
-    info = await _finished(request, table_id)
-    out = await _one(request, info)
-    steps = await request.app.state.finished_games.answer(
-        ("replay", table_id), lambda: _replay_steps(request, info)
-    )
-    return {"table": out, "steps": steps}
-
-
-async def _replay_steps(request: Request, info: TableInfo) -> list[dict[str, Any]]:
-    table_id = info.id
-    initial, moves = await request.app.state.db.run(lambda s: load_moves(s, table_id))
-    adapter = get_adapter(info.game)
-    clock = GameClock(request.app.state.clock)
-    game = adapter.game_with_clock(clock)
-
-    def step_views() -> list[dict[str, Any]]:
-        # Each step with the time it was played, so a timed game replays as it happened.
-        return [
-            {
-                "seat": move.seat if move else None,
-                "action": move.action if move else None,
-                "at": move.played_at.isoformat() if move else None,
-                "view": game.view(state, None),
-            }
-            for move, state in replayed(game, clock, initial, moves)
-        ]
-
-    return await asyncio.to_thread(step_views)
-
-
 @router.get("/ratings")
-async def ratings(request: Request, game: str = "versus") -> list[dict[str, Any]]:
+async def ratings(db: DatabaseDep, game: str = "versus") -> list[LeaderOut]:
     """The leaderboard of ``game``: ``[{"name", "rating", "games"}]``, best first."""
     try:
         get_adapter(game)
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from exc
-    return await request.app.state.db.run(lambda s: leaderboard(s, game))
+    rows = await db.run(lambda s: leaderboard(s, game))
+    return [LeaderOut.model_validate(row) for row in rows]

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException
 from sqlalchemy.orm import Session
 
+from otherside.server.http.deps import DatabaseDep
+from otherside.server.http.schemas import PlayerOut
 from otherside.server.ratings.rated import current_ratings, rating_history
 from otherside.server.store.queries import find_user, finished_scores, list_user_tables
 from otherside.server.store.records import TableInfo
@@ -40,7 +42,7 @@ def _result(info: TableInfo, seat: int) -> str:
 
 
 @router.get("/players/{name}")
-async def player(name: str, request: Request) -> dict[str, Any]:
+async def player(name: str, db: DatabaseDep) -> PlayerOut:
     """One player: ratings with history, personal bests, recent games."""
 
     def load(session: Session) -> dict[str, Any] | None:
@@ -109,7 +111,7 @@ async def player(name: str, request: Request) -> dict[str, Any]:
             "recent": recent,
         }
 
-    data = await request.app.state.db.run(load)
+    data = await db.run(load)
     if data is None:
         raise HTTPException(404, f"no player called {name!r}")
-    return data
+    return PlayerOut.model_validate(data)

@@ -1,58 +1,149 @@
-"""Finished games' replays, histories and records: computed once, fetched at a bounded rate.
+"""A table's game replayed from its stored moves: the history a table page rebuilds its log from,
+a finished game step by step, and its record as a file.
 
-Replaying a game to rebuild its views costs real CPU (a long game, a quarter of a second), and a
-finished game never changes, so each answer about a finished game is kept in a bounded LRU cache
-(``replay_cache`` entries). Every fetch of these routes also counts against its address
-(``replays_per_minute``; 429 with ``Retry-After`` beyond), so that neither cached nor uncached
-fetches can crowd out the players.
+Each answer is one replay (:func:`_replay`) seen another way; the answers about a finished
+game are computed once (:class:`~otherside.server.http.finished.FinishedGames`) and every fetch
+counts against its address (:func:`count_fetch`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
-from fastapi import Request
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 
+from otherside.core.game import Game, State
+from otherside.core.records import dump_record
 from otherside.server.accounts.addresses import client_key
-from otherside.server.accounts.limiter import Quota
+from otherside.server.accounts.sessions import UserInfo, current_user
+from otherside.server.clock import Clock
+from otherside.server.http.deps import ClockDep, DatabaseDep, FinishedGamesDep, ThrottlesDep
+from otherside.server.http.lobby import table_summary
+from otherside.server.http.schemas import HistoryOut, ReplayOut, ReplayStep
+from otherside.server.live.wire import seat_out
+from otherside.server.store.db import Database
+from otherside.server.store.queries import load_moves, load_table
+from otherside.server.store.records import MoveRow, TableInfo
+from otherside.server.tables.adapters import get_adapter
+from otherside.server.tables.live import GameClock, replayed
+
+HISTORY_STEPS = 400
+Step = TypeVar("Step")
 
 
-class FinishedGames:
-    """The LRU cache of answers about finished games, and the per-address fetch window."""
-
-    def __init__(self, entries: int, per_minute: int) -> None:
-        self.entries = entries
-        self.quota = Quota("replays", per_minute, 60.0, "replays and histories from your address")
-        self._cache: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
-
-    async def count(self, request: Request) -> None:
-        """Count one fetch from the request's address (in the limiter every server process
-        shares); HTTP 429 when over the limit."""
-        await request.app.state.throttles.limiter.reserve(self.quota, client_key(request))
-
-    async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
-        """The cached answer of ``key`` (about a finished game), computed on the first ask;
-        asks that come while it is computed wait for that one computation."""
-        task = self._cache.get(key)
-        if task is None:
-            task = asyncio.ensure_future(compute())
-            self._cache[key] = task
-            while len(self._cache) > self.entries:
-                self._cache.popitem(last=False)
-        else:
-            self._cache.move_to_end(key)
-        try:
-            return await asyncio.shield(task)
-        except Exception:
-            if self._cache.get(key) is task:  # a failure is not kept: the next ask tries again
-                del self._cache[key]
-            raise
+async def count_fetch(
+    request: Request, finished: FinishedGamesDep, throttles: ThrottlesDep
+) -> None:
+    """Dependency of the history, replay and record routes: one fetch from the request's
+    address, counted in the limiter every server process shares (HTTP 429 over the limit)."""
+    await throttles.limiter.reserve(finished.quota, client_key(request))
 
 
-async def count_fetch(request: Request) -> None:
-    """Dependency of the replay, history and record routes: the per-address limit."""
-    finished: FinishedGames = request.app.state.finished_games
-    await finished.count(request)
+router = APIRouter(prefix="/api", dependencies=[Depends(count_fetch)])
+
+
+@router.get("/tables/{table_id}/history")
+async def history(
+    table_id: str,
+    db: DatabaseDep,
+    clock: ClockDep,
+    finished: FinishedGamesDep,
+    user: Annotated[UserInfo | None, Depends(current_user)],
+) -> HistoryOut:
+    """The game so far as the caller saw it: the view of their seat (the public view for a
+    spectator) after each action, the last ``HISTORY_STEPS`` of them, oldest first. What the
+    table's log is rebuilt from after a reload; it holds nothing the websocket did not send."""
+    info = await db.run(lambda s: load_table(s, table_id))
+    if info is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    if info.status == "waiting":
+        return HistoryOut(views=[])
+    seat = info.playing_seat_of(user.id if user else None)
+
+    async def compute() -> HistoryOut:
+        views = await _replay(
+            db, clock, info, lambda game, _move, state: game.view(state, seat), HISTORY_STEPS
+        )
+        return HistoryOut(views=views)
+
+    if info.status == "over":  # a finished game never changes: computed once
+        answer: HistoryOut = await finished.answer(("history", table_id, seat), compute)
+        return answer
+    return await compute()
+
+
+@router.get("/tables/{table_id}/replay")
+async def replay(
+    table_id: str, db: DatabaseDep, clock: ClockDep, finished: FinishedGamesDep
+) -> ReplayOut:
+    """A finished game step by step: the public view before the first action and after each."""
+    info = await _finished(db, table_id)
+
+    async def compute() -> list[ReplayStep]:
+        # Each step with the time it was played, so a timed game replays as it happened.
+        return await _replay(db, clock, info, _public_step)
+
+    steps: list[ReplayStep] = await finished.answer(("replay", table_id), compute)
+    return ReplayOut(table=await table_summary(db, info), steps=steps)
+
+
+@router.get("/tables/{table_id}/record")
+async def record(table_id: str, db: DatabaseDep) -> Response:
+    """The finished game's record, as a file download; ``"names"`` are the seats' players, as
+    the command line's records carry them (``otherside versus replay`` shows them)."""
+    info = await _finished(db, table_id)
+    assert info.record is not None  # _finished checked
+    names = [seat_out(s).name or f"seat {s.seat + 1}" for s in info.seats]
+    return Response(
+        dump_record({**info.record, "names": names}),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{info.game}-{info.id}.json"'},
+    )
+
+
+async def _finished(db: Database, table_id: str) -> TableInfo:
+    info = await db.run(lambda s: load_table(s, table_id, with_record=True))
+    if info is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    if info.status != "over" or info.record is None:
+        # The record holds the pile: it stays secret until the game is over.
+        raise HTTPException(409, "records and replays are available once the game is over")
+    return info
+
+
+def _public_step(game: Game, move: MoveRow | None, state: State) -> ReplayStep:
+    return ReplayStep(
+        seat=move.seat if move else None,
+        action=move.action if move else None,
+        at=move.played_at.isoformat() if move else None,
+        view=game.view(state, None),
+    )
+
+
+async def _replay(
+    db: Database,
+    clock: Clock,
+    info: TableInfo,
+    step: Callable[[Game, MoveRow | None, State], Step],
+    last: int | None = None,
+) -> list[Step]:
+    """The table's game rebuilt from its moves, each position as ``step`` sees it (the first
+    position, then after each move, with that move); with ``last``, only the positions after
+    the last ``last`` moves. The replay runs in a worker thread, off the tables' loop."""
+    table_id = info.id
+    initial, moves = await db.run(lambda s: load_moves(s, table_id))
+    game_clock = GameClock(clock)
+    game = get_adapter(info.game).game_with_clock(game_clock)
+    first = 0 if last is None else max(0, len(moves) - last) + 1
+
+    def steps() -> list[Step]:
+        # Each step while the game's clock reads that move's time, as it was seen then.
+        return [
+            step(game, move, state)
+            for index, (move, state) in enumerate(replayed(game, game_clock, initial, moves))
+            if index >= first
+        ]
+
+    return await asyncio.to_thread(steps)
