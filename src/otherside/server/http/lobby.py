@@ -229,7 +229,11 @@ async def rematch(
     return await table_summary(db, made)
 
 
-@router.get("/rules/{game}")
+@router.get(
+    "/rules/{game}",
+    response_class=Response,
+    responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}}}},
+)
 async def rules(game: str) -> Response:
     """The rules of ``game`` in the project's own words (Markdown)."""
     try:

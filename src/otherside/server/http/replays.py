@@ -89,7 +89,12 @@ async def replay(
     return ReplayOut(table=await table_summary(db, info), steps=steps)
 
 
-@router.get("/tables/{table_id}/record")
+@router.get(
+    "/tables/{table_id}/record",
+    response_class=Response,
+    # The game's own record format (../rules/*.md, "Notation"): free-form JSON.
+    responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}},
+)
 async def record(table_id: str, db: DatabaseDep) -> Response:
     """The finished game's record, as a file download; ``"names"`` are the seats' players, as
     the command line's records carry them (``otherside versus replay`` shows them)."""
