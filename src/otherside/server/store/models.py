@@ -72,7 +72,7 @@ class GameTable(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # The pace chosen by the host (otherside.server.pace.Pace as JSON).
+    # The pace chosen by the host (otherside.server.tables.pace.Pace as JSON).
     pace: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # The seats that may act now (one in a turn-based game), for "your turn" lists.
     to_move: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)

@@ -3,7 +3,7 @@ makes (each one transaction, announced to the other server processes when it com
 :class:`SqlTableStore`, the store on the database (:mod:`.queries` in a worker thread).
 
 A write made on what this process knew of a table raises
-:class:`~otherside.server.store.queries.StaleWrite` when the database no longer agrees (another
+:class:`~otherside.server.store.records.StaleWrite` when the database no longer agrees (another
 process changed the table first); nothing is written then.
 """
 

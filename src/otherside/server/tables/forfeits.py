@@ -26,7 +26,8 @@ class Resign:
     user: UserInfo | None
 
     async def run(self, live: LiveTable, services: Services) -> None:
-        """Give up the seat; :class:`ProtocolError` if ``user`` plays none."""
+        """Give up the seat; :class:`~otherside.server.live.protocol.ProtocolError` if ``user``
+        plays none."""
         seat = live.playing_seat(self.user)
         live.playing_state()
         await forfeit(services, live, seat, "resigned")

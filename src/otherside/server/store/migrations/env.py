@@ -1,8 +1,9 @@
 """Alembic environment for the otherside server database.
 
-The server runs the migrations itself at start (:func:`otherside.server.db.migrate`), passing
-an open connection in ``config.attributes["connection"]``; a developer may also point the
-``alembic`` command at this directory with ``sqlalchemy.url`` set.
+The server runs the migrations itself at start
+(:meth:`otherside.server.store.db.Database.migrate`), passing an open connection in
+``config.attributes["connection"]``; a developer may also point the ``alembic`` command at this
+directory with ``sqlalchemy.url`` set.
 """
 
 from __future__ import annotations
