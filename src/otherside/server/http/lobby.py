@@ -20,7 +20,7 @@ from otherside.server.accounts.sessions import UserInfo, client_address, require
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
 from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
 from otherside.server.live.protocol import TableOut
-from otherside.server.live.wire import table_out
+from otherside.server.live.wire import table_fields, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.db import Database
 from otherside.server.store.queries import list_tables, list_user_tables, load_table
@@ -58,12 +58,15 @@ class BotBody(BaseModel):
     seat: int | None = None
 
 
-def _out(info: TableInfo, ratings: dict[int, float] | None = None) -> TableOut:
+def _title(info: TableInfo) -> str:
     try:
-        title = get_adapter(info.game).title
+        return get_adapter(info.game).title
     except ValueError:
-        title = info.game
-    return table_out(info, title, ratings)
+        return info.game
+
+
+def _out(info: TableInfo, ratings: dict[int, float] | None = None) -> TableOut:
+    return table_out(info, _title(info), ratings)
 
 
 async def _ratings(db: Database, infos: list[TableInfo]) -> dict[str, dict[int, float]]:
@@ -141,14 +144,13 @@ async def my_tables(db: DatabaseDep, user: Me) -> list[MyTableOut]:
     for me."""
     infos = await db.run(lambda s: list_user_tables(s, user.id))
     ratings = await _ratings(db, infos)
-    return [_mine(_out(info, ratings.get(info.game)), info, user) for info in infos]
+    return [_mine(info, ratings.get(info.game), user) for info in infos]
 
 
-def _mine(out: TableOut, info: TableInfo, me: UserInfo) -> MyTableOut:
+def _mine(info: TableInfo, ratings: dict[int, float] | None, me: UserInfo) -> MyTableOut:
     seat = info.playing_seat_of(me.id)
-    # Built from a checked summary: nothing to check again.
-    return MyTableOut.model_construct(
-        **dict(out),
+    return MyTableOut(
+        **table_fields(info, _title(info), ratings),
         you=info.seat_of(me.id),
         your_turn=info.status == "playing" and seat is not None and seat in info.to_move,
     )

@@ -4,6 +4,7 @@ lobby's lists and the ``table`` message send them."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from otherside.bots.spec import BotSpec
 from otherside.server.live.protocol import SeatOut, TableOut
@@ -73,10 +74,22 @@ def table_out(
 ) -> TableOut:
     """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id,
     and ``changes`` the finished game made to them)."""
+    return TableOut(**table_fields(info, title, ratings, changes, away))
+
+
+def table_fields(
+    info: TableInfo,
+    title: str,
+    ratings: dict[int, float] | None = None,
+    changes: dict[int, float] | None = None,
+    away: dict[int, datetime] | None = None,
+) -> dict[str, Any]:
+    """The fields of :func:`table_out`'s answer, for a schema that adds its own to them (a
+    player's list of tables: :class:`~otherside.server.http.schemas.MyTableOut`)."""
     ratings = ratings or {}
     changes = changes or {}
     away = away or {}
-    return TableOut(
+    return dict(
         id=info.id,
         game=info.game,
         title=title,
@@ -85,7 +98,7 @@ def table_out(
         pace=info.pace.to_json(),
         pace_text=info.pace.describe(),
         rated=info.rated,
-        status=info.status,  # type: ignore[arg-type]
+        status=info.status,
         owner=info.owner_name,
         owner_id=info.owner_id,
         seats=[
