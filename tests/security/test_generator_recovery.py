@@ -6,12 +6,15 @@ Recto Verso records publish their seeds (``GET /api/tables/{id}/record``, ``"see
 games started one after the other, :mod:`.mt_untwister` solves for the generator's state and
 predicts the next seed, hence the next Verso table's whole pile with every hidden back.
 
-Here an attacker finishes those 520 games (a guest hosts each with a partner bot, starts them
-one at a time so that the order of the draws is known, and resigns), and the attack must fail:
-the published seeds are no Twister's outputs, and the best state fitting part of them predicts
-a pile that is not the next game's. The control runs the same pipeline on a ``random.Random``,
-as the old server drew, and predicts the next deal exactly: the attack works, so its failure
-against the server says something.
+Here an attacker finishes those 520 games (a guest hosts each, starts them one at a time by
+filling the other seat with a partner bot, so that the order of the draws is known, and
+resigns), and the attack must fail: the published seeds are no Twister's outputs, and the best
+state fitting part of them predicts a pile that is not the next game's.
+
+Two controls show that the attack works, so that its failure says something: the same pipeline
+fed from a ``random.Random`` (as the old server drew) predicts the next deal exactly, and
+against a server process drawing from a seeded Twister (:mod:`.twister_server`) the attacker
+collects exactly that generator's draws, in order, and its next Verso deal.
 """
 
 from __future__ import annotations
@@ -30,12 +33,13 @@ import websockets
 from otherside.games import get_game
 from otherside.server.store.db import sqlite_url
 from tests.security.mt_untwister import NotATwister, recover_partial, seed_words
+from tests.security.twister_server import twister_server
 from tests.server.processes import Server, free_port
 
 COOKIE = "otherside_session"
 GAMES = 520  # seeds that pin every missing bit of the last 624 words (500 leave 10 open)
 AT_ONCE = 12  # games prepared and finished at the same time (starts go one by one)
-VERSO_OPTIONS: dict[str, Any] = {}  # the next Verso table's options, as the attacker chose
+VERSO_OPTIONS: dict[str, Any] = {"first_player": 0}  # chosen: a random first seat is a draw too
 T = TypeVar("T")
 
 
@@ -64,19 +68,18 @@ def test_the_attack_predicts_the_next_deal_of_a_twister() -> None:
     assert predicted == verso_pile(old_server.getrandbits(63), VERSO_OPTIONS)
 
 
+# The bots wait a minute before acting: the only draws between two starts are the seeds.
+BOT_DELAY = 60.0
+SETTINGS = (
+    *("--bot-workers", "0", "--guard", "replays_per_minute=1000000"),
+    *("--limit", "waiting_tables_per_user=1000000"),
+)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    # The bots wait a minute before acting: the only draws between two starts are the seeds.
     started = Server(
-        sqlite_url(tmp_path / "otherside.db"),
-        free_port(),
-        "--bot-workers",
-        "0",
-        "--guard",
-        "replays_per_minute=1000000",
-        "--limit",
-        "waiting_tables_per_user=1000000",
-        bot_delay=60.0,
+        sqlite_url(tmp_path / "otherside.db"), free_port(), *SETTINGS, bot_delay=BOT_DELAY
     )
     try:
         yield started
@@ -98,29 +101,30 @@ async def at_most(count: int, jobs: list[Awaitable[T]]) -> list[T]:
 class Attacker:
     """A guest who hosts games against a partner bot and gives them up at once."""
 
-    def __init__(self, server: Server, http: httpx.AsyncClient) -> None:
-        self.server = server
+    def __init__(self, port: int, http: httpx.AsyncClient) -> None:
+        self.port = port
         self.http = http
 
     async def prepare(self, game: str, options: dict[str, Any]) -> str:
-        """A waiting table of ``game`` with a bot in the other seat; its id."""
+        """A waiting two-player table of ``game``; its id."""
         made = await self.http.post(
             "/api/tables", json={"game": game, "players": 2, "options": options}
         )
         assert made.status_code == 201, made.text
         table: str = made.json()["id"]
-        bot = "partner" if game == "rectoverso" else "greedy"
-        (await self.http.post(f"/api/tables/{table}/bots", json={"bot": bot})).raise_for_status()
         return table
 
-    async def start(self, table: str) -> None:
-        """Start ``table``: its seed is drawn now."""
-        (await self.http.post(f"/api/tables/{table}/start")).raise_for_status()
+    async def start(self, table: str, bot: str) -> None:
+        """Fill ``table``'s other seat with ``bot``, which starts the game: its seed is drawn
+        now."""
+        filled = await self.http.post(f"/api/tables/{table}/bots", json={"bot": bot})
+        assert filled.status_code == 200, filled.text
+        assert filled.json()["status"] == "playing"
 
     async def finish(self, table: str) -> dict[str, Any]:
         """Resign at ``table``; the record that the server then publishes."""
         cookie = {"Cookie": f"{COOKIE}={self.http.cookies.get(COOKIE)}"}
-        url = f"ws://127.0.0.1:{self.server.port}/ws/tables/{table}"
+        url = f"ws://127.0.0.1:{self.port}/ws/tables/{table}"
         async with websockets.connect(url, additional_headers=cookie) as ws:
             await ws.send(json.dumps({"type": "resign"}))
             while True:
@@ -132,17 +136,49 @@ class Attacker:
         published: dict[str, Any] = record.json()
         return published
 
+    async def published_seeds(self, games: int) -> list[int]:
+        """Finish ``games`` Recto Verso games; their published seeds, in the order drawn."""
+        tables = await at_most(AT_ONCE, [self.prepare("rectoverso", {}) for _ in range(games)])
+        for table in tables:  # one at a time: the seeds are drawn in this order
+            await self.start(table, "partner")
+        records = await at_most(AT_ONCE, [self.finish(table) for table in tables])
+        return [record["seed"] for record in records]
+
+    async def next_verso_deal(self) -> list[str]:
+        """The pile of the next Verso game (``VERSO_OPTIONS``), from its record once over."""
+        table = await self.prepare("verso", VERSO_OPTIONS)
+        await self.start(table, "greedy")
+        record = await self.finish(table)
+        pile: list[str] = record["pile"]
+        return pile
+
+
+async def test_the_attacker_reads_a_twister_servers_draws_in_the_order_made(
+    tmp_path: Path,
+) -> None:
+    # A server drawing as the old one did, from a generator whose seed this test knows: the
+    # seeds the attacker collects are that generator's draws in order, with nothing drawn in
+    # between, and the next Verso deal is its next draw's. (Fed 520 such seeds, the untwister
+    # predicts that draw: test_the_attack_predicts_the_next_deal_of_a_twister.)
+    database = sqlite_url(tmp_path / "otherside.db")
+    log = tmp_path / "serve.log"
+    with twister_server(database, 31, *SETTINGS, bot_delay=BOT_DELAY, log=log) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            (await http.post("/api/guest")).raise_for_status()
+            attacker = Attacker(server.port, http)
+            seeds = await attacker.published_seeds(2 * AT_ONCE)
+            dealt = await attacker.next_verso_deal()
+    old_server = random.Random(31)
+    assert seeds == [old_server.getrandbits(63) for _ in seeds]
+    assert dealt == verso_pile(old_server.getrandbits(63), VERSO_OPTIONS)
+
 
 @pytest.mark.slow
 async def test_published_seeds_do_not_give_the_generator_away(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
         (await http.post("/api/guest")).raise_for_status()
-        attacker = Attacker(server, http)
-        tables = await at_most(AT_ONCE, [attacker.prepare("rectoverso", {}) for _ in range(GAMES)])
-        for table in tables:  # one at a time: the seeds are drawn in this order
-            await attacker.start(table)
-        records = await at_most(AT_ONCE, [attacker.finish(table) for table in tables])
-        seeds = [record["seed"] for record in records]
+        attacker = Attacker(server.port, http)
+        seeds = await attacker.published_seeds(GAMES)
         assert len(set(seeds)) == GAMES and all(0 <= seed < 2**63 for seed in seeds)
 
         # No Twister state makes these seeds: the equations contradict each other.
@@ -150,10 +186,7 @@ async def test_published_seeds_do_not_give_the_generator_away(server: Server) ->
             predict_next_pile(seeds)
         # The attacker's best guess anyway, a state fitting as many equations as it can.
         guessed = predict_next_pile(seeds, lenient=True)
-
-        verso = await attacker.prepare("verso", VERSO_OPTIONS)
-        await attacker.start(verso)
-        dealt = await attacker.finish(verso)
+        dealt = await attacker.next_verso_deal()
     # A whole deal of the same rules, and not the one predicted.
-    assert len(guessed) == len(dealt["pile"]) == len(verso_pile(0, dealt["options"]))
-    assert guessed != dealt["pile"]
+    assert len(guessed) == len(dealt) == len(verso_pile(0, VERSO_OPTIONS))
+    assert guessed != dealt
