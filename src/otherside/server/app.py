@@ -151,8 +151,9 @@ def create_app(
 
     @app.get("/api/health")
     async def health(hub: HubDep) -> Health:
-        """Up, and which server process answered (one of several on PostgreSQL)."""
-        return Health(node=hub.cluster.node)
+        """Up, which server process answered (one of several on PostgreSQL), and how it followed
+        the others' moves: applied from their notification, or read from the database."""
+        return Health(node=hub.cluster.node, catch_up=hub.catch_up.counts())
 
     def page(name: str) -> FileResponse:
         return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
@@ -195,7 +196,7 @@ def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
     async def hear(message: dict[str, Any]) -> None:
         kind = message.get("kind")
         if kind == "signout":
-            forget_session(app.state, str(message.get("digest")))
+            await forget_session(app.state, str(message.get("digest")))
             return
         if kind == "resync":
             app.state.sessions.cache.clear()

@@ -26,7 +26,6 @@ from otherside.server.accounts.sessions import (
     user_info,
 )
 from otherside.server.http.deps import (
-    AdmissionDep,
     ClockDep,
     DatabaseDep,
     SessionsDep,
@@ -151,15 +150,12 @@ async def play_as_guest(
 
 
 @router.post("/signout")
-async def sign_out(
-    request: Request, response: Response, sessions: SessionsDep, admission: AdmissionDep
-) -> Done:
+async def sign_out(request: Request, response: Response, sessions: SessionsDep) -> Done:
     """End the session on the server and forget its cookie."""
     token = sessions.token(request.cookies.get(COOKIE))
     if token is not None:
         # The sign-out reaches every process through the state's services (cluster, cache).
-        await end_session(request.app.state, token)
-        await admission.sign_out(token)  # its websockets here close now
+        await end_session(request.app.state, token)  # its websockets close in every process
     response.delete_cookie(COOKIE, path="/")
     return Done()
 

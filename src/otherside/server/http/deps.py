@@ -20,7 +20,6 @@ from otherside.server.accounts.sessions import Sessions
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock
 from otherside.server.http.finished import FinishedGames
-from otherside.server.live.admission import Admission
 from otherside.server.store.db import Database
 from otherside.server.tables.hub import TableHub
 
@@ -67,12 +66,6 @@ async def signin(request: Request) -> SignInGuard:
     return found
 
 
-async def admission(request: Request) -> Admission:
-    """The table websockets of this process (a sign-out closes its own)."""
-    found: Admission = request.app.state.admission
-    return found
-
-
 async def finished_games(request: Request) -> FinishedGames:
     """Finished games' answers, computed once, and the per-address fetch window."""
     found: FinishedGames = request.app.state.finished_games
@@ -86,5 +79,4 @@ LimitsDep = Annotated[Limits, Depends(limits)]
 ThrottlesDep = Annotated[Throttles, Depends(throttles)]
 SessionsDep = Annotated[Sessions, Depends(sessions)]
 SignInDep = Annotated[SignInGuard, Depends(signin)]
-AdmissionDep = Annotated[Admission, Depends(admission)]
 FinishedGamesDep = Annotated[FinishedGames, Depends(finished_games)]

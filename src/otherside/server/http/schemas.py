@@ -51,10 +51,13 @@ class Done(BaseModel):
 
 
 class Health(BaseModel):
-    """``GET /api/health``: up, and which server process answered."""
+    """``GET /api/health``: up, which server process answered, and how it followed the others'
+    moves (``followed``: applied from their notification; ``reads``: caught up from the
+    database)."""
 
     ok: Literal[True] = True
     node: str
+    catch_up: dict[str, int]
 
 
 class MyTableOut(TableOut):
