@@ -46,6 +46,7 @@ from otherside.server.store.writes import (
     save_host,
     save_rematch,
     save_seat,
+    save_seats,
     save_start,
 )
 from otherside.server.tables.pace import Pace
@@ -243,8 +244,7 @@ class SqlTableStore:
     ) -> None:
         def write(batch: Batch) -> None:
             check_seats(batch.session, known.id, "waiting", known.seats)
-            for seat in seats:
-                save_seat(batch.session, known.id, seat, now)
+            save_seats(batch.session, known.id, seats, now)
             if host is not None:
                 save_host(batch.session, known.id, host)
             self._announce(batch, known.id, "table")
