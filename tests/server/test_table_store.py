@@ -19,6 +19,7 @@ from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.models import User
 from otherside.server.store.records import LimitReached, SeatInfo, StaleWrite, TableInfo, Timing
 from otherside.server.store.tables import SqlTableStore, TableStore
+from otherside.server.tables import seat_rules
 from otherside.server.tables.pace import Pace
 from tests.server.conftest import postgres_database
 
@@ -96,6 +97,24 @@ async def _started(s: Setup, rated: bool = True) -> TableInfo:
     started = await s.store.table(seated.id)
     assert started is not None
     return started
+
+
+@pytest.mark.parametrize("host", ["ada", "cyd"])
+async def test_a_new_table_is_what_the_hub_takes_into_memory_without_reading_it(
+    setup: Setup, host: str
+) -> None:
+    # The hub keeps a table it has just made as the seat rules describe it (no read back): that
+    # must be the very table a later load gives, or the process would act on another one.
+    s = setup
+    owner = getattr(s, host)
+    options = {"first_player": 1, "public_hand": True}
+    table = await s.store.create(owner, "verso", 3, options, LIVE, NOW)
+    assert await s.store.table(table) == seat_rules.created(
+        table, owner, "verso", 3, options, LIVE, NOW
+    )
+    assert seat_rules.created(table, owner, "verso", 2, options, LIVE, NOW) != (
+        await s.store.table(table)
+    )
 
 
 async def test_a_new_table_seats_its_host_and_counts_as_hosted(setup: Setup) -> None:

@@ -215,6 +215,8 @@ class SqlTableStore:
         return await self.db.run(lambda s: load_moves_after(s, table_id, version, upto=upto))
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
+        if not user_ids:
+            return {}
         return await self.db.run(lambda s: ratings_of(s, game, user_ids))
 
     async def rating_changes(self, table_id: str) -> dict[int, float]:
@@ -380,5 +382,12 @@ def _rate(
 
 
 async def seated_ratings(store: TableStore, info: TableInfo) -> dict[int, float]:
-    """The ratings in the table's game of the players seated at it, by user id."""
-    return await store.ratings(info.game, [s.user_id for s in info.seats if s.user_id is not None])
+    """The ratings in the table's game of the players seated at it, by user id (none asked
+    for guests: only a game every seat of which a registered player holds is rated, and a
+    guest stays a guest, so a guest never has a rating)."""
+    return await store.ratings(info.game, rated_user_ids(info))
+
+
+def rated_user_ids(info: TableInfo) -> list[int]:
+    """The players at ``info`` who may have a rating: people seated, guests left out."""
+    return [s.user_id for s in info.seats if s.user_id is not None and not s.guest]

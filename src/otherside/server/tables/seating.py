@@ -47,7 +47,9 @@ async def create(
         raise Refused("too_many_tables", most=most)
     now = hub.services.clock.now()
     table_id = await store.create(user, game, players, clean, chosen, now)
-    return (await hub.live(table_id)).info
+    # Nobody else knows the new table yet: it is taken into memory as written, not read back.
+    made = seat_rules.created(table_id, user, game, players, clean, chosen, now)
+    return (await hub.live(table_id, known=made)).info
 
 
 async def rematch(hub: TableHub, table_id: str, user: UserInfo) -> TableInfo:
