@@ -134,6 +134,27 @@ async def test_a_new_table_seats_its_host_and_counts_as_hosted(setup: Setup) -> 
     assert await s.store.playing_ids() == []
 
 
+async def test_a_host_with_enough_open_tables_makes_no_more_and_others_still_do(
+    setup: Setup,
+) -> None:
+    s = setup
+    for _ in range(2):
+        await s.store.create(s.ada, "verso", 2, {}, LIVE, NOW, most_waiting=2)
+    with pytest.raises(LimitReached) as refused:
+        await s.store.create(s.ada, "verso", 2, {}, LIVE, NOW, most_waiting=2)
+    assert refused.value.most == 2
+    assert await s.store.waiting_hosted(s.ada.id) == 2
+    # Written together with a refused one, another host's table is made all the same.
+    made, bobs = await asyncio.gather(
+        s.store.create(s.ada, "verso", 2, {}, LIVE, NOW, most_waiting=2),
+        s.store.create(s.bob, "verso", 2, {}, LIVE, NOW, most_waiting=2),
+        return_exceptions=True,
+    )
+    assert isinstance(made, LimitReached) and isinstance(bobs, str)
+    assert await s.store.waiting_hosted(s.bob.id) == 1
+    assert await s.store.waiting_hosted(s.ada.id) == 2
+
+
 async def test_seats_are_written_only_while_they_are_as_known(setup: Setup) -> None:
     s = setup
     table = await s.store.create(s.ada, "verso", 3, {}, LIVE, NOW)

@@ -101,7 +101,10 @@ class MemoryTableStore:
         options: dict[str, Any],
         pace: Pace,
         now: datetime,
+        most_waiting: int | None = None,
     ) -> str:
+        if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
+            raise LimitReached(most_waiting)
         return self._create(owner, game, players, options, pace, now, first_seats(owner, players))
 
     def _create(

@@ -93,8 +93,11 @@ class TableStore(Protocol):
         options: dict[str, Any],
         pace: Pace,
         now: datetime,
+        most_waiting: int | None = None,
     ) -> str:
-        """A new waiting table with its owner in seat 0; its id."""
+        """A new waiting table with its owner in seat 0; its id. With ``most_waiting``,
+        :class:`LimitReached` instead if the owner already hosts that many open tables where
+        they sit (counted in the write's transaction, so simultaneous creates count)."""
         ...
 
     async def seats(
@@ -236,10 +239,20 @@ class SqlTableStore:
         options: dict[str, Any],
         pace: Pace,
         now: datetime,
+        most_waiting: int | None = None,
     ) -> str:
-        return await self.writer.write(
-            lambda b: create_table(b.session, owner.id, game, players, options, pace, now)
-        )
+        def write(batch: Batch) -> str | None:
+            session = batch.session
+            if most_waiting is not None and count_waiting_hosted(session, owner.id) >= most_waiting:
+                # Answered, not raised: a work that raises sends its whole batch to be
+                # written again one by one, and a refusal is no failure of the others.
+                return None
+            return create_table(session, owner.id, game, players, options, pace, now)
+
+        made = await self.writer.write(write)
+        if made is None:
+            raise LimitReached(most_waiting or 0)
+        return made
 
     async def seats(
         self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
