@@ -74,9 +74,10 @@ def check_depth(text: str | bytes, limit: int = JSON_DEPTH) -> None:
     ...
     otherside.server.http.inputs.InputRefused: JSON nested 40 levels deep; at most 32 are accepted
     """
-    brackets = text.count(b"[" if isinstance(text, bytes) else "[") + text.count(
-        b"{" if isinstance(text, bytes) else "{"
-    )
+    if isinstance(text, bytes):
+        brackets = text.count(b"[") + text.count(b"{")
+    else:
+        brackets = text.count("[") + text.count("{")
     if brackets <= limit:
         return  # nothing can nest deeper than there are brackets (counted at C speed)
     depth = json_depth(text)
