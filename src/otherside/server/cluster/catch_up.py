@@ -177,7 +177,7 @@ class CatchUp:
                     backoff = min(backoff * 2, LAST_BACKOFF)
                     continue
                 backoff = FIRST_BACKOFF
-                hub.services.on_deadline_change()
+                hub.services.on_deadline_change(live.info.deadline_at)
                 if table_id not in self._behind:
                     break
         finally:

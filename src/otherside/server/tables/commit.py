@@ -83,7 +83,7 @@ async def commit(
     if outcome is not None:
         services.cluster.forget(live.id)
     services.kick_bots(live)
-    services.on_deadline_change()
+    services.on_deadline_change(live.info.deadline_at)
 
 
 def forfeit_outcome(

@@ -4,6 +4,9 @@ Deadlines live in the database (``game_tables.deadline_at``), so they survive re
 game played over days needs no memory in between. :meth:`Scheduler.run_due` handles every table
 whose deadline has come (:mod:`.deadlines` decides what is due); :meth:`loop` calls it,
 then sleeps on the injected clock until the next deadline, or until a move moves one earlier.
+A change tells the scheduler its table's new deadline (:meth:`Scheduler.wake`): it looks at
+the database again only when that deadline comes before the moment it means to look anyway,
+not after every move (two queries per move, on the thread that also commits the moves).
 Tests move a :class:`~otherside.server.clock.ManualClock` and call :meth:`run_due` themselves.
 
 A reminder goes by e-mail when the server has a mailer and the player an address; either way
@@ -15,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from otherside.server.accounts.sessions import user_email
 from otherside.server.clock import Clock
@@ -54,6 +57,10 @@ class Scheduler:
         self.public_url = public_url.rstrip("/")
         self.sent: list[tuple[str, str]] = []  # (address, subject) of every reminder mailed
         self._wake = asyncio.Event()
+        # The moment the loop sleeps until (``None`` while it looks at the database), and the
+        # earliest deadline told since its last look began (that look may not have seen it).
+        self._planned: datetime | None = None
+        self._told: datetime | None = None
         self._mail: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self.passes = 0  # completed passes of the loop (tests wait for the next one)
@@ -62,9 +69,15 @@ class Scheduler:
         hub.services.on_deadline_change = self.wake
         hub.services.remind = self._remind
 
-    def wake(self) -> None:
-        """A deadline may have moved earlier: look again."""
-        self._wake.set()
+    def wake(self, deadline: datetime | None) -> None:
+        """A table's next deadline is now ``deadline`` (``None``: it has none): look again
+        if that is before the moment the loop means to look anyway."""
+        if deadline is None:
+            return
+        if self._told is None or deadline < self._told:
+            self._told = deadline
+        if self._planned is not None and deadline < self._planned:
+            self._wake.set()
 
     async def run_due(self) -> int:
         """Act on every table whose deadline has come; the number of tables handled. Mail it
@@ -89,6 +102,9 @@ class Scheduler:
         """Run due work for ever, sleeping until the next deadline in between."""
         while True:
             self._wake.clear()
+            self._planned = None
+            # What is committed from here on may be missed by the queries below: told, kept.
+            self._told = None
             try:
                 await self.run_due()
                 upcoming = await self.db.run(next_deadline)
@@ -98,9 +114,13 @@ class Scheduler:
             async with self._passed:
                 self.passes += 1
                 self._passed.notify_all()
-            wait = LONGEST_SLEEP
-            if upcoming is not None:
-                wait = min(wait, (upcoming - self.clock.now()).total_seconds())
+            now = self.clock.now()
+            planned = now + timedelta(seconds=LONGEST_SLEEP)
+            for moment in (upcoming, self._told):
+                if moment is not None and moment < planned:
+                    planned = moment
+            self._planned = planned
+            wait = (planned - now).total_seconds()
             if self.others_due:
                 wait = max(wait, OTHERS_WAIT)
             if wait <= 0:
