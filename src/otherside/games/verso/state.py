@@ -482,9 +482,15 @@ def _oldest_first(node: tuple[Any, Any] | None) -> list[Any]:
     return out
 
 
+# The names of each oriented card's faces, made once: a view names every card on the table,
+# and views are made for every seat after every move of a live game.
+_UP_NAMES: tuple[str, ...] = tuple(face_name(face) for face in UP)
+_DOWN_NAMES: tuple[str, ...] = tuple(face_name(face) for face in DOWN)
+
+
 def card_json(oc: int, shown: bool) -> CardView:
     """A card as the views show it: its up face, and its down face only if ever shown."""
-    return {"up": face_name(UP[oc]), "down": face_name(DOWN[oc]) if shown else None}
+    return {"up": _UP_NAMES[oc], "down": _DOWN_NAMES[oc] if shown else None}
 
 
 def _event_dict(e: tuple[Any, ...]) -> VersoEvent:
