@@ -93,6 +93,7 @@ class VersoState:
         "phase",
         "pos",
         "score_list",
+        "shared_view",
         "shown",
         "squares",
         "table",
@@ -116,6 +117,8 @@ class VersoState:
     version: int
     events_raw: tuple[tuple[Any, ...], ...]
     _legal: list[VersoAction] | None
+    # What every player's view of this state shares, once made (:func:`.view.view`).
+    shared_view: dict[str, Any] | None
 
     @classmethod
     def start(cls, table: Table) -> VersoState:
@@ -136,6 +139,7 @@ class VersoState:
         s.version = 0
         s.events_raw = ()
         s._legal = None
+        s.shared_view = None
         return s
 
     def _copy(self) -> VersoState:
@@ -154,6 +158,7 @@ class VersoState:
         s.history = self.history
         s.version = self.version + 1
         s._legal = None
+        s.shared_view = None
         return s
 
     # ----------------------------------------------------------------- public properties
