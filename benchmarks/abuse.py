@@ -10,6 +10,12 @@ answers, and the server's CPU seconds; the verdict is whether each flood's p95 s
 times the quiet one. Loopback only.
 
     PYTHONPATH=src:. python benchmarks/abuse.py --seconds 15
+    PYTHONPATH=src:. python benchmarks/abuse.py --seconds 15 \\
+        --database postgresql+psycopg://user@127.0.0.1/postgres --workers 2
+
+With ``--database`` each flood gets a new database on that PostgreSQL server (dropped after),
+and ``--workers N`` starts ``serve --workers N`` on one port: the floods and the honest player
+land on whichever process the kernel gives them, and the limits are shared in the database.
 """
 
 from __future__ import annotations
@@ -35,15 +41,10 @@ from rich.table import Table
 from tests.security.outside import ATTACKER, HONEST, play_to_the_end
 from tests.server.processes import Server, free_port
 
-from otherside.server.store.db import sqlite_url
+from otherside.testing.servers import fresh_database
 
 THINK = 0.05  # the honest player's pause before each action
 MIB = 1 << 20
-
-
-def _cpu(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # -- the honest player ------------------------------------------------------------------------
@@ -259,44 +260,64 @@ async def _finished_games(url: str, count: int) -> list[str]:
     return ids
 
 
-def run_round(name: str, seconds: float, workdir: Path) -> dict[str, Any]:
+def run_round(
+    name: str, seconds: float, workdir: Path, postgres: str | None, workers: int
+) -> dict[str, Any]:
     """A fresh server, the honest player quiet then under ``name``; the figures."""
-    api = Server(sqlite_url(workdir / f"{abs(hash(name))}.db"), free_port())
-    try:
-        extra: dict[str, Any] = {}
-        if name == "replay/history":
-            extra["finished"] = asyncio.run(_finished_games(api.url, 3))
+    database = f"abuse_{os.getpid()}_{abs(hash(name)) % 10**8}"
+    with fresh_database(postgres, database, workdir) as url:
+        extra_args = ("--workers", str(workers)) if workers > 1 else ()
+        api = Server(url, free_port(), *extra_args)
+        try:
+            return _measure(api, name, seconds)
+        finally:
+            api.kill()
 
-        async def a_table() -> str:
-            async with httpx.AsyncClient(base_url=api.url) as http:
-                await http.post("/api/guest")
-                return await _new_game(api.url, http)
 
-        extra["table"] = asyncio.run(a_table())
-        quiet = asyncio.run(honest_play(api.url, seconds))
-        results: Any = multiprocessing.get_context("spawn").Queue()
-        flood = multiprocessing.get_context("spawn").Process(
-            target=_flood_process, args=(name, api.url, extra, seconds + 2, results)
-        )
-        cpu_before = _cpu(api.pid)
-        flood.start()
-        time.sleep(2)  # the flood under way
-        loud = asyncio.run(honest_play(api.url, seconds))
-        outcomes = results.get(timeout=120)
-        flood.join(timeout=30)
-        cpu = _cpu(api.pid) - cpu_before
-        return {"quiet": quiet, "loud": loud, "outcomes": outcomes, "cpu": cpu}
-    finally:
-        api.kill()
+def _measure(api: Server, name: str, seconds: float) -> dict[str, Any]:
+    """The honest player quiet, then under the flood ``name``, against ``api``."""
+    extra: dict[str, Any] = {}
+    if name == "replay/history":
+        extra["finished"] = asyncio.run(_finished_games(api.url, 3))
+
+    async def a_table() -> str:
+        async with httpx.AsyncClient(base_url=api.url) as http:
+            await http.post("/api/guest")
+            return await _new_game(api.url, http)
+
+    extra["table"] = asyncio.run(a_table())
+    quiet = asyncio.run(honest_play(api.url, seconds))
+    results: Any = multiprocessing.get_context("spawn").Queue()
+    flood = multiprocessing.get_context("spawn").Process(
+        target=_flood_process, args=(name, api.url, extra, seconds + 2, results)
+    )
+    cpu_before = api.cpu_seconds()
+    flood.start()
+    time.sleep(2)  # the flood under way
+    loud = asyncio.run(honest_play(api.url, seconds))
+    outcomes = results.get(timeout=120)
+    flood.join(timeout=30)
+    cpu = api.cpu_seconds() - cpu_before
+    return {"quiet": quiet, "loud": loud, "outcomes": outcomes, "cpu": cpu}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="quiet and flood spans")
     parser.add_argument("--only", default=None, help="run only the floods containing this")
+    parser.add_argument(
+        "--database", default=None, help="a PostgreSQL server's URL: a new database per flood"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="server processes on one port")
     args = parser.parse_args()
+    if args.workers > 1 and not args.database:
+        parser.error("--workers above 1 needs --database (PostgreSQL)")
     console = Console(width=180)
-    table = Table(title="the honest player's action time (ms) under each flood")
+    where = f"PostgreSQL, {args.workers} process(es)" if args.database else "SQLite, one process"
+    table = Table(
+        title=f"the honest player's action time (ms) under each flood ({where}, "
+        f"load average {os.getloadavg()[0]:.1f} at the start)"
+    )
     for column in ("flood", "quiet p50", "quiet p95", "flood p50", "flood p95", "p95 ×"):
         table.add_column(column, justify="right")
     table.add_column("server CPU s", justify="right")
@@ -307,7 +328,7 @@ def main() -> None:
             if args.only and args.only not in name:
                 continue
             console.print(f"[bold]{name}[/] …")
-            figures = run_round(name, args.seconds, Path(workdir))
+            figures = run_round(name, args.seconds, Path(workdir), args.database, args.workers)
             q50, q95 = _percentiles(figures["quiet"])
             l50, l95 = _percentiles(figures["loud"])
             ratio = l95 / q95

@@ -61,6 +61,7 @@ from otherside.testing.servers import (
     SOURCE,
     ServerProcess,
     cpu_seconds,
+    fresh_database,
     has_guards,
 )
 from table_players import Window, client_main
@@ -136,25 +137,6 @@ def describe(tree: Path, revision: str | None = None) -> str:
     return found.stdout.strip() or tree.name
 
 
-@contextlib.contextmanager
-def fresh_database(args: argparse.Namespace, name: str, work: Path) -> Iterator[str]:
-    """A new, empty database for one run: a SQLite file, or a database created on the
-    PostgreSQL server of ``--database`` and dropped afterwards."""
-    if not args.database:
-        yield f"sqlite:///{work / f'{name}.db'}"
-        return
-    admin = sqlalchemy.make_url(args.database)
-    engine = sqlalchemy.create_engine(admin, isolation_level="AUTOCOMMIT")
-    with engine.connect() as connection:
-        connection.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
-    try:
-        yield admin.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with engine.connect() as connection:
-            connection.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        engine.dispose()
-
-
 def stored_moves(url: str) -> dict[tuple[str, int], str]:
     """Every move row of the database: (table, number) -> action."""
     engine = sqlalchemy.create_engine(url)
@@ -170,7 +152,7 @@ def one_run(
     side: Side, round_index: int, args: argparse.Namespace, work: Path, console: Console
 ) -> Result:
     name = f"load_{os.getpid()}_{round_index}_{''.join(c for c in side.label if c.isalnum())}"
-    with fresh_database(args, name, work) as url:
+    with fresh_database(args.database, name, work) as url:
         servers = [
             ServerProcess(
                 url,

@@ -192,7 +192,7 @@ def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
     async def hear(message: dict[str, Any]) -> None:
         kind = message.get("kind")
         if kind == "signout":
-            forget_session(app.state, str(message.get("digest")))
+            await forget_session(app.state, str(message.get("digest")))
             return
         if kind == "resync":
             app.state.sessions.cache.clear()

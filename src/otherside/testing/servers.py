@@ -25,7 +25,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 HOST = "127.0.0.1"
@@ -54,6 +54,27 @@ def has_guards(source: Path) -> bool:
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.contextmanager
+def fresh_database(postgres: str | None, name: str, work: Path) -> Iterator[str]:
+    """A new, empty database for one run: a SQLite file ``name``.db in ``work``, or, given the
+    URL of a PostgreSQL server, a database ``name`` created on it and dropped afterwards."""
+    if not postgres:
+        yield f"sqlite:///{work / f'{name}.db'}"
+        return
+    import sqlalchemy
+
+    admin = sqlalchemy.make_url(postgres)
+    engine = sqlalchemy.create_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    try:
+        yield admin.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as connection:
+            connection.execute(sqlalchemy.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        engine.dispose()
 
 
 def free_port() -> int:

@@ -241,8 +241,9 @@ async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
 
 
 async def end_session(state: Any, token: str) -> None:
-    """Sign the session ``token`` out: delete it, forget it here at once, and tell the other
-    server processes to forget it too (in the same transaction as the delete)."""
+    """Sign the session ``token`` out: delete it, forget it and close its websockets here at
+    once, and tell the other server processes to do the same (in the same transaction as the
+    delete)."""
     digest = session_digest(token)
     cluster = state.hub.cluster
 
@@ -254,13 +255,15 @@ async def end_session(state: Any, token: str) -> None:
         await state.db.run(close)
     finally:
         # Forgotten here even if the database failed: at worst it is read from there again.
-        forget_session(state, digest)
+        await forget_session(state, digest)
 
 
-def forget_session(state: Any, digest: str) -> None:
-    """Forget the session ``digest`` in this process's memory (signed out elsewhere)."""
+async def forget_session(state: Any, digest: str) -> None:
+    """Forget the session ``digest`` in this process (signed out, here or elsewhere): its
+    cookie signs nobody in any more, and its websockets here are closed (4401)."""
     sessions: Sessions = state.sessions
     sessions.cache.evict(digest)
+    await state.admission.sign_out(digest)
 
 
 async def current_user(request: Request) -> UserInfo | None:

@@ -124,8 +124,7 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
     state = request.app.state
     token = state.sessions.token(request.cookies.get(COOKIE))
     if token is not None:
-        await end_session(state, token)
-        await state.admission.sign_out(token)  # its websockets here close now
+        await end_session(state, token)  # its websockets close in every process
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 

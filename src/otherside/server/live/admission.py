@@ -4,10 +4,11 @@
   :meth:`Guards.total_websockets` (below what its descriptors allow, so that plain requests
   always find room). A socket over a cap is accepted and closed at once with 1013 ("try again
   later") and the reason, so that a browser can tell it from a network failure.
-- Sessions: each socket remembers the session it was opened with. Signing out closes this
-  process's sockets of that session at once (4401), and every socket checks its session again
-  before it acts, so that a socket held by another server process can't act after a sign-out
-  either.
+- Sessions: each socket remembers the session it was opened with (by the digest of its token,
+  which the cluster's sign-out notification carries). Signing out closes that session's sockets
+  at once (4401), in this process and, when it hears of it, in every other; and every socket
+  checks its session again before it acts, so that no socket acts after a sign-out even before
+  the notification arrives.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ class Admission:
                     self._by_session.pop(session, None)
 
     async def sign_out(self, session: str) -> int:
-        """Close every socket of ``session`` here; how many there were."""
+        """Close every socket of ``session`` (a token's digest) here; how many there were."""
         sockets = self._by_session.pop(session, set())
         for socket in sockets:
             with contextlib.suppress(Exception):

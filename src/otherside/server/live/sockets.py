@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from otherside.server.accounts.sessions import COOKIE, UserInfo, user_of_cookie
+from otherside.server.accounts.sessions import COOKIE, UserInfo, session_digest, user_of_cookie
 from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
 from otherside.server.live.inbox import handle
@@ -75,8 +75,10 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     cookie = socket.cookies.get(COOKIE)
     admission: Admission = state.admission
     address = socket.client.host if socket.client else "unknown"
+    token = state.sessions.token(cookie)
+    digest = None if token is None else session_digest(token)
     try:
-        with admission.holding(address, state.sessions.token(cookie), socket):
+        with admission.holding(address, digest, socket):
             await _watch(socket, table_id, cookie, hub)
     except OverCap as over:
         await socket.close(over.code, str(over))
