@@ -9,6 +9,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
@@ -262,6 +263,43 @@ async def test_a_deadline_brought_before_the_schedulers_wake_up_is_acted_on(
                 break
         assert fast.info.outcome is not None and "ran out of time" in fast.info.outcome["reason"]
         assert slow.info.status == "playing"
+
+
+async def test_the_scheduler_looks_again_only_for_a_deadline_earlier_than_its_own(
+    database_url: str,
+) -> None:
+    clock = ManualClock()
+    async with running(database_url, clock=clock) as app:
+        players = await people(app, 2)
+        hub, live, (blue, brown, _) = await _versus(
+            app, players, {"kind": "live", "minutes": 10, "increment": 0}
+        )
+        scheduler = app.state.scheduler
+        # Told of a deadline 40 s away, the scheduler looks, then sleeps until then.
+        scheduler.wake(clock.now() + timedelta(seconds=40))
+        await asyncio.wait_for(scheduler.next_pass(), timeout=10)
+        passes = scheduler.passes
+        # Each move puts the table's deadline ten minutes on: later than the scheduler's next
+        # look, so no move sends it to the database again.
+        for conn in (blue, brown, blue):
+            seat = live.info.to_move[0]
+            mover = blue if seat == 0 else brown
+            assert conn is mover
+            plies = [a for a in mover.last("view")["legal"] if ">" in a]
+            await _send(
+                hub,
+                live,
+                mover,
+                {"type": "action", "version": live.info.version, "action": plies[0]},
+            )
+        assert live.info.version == 3
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(scheduler.next_pass(), timeout=0.5)
+        assert scheduler.passes == passes
+        # A deadline before that look (as a new table with a short clock brings) starts one.
+        scheduler.wake(clock.now() + timedelta(seconds=20))
+        await asyncio.wait_for(scheduler.next_pass(), timeout=10)
+        assert scheduler.passes == passes + 1
 
 
 async def test_a_live_clock_charges_each_move_and_refuses_a_late_one(database_url: str) -> None:

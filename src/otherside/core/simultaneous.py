@@ -20,7 +20,7 @@ state: for a turn-based one they fall back on ``current_player``, ``legal_action
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeGuard, runtime_checkable
 
 from otherside.core.errors import IllegalAction
 from otherside.core.game import Action, State
@@ -48,9 +48,24 @@ class Simultaneous(Protocol):
         ...
 
 
+# Whether a state type offers :class:`Simultaneous`, by type: ``isinstance`` against a runtime
+# protocol inspects every member on each call, and these functions run several times per move.
+_SIMULTANEOUS_TYPES: dict[type, bool] = {}
+
+
+def _simultaneous(state: object) -> TypeGuard[Simultaneous]:
+    """``isinstance(state, Simultaneous)``, answered once per type (the capability is a
+    class's: its methods and properties, never set per instance)."""
+    kind = type(state)
+    known = _SIMULTANEOUS_TYPES.get(kind)
+    if known is None:
+        known = _SIMULTANEOUS_TYPES[kind] = isinstance(state, Simultaneous)
+    return known
+
+
 def actors(state: State) -> tuple[int, ...]:
     """The seats that may act in ``state`` (the player to move in a turn-based game)."""
-    if isinstance(state, Simultaneous):
+    if _simultaneous(state):
         return tuple(state.actors)
     player = state.current_player
     return () if player is None else (player,)
@@ -58,7 +73,7 @@ def actors(state: State) -> tuple[int, ...]:
 
 def legal_actions_of(state: State, player: int | None) -> list[Action]:
     """The legal actions of ``player`` in ``state`` (none when it is not theirs to act)."""
-    if isinstance(state, Simultaneous):
+    if _simultaneous(state):
         return list(state.legal_actions_of(player))
     if player is None or player != state.current_player:
         return []
@@ -72,7 +87,7 @@ def apply_as(state: State, player: int, action: Action | str) -> State:
         IllegalAction: when ``player`` may not act now (naming whose turn it is) or the action
             is not legal; ``BadNotation`` for malformed text. The state is unchanged.
     """
-    if isinstance(state, Simultaneous):
+    if _simultaneous(state):
         return state.apply_as(player, action)
     if player != state.current_player:
         whose = (
@@ -86,7 +101,7 @@ def apply_as(state: State, player: int, action: Action | str) -> State:
 
 def deadline(state: State) -> float | None:
     """When the game itself times out its current phase (clock reading), if it does."""
-    return state.deadline() if isinstance(state, Simultaneous) else None
+    return state.deadline() if _simultaneous(state) else None
 
 
 def is_simultaneous(state: State) -> bool:

@@ -37,6 +37,17 @@ def test_v19_view_keys_and_spectator_sees_the_same_public_data() -> None:
     json.dumps(seat)
 
 
+def test_each_view_is_a_dict_of_its_own_and_the_next_state_is_seen_afresh() -> None:
+    state = _random_game(2, 5, steps=12)
+    first, second = verso.view(state, 0), verso.view(state, 0)
+    assert first == second and first is not second
+    first["tableaux"] = []  # a reader replacing a part of its view changes no other view
+    assert verso.view(state, 1)["tableaux"] == second["tableaux"] != []
+    after = state.apply(state.legal_actions()[0])
+    assert verso.view(after, 0)["version"] == state.version + 1
+    assert verso.view(after, 0)["events"] != second["events"] or after.events == state.events
+
+
 def test_v19_a_down_face_is_shown_exactly_for_cards_turned_at_some_time() -> None:
     for seed in range(8):
         state = _random_game(3, seed, steps=30)

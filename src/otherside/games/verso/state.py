@@ -93,6 +93,7 @@ class VersoState:
         "phase",
         "pos",
         "score_list",
+        "shared_view",
         "shown",
         "squares",
         "table",
@@ -116,6 +117,8 @@ class VersoState:
     version: int
     events_raw: tuple[tuple[Any, ...], ...]
     _legal: list[VersoAction] | None
+    # What every player's view of this state shares, once made (:func:`.view.view`).
+    shared_view: dict[str, Any] | None
 
     @classmethod
     def start(cls, table: Table) -> VersoState:
@@ -136,6 +139,7 @@ class VersoState:
         s.version = 0
         s.events_raw = ()
         s._legal = None
+        s.shared_view = None
         return s
 
     def _copy(self) -> VersoState:
@@ -154,6 +158,7 @@ class VersoState:
         s.history = self.history
         s.version = self.version + 1
         s._legal = None
+        s.shared_view = None
         return s
 
     # ----------------------------------------------------------------- public properties
@@ -482,9 +487,15 @@ def _oldest_first(node: tuple[Any, Any] | None) -> list[Any]:
     return out
 
 
+# The names of each oriented card's faces, made once: a view names every card on the table,
+# and views are made for every seat after every move of a live game.
+_UP_NAMES: tuple[str, ...] = tuple(face_name(face) for face in UP)
+_DOWN_NAMES: tuple[str, ...] = tuple(face_name(face) for face in DOWN)
+
+
 def card_json(oc: int, shown: bool) -> CardView:
     """A card as the views show it: its up face, and its down face only if ever shown."""
-    return {"up": face_name(UP[oc]), "down": face_name(DOWN[oc]) if shown else None}
+    return {"up": _UP_NAMES[oc], "down": _DOWN_NAMES[oc] if shown else None}
 
 
 def _event_dict(e: tuple[Any, ...]) -> VersoEvent:

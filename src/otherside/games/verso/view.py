@@ -8,7 +8,7 @@ down faces never shown, and the pile below its top card.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from otherside.core.errors import BadRecord
 from otherside.games.verso.cards import (
@@ -33,7 +33,19 @@ from otherside.games.verso.state import (
 
 
 def view(state: VersoState, player: int | None) -> VersoView:
-    """The public view of V19 as JSON-ready data (``player`` None for a spectator)."""
+    """The public view of V19 as JSON-ready data (``player`` None for a spectator).
+
+    Everything in Verso is public (V19), so every player's view of a state is the same but for
+    ``player``: that part is made once per state, and each view is a new dict over it (its
+    nested lists and dicts are shared between the views of one state: read them, don't change
+    them in place)."""
+    shared = state.shared_view
+    if shared is None:
+        shared = state.shared_view = dict(_shared_view(state))
+    return cast(VersoView, {**shared, "player": player})
+
+
+def _shared_view(state: VersoState) -> VersoView:
     top = state.top
     outcome: OutcomeView | None = None
     if state.outcome is not None:
@@ -42,7 +54,7 @@ def view(state: VersoState, player: int | None) -> VersoView:
     return {
         "game": "verso",
         "players": state.players,
-        "player": player,
+        "player": None,
         "solo": state.solo,
         "version": state.version,
         "options": state.table.options(),

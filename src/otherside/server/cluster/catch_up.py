@@ -192,7 +192,9 @@ class CatchUp:
             done = False
         if done:
             self.followed += 1
-            self.hub.services.on_deadline_change()
+            held = self.hub.loaded(table_id)
+            if held is not None:
+                self.hub.services.on_deadline_change(held.info.deadline_at)
         else:
             self._soon(table_id)
 
@@ -255,7 +257,7 @@ class CatchUp:
                     continue
                 backoff = FIRST_BACKOFF
                 self.reads += 1
-                hub.services.on_deadline_change()
+                hub.services.on_deadline_change(live.info.deadline_at)
                 if table_id not in self._behind:
                     break
         finally:

@@ -1,19 +1,25 @@
 """The messages out of a table: its ``table``, ``view`` and ``chat`` texts, made once per seat
 and delivered to every connection watching it (a seat gets its seat's view, a spectator the
-public one), and ``error`` answers to one connection."""
+public one), and ``error`` answers to one connection.
+
+Every move sends a ``view`` to each seat, so that text is built straight from plain data with
+``orjson`` (its shape is :class:`~otherside.server.live.protocol.ViewMessage`'s, which the tests
+check), not through a model that would copy and re-validate the game's view on each move.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
+
+import orjson
 
 from otherside.core.simultaneous import legal_actions_of
 from otherside.server.live.protocol import (
     ChatLineOut,
     ChatOutMessage,
-    ClockOut,
     ErrorMessage,
     TableMessage,
-    ViewMessage,
 )
 from otherside.server.live.wire import table_out
 from otherside.server.tables.live import Connection, LiveTable
@@ -32,20 +38,21 @@ def table_text(live: LiveTable, seat: int | None) -> str:
     return TableMessage(table=out, you=seat).model_dump_json()
 
 
-def clock_out(live: LiveTable, now: datetime) -> ClockOut:
-    """The table's clocks as a ``view`` carries them."""
+def clock_out(live: LiveTable, now: datetime) -> dict[str, Any]:
+    """The table's clocks as a ``view`` carries them (a
+    :class:`~otherside.server.live.protocol.ClockOut`'s fields)."""
     info = live.info
-    return ClockOut(
-        now=now.isoformat(),
-        to_move=list(info.to_move) if info.status == "playing" else [],
-        turn_started_at=info.turn_started_at.isoformat() if info.turn_started_at else None,
-        time_left_ms=[s.time_left_ms for s in info.seats],
-        deadline_at=info.deadline_at.isoformat() if info.deadline_at else None,
-        pace=info.pace.to_json(),
-    )
+    return {
+        "now": now.isoformat(),
+        "to_move": list(info.to_move) if info.status == "playing" else [],
+        "turn_started_at": info.turn_started_at.isoformat() if info.turn_started_at else None,
+        "time_left_ms": [s.time_left_ms for s in info.seats],
+        "deadline_at": info.deadline_at.isoformat() if info.deadline_at else None,
+        "pace": info.pace.to_json(),
+    }
 
 
-def view_text(live: LiveTable, seat: int | None, clock: ClockOut) -> str | None:
+def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str | None:
     """The ``view`` message for ``seat``: its view and legal actions (``None`` before the
     game starts)."""
     state = live.state
@@ -53,10 +60,16 @@ def view_text(live: LiveTable, seat: int | None, clock: ClockOut) -> str | None:
         return None
     playing = seat is not None and live.info.status == "playing"
     legal = [str(a) for a in legal_actions_of(state, seat)] if playing else []
-    view = live.adapter.game.view(state, seat)
-    return ViewMessage(
-        table=live.id, version=live.info.version, seat=seat, view=view, legal=legal, clock=clock
-    ).model_dump_json()
+    message = {
+        "type": "view",
+        "table": live.id,
+        "version": live.info.version,
+        "seat": seat,
+        "view": live.adapter.game.view(state, seat),
+        "legal": legal,
+        "clock": clock,
+    }
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def send_state(conn: Connection, live: LiveTable, now: datetime) -> None:

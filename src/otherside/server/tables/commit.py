@@ -69,21 +69,19 @@ async def commit(
         raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
     live.state = after
     live.info = timing.with_timing(
-        replace(
-            info,
-            version=number,
-            outcome=outcome,
-            status="over" if outcome is not None else "playing",
-            updated_at=now,
-        ),
+        info,
         plan,
+        version=number,
+        outcome=outcome,
+        status="over" if outcome is not None else "playing",
+        updated_at=now,
     )
     live.rated(rated)
     fanout.broadcast(live, now, table=outcome is not None or forfeit is not None, view=True)
     if outcome is not None:
         services.cluster.forget(live.id)
     services.kick_bots(live)
-    services.on_deadline_change()
+    services.on_deadline_change(live.info.deadline_at)
 
 
 def forfeit_outcome(

@@ -55,7 +55,7 @@ async def forfeit(services: Services, live: LiveTable, seat: int, reason: str) -
     live.info = timing.with_timing(replace(info, updated_at=now), plan)
     fanout.broadcast(live, now, table=True, view=True)
     services.kick_bots(live)
-    services.on_deadline_change()
+    services.on_deadline_change(live.info.deadline_at)
 
 
 async def _end(services: Services, live: LiveTable, seat: int, reason: str) -> None:

@@ -59,11 +59,17 @@ class Scheduler:
         self.passes = 0  # completed passes of the loop (tests wait for the next one)
         self.others_due = 0  # due tables of the last pass that another process owns
         self._passed = asyncio.Condition()
+        self._planned: datetime | None = None  # when the loop looks next, while it sleeps
         hub.services.on_deadline_change = self.wake
         hub.services.remind = self._remind
 
-    def wake(self) -> None:
-        """A deadline may have moved earlier: look again."""
+    def wake(self, deadline: datetime | None = None) -> None:
+        """A table's deadline is now ``deadline`` (``None``: unknown, or none): look again,
+        unless the loop sleeps until a moment no later than it (the common case: a move puts
+        its table's deadline later than the earliest one), which costs nothing."""
+        planned = self._planned
+        if deadline is not None and planned is not None and planned <= deadline:
+            return
         self._wake.set()
 
     async def run_due(self) -> int:
@@ -111,6 +117,13 @@ class Scheduler:
         the earliest one: the tables held here say so without reading the database (a change
         made elsewhere reaches a held table before its wake; a table not held here changes
         only elsewhere, and its own process schedules it)."""
+        self._planned = planned
+        try:
+            await self._sleep_until_planned(planned)
+        finally:
+            self._planned = None
+
+    async def _sleep_until_planned(self, planned: datetime) -> None:
         while True:
             wait = (planned - self.clock.now()).total_seconds()
             if wait <= 0:

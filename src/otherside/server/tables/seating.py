@@ -237,7 +237,7 @@ class Start:
         live.state, live.info = start.state, start.info
         fanout.broadcast(live, services.clock.now(), table=True, view=True)
         services.kick_bots(live)
-        services.on_deadline_change()
+        services.on_deadline_change(live.info.deadline_at)
         return live.info
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from otherside.server.accounts.limits import Limits, Throttles
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from otherside.server.tables.actor import Command
 
 
-def _no_deadline_change() -> None:
+def _no_deadline_change(deadline: datetime | None) -> None:
     """Nobody listens for deadlines (no scheduler)."""
 
 
@@ -44,7 +45,7 @@ class Services:
         background: runs a task of the hub's (stopped when the hub closes).
         forget_if_idle: lets a table go from memory if nothing holds it there.
         kick_bots: starts the table's bot turns if a bot may act (:mod:`.bot_turns`).
-        on_deadline_change: a table's next deadline may have moved earlier (the scheduler).
+        on_deadline_change: a table's next deadline is now the one given (the scheduler).
         remind: a player must be reminded of their move (the scheduler mails).
     """
 
@@ -58,5 +59,5 @@ class Services:
     forget_if_idle: Callable[[LiveTable], None]
     kick_bots: Callable[[LiveTable], None]
     throttles: Throttles | None = None
-    on_deadline_change: Callable[[], None] = field(default=_no_deadline_change)
+    on_deadline_change: Callable[[datetime | None], None] = field(default=_no_deadline_change)
     remind: Callable[[LiveTable, int], None] = field(default=_no_reminder)

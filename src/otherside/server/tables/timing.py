@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from otherside.core.game import State
 from otherside.core.simultaneous import actors, deadline
@@ -146,8 +147,9 @@ def reminder_due(info: TableInfo, now: datetime) -> int | None:
     return seat if moment is not None and now >= moment else None
 
 
-def with_timing(info: TableInfo, plan: Timing) -> TableInfo:
-    """``info`` after its clocks and deadlines became ``plan``."""
+def with_timing(info: TableInfo, plan: Timing, **changes: Any) -> TableInfo:
+    """``info`` after its clocks and deadlines became ``plan`` (and its other fields
+    ``changes``: one copy of the table's record rather than two on every move)."""
     seats = tuple(
         replace(s, time_left_ms=plan.clocks[s.seat]) if s.seat in plan.clocks else s
         for s in info.seats
@@ -159,4 +161,5 @@ def with_timing(info: TableInfo, plan: Timing) -> TableInfo:
         turn_started_at=plan.turn_started_at,
         deadline_at=plan.deadline_at,
         reminded_at=plan.reminded_at,
+        **changes,
     )
