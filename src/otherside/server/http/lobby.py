@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from otherside.core.records import dump_record
 from otherside.guide import rules_text
+from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo, client_address, current_user, require_user
 from otherside.server.http.replays import count_fetch
 from otherside.server.live.wire import seat_out, table_out
@@ -192,7 +193,7 @@ async def bots(table_id: str, body: BotBody, request: Request, user: Me) -> dict
         seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
         return await _one(request, seated)
     if body.bot is None:
-        raise HTTPException(422, "name a bot to fill the empty seats with")
+        raise HTTPException(422, N_("name a bot to fill the empty seats with"))
     return await _one(request, await hub.ask(table_id, seating.Fill(user, body.bot)))
 
 
@@ -268,7 +269,7 @@ async def _finished(request: Request, table_id: str) -> TableInfo:
         raise HTTPException(404, f"no table {table_id!r}")
     if info.status != "over" or info.record is None:
         # The record holds the pile: it stays secret until the game is over.
-        raise HTTPException(409, "records and replays are available once the game is over")
+        raise HTTPException(409, N_("records and replays are available once the game is over"))
     return info
 
 

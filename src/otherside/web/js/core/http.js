@@ -1,4 +1,6 @@
-// JSON over HTTP to the server: one function, errors as exceptions carrying the server's words.
+// JSON over HTTP to the server: one function, errors as exceptions carrying the server's words
+// (in the reader's language: the server chose it from the same cookie or Accept-Language).
+import "/static/js/core/i18n.js";
 
 /** An error answer of the server: its sentence, its HTTP status, its stable code and the code's
  * parameters when it has them (server/http/errors.py). */
@@ -28,7 +30,8 @@ export async function api(method, path, body) {
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const detail = typeof data.detail === "string" ? data.detail
+    const detail = typeof data.message === "string" ? data.message
+      : typeof data.detail === "string" ? data.detail
       : Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
         : typeof data.detail?.message === "string" ? data.detail.message : response.statusText;
     throw new ApiError(detail, response.status, data.code ?? data.detail?.code ?? null, data.params ?? null);
