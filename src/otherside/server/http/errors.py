@@ -1,8 +1,8 @@
 """Errors as HTTP answers, in the reader's language: a table's refusal
 (:class:`~otherside.server.tables.errors.Refused`) and a route's own (:class:`Told`) answer
-with the status, the words (``detail``, as FastAPI's own errors have it, and ``message``), the
-stable ``code`` and its ``params``. FastAPI's ``HTTPException`` keeps its shape; a detail that
-is a catalog message (marked ``N_`` where it is raised) is said in the reader's language."""
+with the status, the words (``detail``, as FastAPI's own errors have it), the stable ``code``
+and its ``params``. FastAPI's ``HTTPException`` keeps its shape; a detail that is a catalog
+message (marked ``N_`` where it is raised) is said in the reader's language."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Told(Exception):
 
 def _answer(status: int, code: str, message: str, params: dict[str, Any]) -> JSONResponse:
     return JSONResponse(
-        {"detail": message, "message": message, "code": code, "params": params},
+        {"detail": message, "code": code, "params": params},
         status_code=status,
     )
 

@@ -30,8 +30,7 @@ export async function api(method, path, body) {
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const detail = typeof data.message === "string" ? data.message
-      : typeof data.detail === "string" ? data.detail
+    const detail = typeof data.detail === "string" ? data.detail
       : Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ")
         : typeof data.detail?.message === "string" ? data.detail.message : response.statusText;
     throw new ApiError(detail, response.status, data.code ?? data.detail?.code ?? null, data.params ?? null);

@@ -4,10 +4,11 @@
 // fields, `t("seat {seat} is taken", {seat: 2})`; the catalogs' extraction finds t() and tn().
 // It also wires the header's language switcher, which every page has.
 
-/** The page's language ("en", "de", …), as the server chose it. */
-export const language = document.documentElement.lang || "en";
+/** The page's language ("en", "de", …), as the server chose it (English outside a page). */
+export const language = globalThis.document?.documentElement?.lang || "en";
 
-const catalog = await fetch(`/api/i18n/${encodeURIComponent(language)}`, { credentials: "same-origin" })
+// English is the messages as written: nothing to load.
+const catalog = language === "en" ? {} : await fetch(`/api/i18n/${encodeURIComponent(language)}`, { credentials: "same-origin" })
   .then((response) => (response.ok ? response.json() : {}))
   .catch(() => ({}));
 const messages = catalog.messages ?? {};
@@ -46,7 +47,7 @@ export const dateWords = (value, options = { dateStyle: "medium" }) =>
 
 // The switcher: the choice is kept (a cookie, and the account's if signed in), then the page
 // is shown again in it.
-const switcher = document.getElementById("language");
+const switcher = globalThis.document?.getElementById("language");
 switcher?.addEventListener("change", async () => {
   await fetch("/api/language", {
     method: "POST", credentials: "same-origin",
