@@ -112,14 +112,14 @@ def translations(language: str) -> gettext.NullTranslations:
         return gettext.GNUTranslations(source)
 
 
-def say(language: str, message: str, **params: Any) -> str:
+def say(language: str, message: str, /, **params: Any) -> str:
     """``message`` (an English template marked with :func:`N_`) in ``language``, its fields
     filled from ``params``."""
     text = translations(language).gettext(message)
     return text.format(**params) if params else text
 
 
-def say_n(language: str, singular: str, plural: str, count: int, **params: Any) -> str:
+def say_n(language: str, singular: str, plural: str, count: int, /, **params: Any) -> str:
     """A message with a plural form, for ``count`` (also the field ``{count}``)."""
     return translations(language).ngettext(singular, plural, count).format(count=count, **params)
 
