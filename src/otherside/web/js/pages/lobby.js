@@ -116,14 +116,14 @@ function stateOf(table) {
     if (!table.outcome.winners.length) return "draw";
     return table.outcome.winners.includes(table.you) ? "won" : "lost";
   }
-  if (table.your_turn) return "your turn";
+  if (table.your_turn) return "your-turn";
   return table.status;
 }
 
 // A table's state in words (the state itself names the badge's style).
 const STATE_WORDS = {
   finished: () => t("finished"), draw: () => t("draw"), won: () => t("won"), lost: () => t("lost"),
-  "your turn": () => t("your turn"), waiting: () => t("waiting"), playing: () => t("playing"), over: () => t("over"),
+  "your-turn": () => t("your turn"), waiting: () => t("waiting"), playing: () => t("playing"), over: () => t("over"),
 };
 
 function tableList(tables, empty, action) {
@@ -133,7 +133,7 @@ function tableList(tables, empty, action) {
       const state = stateOf(table);
       return el("tr", { class: table.your_turn ? "your-turn" : "" },
         el("td", {}, el("strong", {}, table.title), " ",
-          el("span", { class: `badge ${state.replace(" ", "-")} ${table.status}` }, STATE_WORDS[state]?.() ?? state),
+          el("span", { class: `badge ${state} ${table.status}` }, STATE_WORDS[state]?.() ?? state),
           table.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
           el("div", { class: "muted" }, table.pace ? paceWords(table.pace) : table.pace_text)),
         el("td", {}, seatNodes(table),
