@@ -73,7 +73,8 @@ function refreshForm() {
 function describeBot() {
   const game = currentGame();
   const about = game?.bot_info?.[$("bots").value.split(":")[0]];
-  $("bot-about").textContent = about ? `${about.description}${about.strength ? ` ${t("Measured: {strength}.", { strength: about.strength })}` : ""}` : "";
+  const measured = about?.strength ? t("Measured: {strength}.", { strength: about.strength }) : "";
+  $("bot-about").textContent = about ? [about.description, measured].filter(Boolean).join(" ") : "";
 }
 
 function readPace() {
@@ -151,7 +152,7 @@ async function loadLists() {
   const waiting = mine.filter((table) => table.your_turn).length;
   $("waiting-count").textContent = tn("{count} waiting for you", "{count} waiting for you", waiting);
   $("waiting-count").classList.toggle("hidden", waiting === 0);
-  document.title = `${waiting ? `(${waiting}) ` : ""}${t("otherside — play with friends and bots")}`;
+  document.title = (waiting ? `(${waiting}) ` : "") + t("otherside — play with friends and bots");
   $("my-tables").replaceChildren(tableList(mine, t("You have no games yet: create a table or join one."),
     (table) => table.status === "over"
       ? el("a", { class: "button small secondary", href: `/replay/${table.id}` }, t("Replay"))
