@@ -11,19 +11,20 @@ import { t, tn } from "/static/js/core/i18n.js";
 const $ = (id) => document.getElementById(id);
 let games = [], me = null;
 
-// An option of the new table; rule ids in its help are links to the rules, not words.
+// An option of the new table; rule ids in its help are links to the rules, not words. Its
+// label, help and choices come from the server in English and are catalog messages (N_ there).
 function optionField(spec, players, game) {
   if (spec.kind === "bool") {
-    return el("label", { class: "check", title: spec.help && withoutRuleIds(spec.help) },
-      el("input", { type: "checkbox", name: spec.name, checked: spec.default }), spec.label);
+    return el("label", { class: "check", title: spec.help && withoutRuleIds(t(spec.help)) },
+      el("input", { type: "checkbox", name: spec.name, checked: spec.default }), t(spec.label));
   }
   const choices = spec.kind === "choice"
-    ? spec.choices.map((c) => el("option", { value: c, selected: c === spec.default }, c))
+    ? spec.choices.map((c) => el("option", { value: c, selected: c === spec.default }, t(c)))
     : [el("option", { value: "random" }, t("random")),
       ...Array.from({ length: players }, (_, i) => el("option", { value: i }, t("seat {seat}", { seat: i + 1 })))];
   const select = el("select", { name: spec.name, id: `opt-${spec.name}` }, choices);
-  return el("div", {}, el("label", { for: `opt-${spec.name}` }, spec.label), select,
-    spec.help ? el("div", { class: "muted" }, ruleNodes(spec.help, game)) : null);
+  return el("div", {}, el("label", { for: `opt-${spec.name}` }, t(spec.label)), select,
+    spec.help ? el("div", { class: "muted" }, ruleNodes(t(spec.help), game)) : null);
 }
 
 function currentGame() {
