@@ -16,9 +16,9 @@ from otherside.i18n import DEFAULT, LOCALE_DIR, languages, say, say_n, translati
 from otherside.i18n.catalogs import extract, read
 
 WEB_JS = LOCALE_DIR.parent / "web" / "js"
-# The modules whose words are in the catalogs; the others (the boards and the game-specific
-# parts of the table page: js/games/*/board.js, draw.js, model.js, rounds.js) are not converted
-# yet (issue 34).
+# The modules whose words are in the catalogs; the VERSUS and Recto Verso boards
+# (js/games/versus/board.js, js/games/rectoverso/board.js, draw.js, model.js, rounds.js) are
+# not converted yet (issue 34).
 CONVERTED = [
     "core/clock.js",
     "core/http.js",
@@ -27,6 +27,7 @@ CONVERTED = [
     "core/signin.js",
     "core/words.js",
     "games/verso/about.js",
+    "games/verso/board.js",
     "games/versus/about.js",
     "games/rectoverso/about.js",
     "pages/lobby.js",
