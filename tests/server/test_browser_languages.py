@@ -111,3 +111,28 @@ def test_the_switcher_turns_every_page_into_the_chosen_language(server: str, bro
     assert page.get_attribute("html", "lang") == "fr"
     assert "Invitez des amis avec ce lien" in page.inner_text("#waiting")
     assert page.errors == []
+
+
+def test_a_verso_game_in_german_on_a_phone(server: str, browser: Any) -> None:
+    page = _page(browser, "de-DE")
+    made = page.request.post(server + "/api/guest")
+    assert made.ok, made.text()
+    table = page.request.post(
+        server + "/api/tables",
+        data={"game": "verso", "players": 2, "options": {"first_player": 0}},
+    ).json()
+    assert page.request.post(server + f"/api/tables/{table['id']}/bots", data={"bot": "random"}).ok
+    page.goto(f"{server}/table/{table['id']}")
+    page.wait_for_selector("[data-testid=status].mine")
+    assert page.inner_text("[data-testid=status]") == "Du bist dran."
+    assert page.get_by_role("button", name="Umdrehen & nehmen").is_visible()
+    assert "Karten im Stapel" in page.inner_text("#board")
+    board = page.inner_text("#board")
+    assert not _english_words(board), _english_words(board)
+    _fits(page, "de-verso-phone")
+    page.get_by_role("button", name="Umdrehen & nehmen").click()
+    # On a phone the log is a drawer: its lines are there, shown when opened.
+    page.wait_for_selector("#log li", state="attached")
+    log = page.locator("#log").text_content()
+    assert "Du hast" in log and "umgedreht und" in log and "genommen." in log
+    assert page.errors == []
