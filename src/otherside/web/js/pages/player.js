@@ -65,7 +65,7 @@ function recentTable(games) {
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),
     el("td", { style: "text-align:right" }, g.status === "over"
       ? el("a", { class: "button small secondary", href: `/replay/${g.id}` }, t("Replay"))
-      : el("a", { class: "button small secondary", href: `/table/${g.id}` }, g.status === "playing" ? t("Watch") : t("Open")))))); 
+      : el("a", { class: "button small secondary", href: `/table/${g.id}` }, g.status === "playing" ? t("Watch") : t("Open"))))))); 
 }
 
 async function start() {
