@@ -158,8 +158,10 @@ def create_app(
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        """Up, and which server process answered (one of several on PostgreSQL)."""
-        return {"ok": True, "node": app.state.hub.cluster.node}
+        """Up, which server process answered (one of several on PostgreSQL), and how it followed
+        the others' moves: applied from their notification, or read from the database."""
+        hub = app.state.hub
+        return {"ok": True, "node": hub.cluster.node, "catch_up": hub.catch_up.counts()}
 
     @app.get("/", include_in_schema=False)
     async def lobby_page(request: Request) -> HTMLResponse:
