@@ -87,9 +87,13 @@ def write_compiled(po: Path) -> Path:
     mo = po.with_suffix(".mo")
     data = compile_mo(po)
     fd, tmp = tempfile.mkstemp(dir=po.parent, suffix=".mo.tmp")
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-    os.replace(tmp, mo)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, mo)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return mo
 
 
