@@ -11,6 +11,7 @@ from otherside.guide import rules_text
 from otherside.server.clock import ManualClock
 from otherside.server.live.inbox import handle
 from otherside.server.live.protocol import CHAT_CHARS
+from otherside.server.tables.chat import CHAT_HISTORY
 from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.play import Play
 from tests.server.conftest import (
@@ -51,6 +52,33 @@ async def test_chat_is_stored_passed_on_as_text_and_limited(app: FastAPI) -> Non
     await handle(hub, live, second, json.dumps({"type": "chat", "text": "and more"}))
     assert [m["type"] for m in second.messages] == ["chat", "error"]
     assert "a minute" in second.last("error")["message"]
+
+
+async def test_a_newcomer_gets_the_last_lines_as_stored(database_url: str) -> None:
+    # One process alone writes this table's chat, so it keeps the recent lines in memory: a
+    # newcomer must get exactly what the database holds, the oldest beyond CHAT_HISTORY gone.
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        table_id = await table_with(app, players, options={"first_player": 0})
+        hub = hub_of(app)
+        speakers = [players[0].recorder(), players[1].recorder()]
+        live = await hub.attach(table_id, speakers[0])
+        await hub.attach(table_id, speakers[1])
+        per_minute = hub.limits.chat_lines_per_minute
+        for n in range(CHAT_HISTORY + 3):
+            if n and n % per_minute == 0:
+                clock.advance(seconds=61)
+            said = json.dumps({"type": "chat", "text": f"line {n}"})
+            await handle(hub, live, speakers[n % 2], said)
+        newcomer = Recorder(None)
+        await hub.attach(table_id, newcomer)
+        got = newcomer.last("chat")["lines"]
+        assert [line["text"] for line in got] == [f"line {n}" for n in range(3, CHAT_HISTORY + 3)]
+        stored = await hub.services.store.recent_chat(table_id, CHAT_HISTORY)
+        assert got == [
+            {"name": r.name, "seat": r.seat, "text": r.text, "at": r.at.isoformat()} for r in stored
+        ]
 
 
 async def test_the_game_so_far_is_what_each_seat_was_sent(app: FastAPI) -> None:

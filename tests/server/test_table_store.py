@@ -19,6 +19,7 @@ from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.models import User
 from otherside.server.store.records import LimitReached, SeatInfo, StaleWrite, TableInfo, Timing
 from otherside.server.store.tables import SqlTableStore, TableStore
+from otherside.server.tables import seat_rules
 from otherside.server.tables.pace import Pace
 from tests.server.conftest import postgres_database
 
@@ -98,6 +99,24 @@ async def _started(s: Setup, rated: bool = True) -> TableInfo:
     return started
 
 
+@pytest.mark.parametrize("host", ["ada", "cyd"])
+async def test_a_new_table_is_what_the_hub_takes_into_memory_without_reading_it(
+    setup: Setup, host: str
+) -> None:
+    # The hub keeps a table it has just made as the seat rules describe it (no read back): that
+    # must be the very table a later load gives, or the process would act on another one.
+    s = setup
+    owner = getattr(s, host)
+    options = {"first_player": 1, "public_hand": True}
+    table = await s.store.create(owner, "verso", 3, options, LIVE, NOW)
+    assert await s.store.table(table) == seat_rules.created(
+        table, owner, "verso", 3, options, LIVE, NOW
+    )
+    assert seat_rules.created(table, owner, "verso", 2, options, LIVE, NOW) != (
+        await s.store.table(table)
+    )
+
+
 async def test_a_new_table_seats_its_host_and_counts_as_hosted(setup: Setup) -> None:
     s = setup
     table = await s.store.create(s.ada, "verso", 3, {"first_player": 0}, LIVE, NOW)
@@ -113,6 +132,27 @@ async def test_a_new_table_seats_its_host_and_counts_as_hosted(setup: Setup) -> 
     assert await s.store.waiting_hosted(s.bob.id) == 0
     assert await s.store.table("nope") is None
     assert await s.store.playing_ids() == []
+
+
+async def test_a_host_with_enough_open_tables_makes_no_more_and_others_still_do(
+    setup: Setup,
+) -> None:
+    s = setup
+    for _ in range(2):
+        await s.store.create(s.ada, "verso", 2, {}, LIVE, NOW, most_waiting=2)
+    with pytest.raises(LimitReached) as refused:
+        await s.store.create(s.ada, "verso", 2, {}, LIVE, NOW, most_waiting=2)
+    assert refused.value.most == 2
+    assert await s.store.waiting_hosted(s.ada.id) == 2
+    # Written together with a refused one, another host's table is made all the same.
+    made, bobs = await asyncio.gather(
+        s.store.create(s.ada, "verso", 2, {}, LIVE, NOW, most_waiting=2),
+        s.store.create(s.bob, "verso", 2, {}, LIVE, NOW, most_waiting=2),
+        return_exceptions=True,
+    )
+    assert isinstance(made, LimitReached) and isinstance(bobs, str)
+    assert await s.store.waiting_hosted(s.bob.id) == 1
+    assert await s.store.waiting_hosted(s.ada.id) == 2
 
 
 async def test_seats_are_written_only_while_they_are_as_known(setup: Setup) -> None:

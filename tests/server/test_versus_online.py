@@ -244,6 +244,26 @@ async def test_the_scheduler_acts_by_itself_when_the_clock_moves(database_url: s
         )
 
 
+async def test_a_deadline_brought_before_the_schedulers_wake_up_is_acted_on(
+    database_url: str,
+) -> None:
+    # The scheduler sleeps until the earliest deadline; the wake after a start or a move makes
+    # it read the database again only when a table held here has a deadline before that.
+    clock = ManualClock()
+    async with running(database_url, clock=clock) as app:
+        scheduler = app.state.scheduler
+        players = await people(app, 4)
+        _hub, slow, _ = await _versus(app, players[:2], {"kind": "live", "minutes": 10})
+        _hub, fast, _ = await _versus(app, players[2:], {"kind": "live", "minutes": 0.25})
+        clock.advance(seconds=16)  # the quick game's clock has run out; the slow one's not
+        for _ in range(3):
+            await asyncio.wait_for(scheduler.next_pass(), timeout=10)
+            if fast.info.status == "over":
+                break
+        assert fast.info.outcome is not None and "ran out of time" in fast.info.outcome["reason"]
+        assert slow.info.status == "playing"
+
+
 async def test_a_live_clock_charges_each_move_and_refuses_a_late_one(database_url: str) -> None:
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:

@@ -20,10 +20,11 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
 from fastapi import HTTPException
-from sqlalchemy import case, delete, or_, select, update
+from sqlalchemy import Float, Table, bindparam, case, delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -102,24 +103,38 @@ def _insert(session: Session) -> Any:
     return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(RateLimit)
 
 
+@cache
+def _take_statement(dialect: str, limited: bool) -> Any:
+    """The statement of :func:`take` for a database kind, built once: every hit of every
+    quota runs it with its own parameters (``key``, ``now``, ``until``, and ``limit``)."""
+    table = cast(Table, RateLimit.__table__)
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    now, until = bindparam("now", type_=Float), bindparam("until", type_=Float)
+    ended = table.c.until <= now
+    return (
+        insert(table)
+        .values(key=bindparam("key"), hits=1, until=until)
+        .on_conflict_do_update(
+            index_elements=[table.c.key],
+            set_={
+                "hits": case((ended, 1), else_=table.c.hits + 1),
+                "until": case((ended, until), else_=table.c.until),
+            },
+            where=or_(ended, table.c.hits < bindparam("limit")) if limited else None,
+        )
+        .returning(table.c.hits, table.c.until)
+    )
+
+
 def take(session: Session, key: str, limit: int | None, seconds: float, now: float) -> Slot | None:
     """Count one hit of ``key`` if it has fewer than ``limit`` in its window (any number if
     ``None``); the slot, or ``None`` when full. One atomic statement."""
-    ended = RateLimit.until <= now
-    statement = (
-        _insert(session)
-        .values(key=key, hits=1, until=now + seconds)
-        .on_conflict_do_update(
-            index_elements=[RateLimit.key],
-            set_={
-                "hits": case((ended, 1), else_=RateLimit.hits + 1),
-                "until": case((ended, now + seconds), else_=RateLimit.until),
-            },
-            where=None if limit is None else or_(ended, RateLimit.hits < limit),
-        )
-        .returning(RateLimit.hits, RateLimit.until)
-    )
-    row = session.execute(statement).first()
+    connection = session.connection()
+    statement = _take_statement(connection.dialect.name, limit is not None)
+    params: dict[str, Any] = {"key": key, "now": now, "until": now + seconds}
+    if limit is not None:
+        params["limit"] = limit
+    row = connection.execute(statement, params).first()
     return None if row is None else Slot(key, float(row.until), int(row.hits))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -70,22 +71,18 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        host = headers.get("host", "")
+        # Only three headers matter here: found among the raw ones, the others left undecoded.
+        wanted = _wanted_headers(scope["headers"])
+        host = wanted.get(b"host", "")
         if scope["method"] not in SAFE_METHODS:
-            origin = headers.get("origin")
-            site = headers.get("sec-fetch-site")
+            origin = wanted.get(b"origin")
+            site = wanted.get(b"sec-fetch-site")
             if (origin is not None and not same_origin(origin, host)) or (
                 origin is None and site is not None and site not in SAME_SITE_FETCH
             ):
                 await _refuse(send, "cross-origin request refused: use this site's own pages")
                 return
-        extra = [
-            (b"x-frame-options", b"DENY"),
-            (b"x-content-type-options", b"nosniff"),
-            (b"referrer-policy", b"same-origin"),
-            (b"content-security-policy", content_policy(host).encode("latin-1")),
-        ]
+        extra = _security_headers(host)
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -93,6 +90,31 @@ class SecurityMiddleware:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+_WANTED = frozenset((b"host", b"origin", b"sec-fetch-site"))
+
+
+def _wanted_headers(raw: list[tuple[bytes, bytes]]) -> dict[bytes, str]:
+    """The ``host``, ``origin`` and ``sec-fetch-site`` headers of a request (the last of each,
+    as a dictionary of all of them kept), decoded. ASGI servers give header names in lower
+    case.
+
+    >>> _wanted_headers([(b"host", b"a:1"), (b"accept", b"*/*"), (b"origin", b"http://a:1")])
+    {b'host': 'a:1', b'origin': 'http://a:1'}
+    """
+    return {name: value.decode("latin-1") for name, value in raw if name in _WANTED}
+
+
+@lru_cache(maxsize=64)
+def _security_headers(host: str) -> list[tuple[bytes, bytes]]:
+    """The headers every response gets (one list per host, made once; never changed)."""
+    return [
+        (b"x-frame-options", b"DENY"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+        (b"content-security-policy", content_policy(host).encode("latin-1")),
+    ]
 
 
 async def _refuse(send: Send, words: str) -> None:

@@ -74,6 +74,12 @@ def check_depth(text: str | bytes, limit: int = JSON_DEPTH) -> None:
     ...
     otherside.server.http.inputs.InputRefused: JSON nested 40 levels deep; at most 32 are accepted
     """
+    if isinstance(text, bytes):
+        brackets = text.count(b"[") + text.count(b"{")
+    else:
+        brackets = text.count("[") + text.count("{")
+    if brackets <= limit:
+        return  # nothing can nest deeper than there are brackets (counted at C speed)
     depth = json_depth(text)
     if depth > limit:
         raise InputRefused(
@@ -121,6 +127,8 @@ def check_text(text: str, where: str) -> None:
 def check_strings(data: Any, where: str = "body") -> None:
     """Refuse (422) any string — value or key — in parsed JSON ``data`` holding a control
     character. Iterative, so that no shape of ``data`` makes it recurse."""
+    if _all_printable(data):
+        return  # the common case, without the path of every value made on the way
     pending: list[tuple[Any, str]] = [(data, where)]
     while pending:
         item, path = pending.pop()
@@ -132,6 +140,29 @@ def check_strings(data: Any, where: str = "body") -> None:
                 pending.append((value, f"{path}.{key}"))
         elif isinstance(item, list):
             pending.extend((value, f"{path}[{index}]") for index, value in enumerate(item))
+
+
+def _all_printable(data: Any) -> bool:
+    """Whether every string and key of parsed JSON ``data`` is printable (then none holds a
+    control character; a string that is not may still be allowed, :func:`check_text` says).
+
+    >>> _all_printable({"a": ["b", {"c": 1}]}), _all_printable({"a": ["b\\n"]})
+    (True, False)
+    """
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if not item.isprintable():
+                return False
+        elif isinstance(item, dict):
+            for key in item:
+                if not str(key).isprintable():
+                    return False
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def parse_json(text: str | bytes, limit: int = JSON_DEPTH, where: str = "body") -> Any:

@@ -23,6 +23,7 @@ from otherside.server.live.wire import seat_out, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.queries import list_tables, list_user_tables, load_moves, load_table
 from otherside.server.store.records import TableInfo
+from otherside.server.store.tables import rated_user_ids
 from otherside.server.tables import bot_tables, seating
 from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
@@ -85,9 +86,9 @@ async def _outs(
     """Tables for a list, with every seated player's rating in the table's game."""
     wanted: dict[str, set[int]] = {}
     for info in infos:
-        wanted.setdefault(info.game, set()).update(
-            s.user_id for s in info.seats if s.user_id is not None
-        )
+        ids = rated_user_ids(info)  # guests never have a rating: nothing to read for them
+        if ids:
+            wanted.setdefault(info.game, set()).update(ids)
 
     def load(session: Session) -> dict[str, dict[int, float]]:
         return {game: ratings_of(session, game, sorted(ids)) for game, ids in wanted.items()}

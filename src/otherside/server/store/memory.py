@@ -24,6 +24,7 @@ from otherside.server.store.records import (
     Timing,
 )
 from otherside.server.tables.pace import Pace
+from otherside.server.tables.seat_rules import first_seats
 from otherside.server.tables.timing import with_timing
 
 
@@ -100,10 +101,11 @@ class MemoryTableStore:
         options: dict[str, Any],
         pace: Pace,
         now: datetime,
+        most_waiting: int | None = None,
     ) -> str:
-        first = SeatInfo(0, owner.id, owner.name, guest=owner.is_guest)
-        seats = (first, *(SeatInfo(i) for i in range(1, players)))
-        return self._create(owner, game, players, options, pace, now, seats)
+        if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
+            raise LimitReached(most_waiting)
+        return self._create(owner, game, players, options, pace, now, first_seats(owner, players))
 
     def _create(
         self,

@@ -18,11 +18,13 @@ class StaleWrite(RuntimeError):
 
 
 class LimitReached(RuntimeError):
-    """A start refused: its host already runs ``most`` games with bots only."""
+    """A write refused by a count made in its own transaction: ``most`` reached (a start whose
+    host already runs that many games with bots only; a new table of a host who already has
+    that many open)."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        super().__init__(f"the host already runs {most} games with bots only")
+        super().__init__(f"the host already has {most}")
 
 
 @dataclass(frozen=True)

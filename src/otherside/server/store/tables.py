@@ -47,6 +47,7 @@ from otherside.server.store.writes import (
     save_host,
     save_rematch,
     save_seat,
+    save_seats,
     save_start,
 )
 from otherside.server.tables.pace import Pace
@@ -93,8 +94,11 @@ class TableStore(Protocol):
         options: dict[str, Any],
         pace: Pace,
         now: datetime,
+        most_waiting: int | None = None,
     ) -> str:
-        """A new waiting table with its owner in seat 0; its id."""
+        """A new waiting table with its owner in seat 0; its id. With ``most_waiting``,
+        :class:`LimitReached` instead if the owner already hosts that many open tables where
+        they sit (counted in the write's transaction, so simultaneous creates count)."""
         ...
 
     async def seats(
@@ -215,6 +219,8 @@ class SqlTableStore:
         return await self.db.run(lambda s: load_moves_after(s, table_id, version, upto=upto))
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
+        if not user_ids:
+            return {}
         return await self.db.run(lambda s: ratings_of(s, game, user_ids))
 
     async def rating_changes(self, table_id: str) -> dict[int, float]:
@@ -234,18 +240,27 @@ class SqlTableStore:
         options: dict[str, Any],
         pace: Pace,
         now: datetime,
+        most_waiting: int | None = None,
     ) -> str:
-        return await self.writer.write(
-            lambda b: create_table(b.session, owner.id, game, players, options, pace, now)
-        )
+        def write(batch: Batch) -> str | None:
+            session = batch.session
+            if most_waiting is not None and count_waiting_hosted(session, owner.id) >= most_waiting:
+                # Answered, not raised: a work that raises sends its whole batch to be
+                # written again one by one, and a refusal is no failure of the others.
+                return None
+            return create_table(session, owner.id, game, players, options, pace, now)
+
+        made = await self.writer.write(write)
+        if made is None:
+            raise LimitReached(most_waiting or 0)
+        return made
 
     async def seats(
         self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
     ) -> None:
         def write(batch: Batch) -> None:
             check_seats(batch.session, known.id, "waiting", known.seats)
-            for seat in seats:
-                save_seat(batch.session, known.id, seat, now)
+            save_seats(batch.session, known.id, seats, now)
             if host is not None:
                 save_host(batch.session, known.id, host)
             self._announce(batch, known.id, "table")
@@ -386,5 +401,12 @@ def _rate(
 
 
 async def seated_ratings(store: TableStore, info: TableInfo) -> dict[int, float]:
-    """The ratings in the table's game of the players seated at it, by user id."""
-    return await store.ratings(info.game, [s.user_id for s in info.seats if s.user_id is not None])
+    """The ratings in the table's game of the players seated at it, by user id (none asked
+    for guests: only a game every seat of which a registered player holds is rated, and a
+    guest stays a guest, so a guest never has a rating)."""
+    return await store.ratings(info.game, rated_user_ids(info))
+
+
+def rated_user_ids(info: TableInfo) -> list[int]:
+    """The players at ``info`` who may have a rating: people seated, guests left out."""
+    return [s.user_id for s in info.seats if s.user_id is not None and not s.guest]

@@ -2,6 +2,10 @@
 store of :mod:`.tables` runs them in a batch of its writer; the writes of play, which run on
 every move, are rows of :mod:`.play_rows` instead). A write decided on what a process
 knew of a table checks that the database still agrees, and raises :class:`StaleWrite` if not.
+
+A table's life around its moves (made, seated, started) runs once or twice a game, and games
+can be short: these are SQLAlchemy Core statements built once, at import, with bind parameters,
+sent on the transaction's connection (no ORM unit of work, no statement compiled per call).
 """
 
 from __future__ import annotations
@@ -9,14 +13,49 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from otherside.server.store.models import ChatLine, GameTable, Seat
 from otherside.server.store.records import SeatInfo, StaleWrite, Timing
 from otherside.server.tables.pace import Pace
+
+TABLES = cast(Table, GameTable.__table__)
+SEATS = cast(Table, Seat.__table__)
+
+_ID_TAKEN = select(TABLES.c.id).where(TABLES.c.id == bindparam("t_id"))
+_NEW_TABLE = insert(TABLES)
+_NEW_SEAT = insert(SEATS)
+# The table row locked until the transaction ends, then its seats read in a statement of
+# their own: on PostgreSQL that one sees what a writer the lock waited for committed.
+_LOCKED_STATUS = select(TABLES.c.status).where(TABLES.c.id == bindparam("t_id")).with_for_update()
+_SEATS_OF = (
+    select(SEATS.c.seat, SEATS.c.user_id, SEATS.c.bot)
+    .where(SEATS.c.table_id == bindparam("t_id"))
+    .order_by(SEATS.c.seat)
+)
+_SEAT = (
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("t_id"), SEATS.c.seat == bindparam("s_seat"))
+    .values(
+        user_id=bindparam("s_user"),
+        bot=bindparam("s_bot"),
+        forfeit=bindparam("s_forfeit"),
+        time_left_ms=bindparam("s_left"),
+    )
+)
+_CLOCK = (
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("t_id"), SEATS.c.seat == bindparam("s_seat"))
+    .values(time_left_ms=bindparam("s_left"))
+)
+_TOUCHED = (
+    update(TABLES).where(TABLES.c.id == bindparam("t_id")).values(updated_at=bindparam("t_now"))
+)
+_HOST = update(TABLES).where(TABLES.c.id == bindparam("t_id")).values(owner_id=bindparam("t_owner"))
 
 
 def create_table(
@@ -31,27 +70,34 @@ def create_table(
 ) -> str:
     """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch); its
     new id."""
+    connection = session.connection()
     while True:
         table_id = secrets.token_urlsafe(6)
-        if session.get(GameTable, table_id) is None:
+        if connection.execute(_ID_TAKEN, {"t_id": table_id}).first() is None:
             break
-    row = GameTable(
-        id=table_id,
-        game=game,
-        players=players,
-        options=options,
-        pace=pace.to_json(),
-        status="waiting",
-        owner_id=owner_id,
-        version=0,
-        created_at=now,
-        updated_at=now,
+    connection.execute(
+        _NEW_TABLE,
+        {
+            "id": table_id,
+            "game": game,
+            "players": players,
+            "options": options,
+            "pace": pace.to_json(),
+            "status": "waiting",
+            "owner_id": owner_id,
+            "version": 0,
+            "created_at": now,
+            "updated_at": now,
+        },
     )
     if seats:
-        row.seats = [Seat(seat=s.seat, user_id=s.user_id, bot=s.bot) for s in seats]
+        rows = [{"seat": s.seat, "user_id": s.user_id, "bot": s.bot} for s in seats]
     else:
-        row.seats = [Seat(seat=i, user_id=owner_id if i == 0 else None) for i in range(players)]
-    session.add(row)
+        rows = [
+            {"seat": i, "user_id": owner_id if i == 0 else None, "bot": None}
+            for i in range(players)
+        ]
+    connection.execute(_NEW_SEAT, [{"table_id": table_id, **row} for row in rows])
     return table_id
 
 
@@ -69,46 +115,72 @@ def check_seats(session: Session, table_id: str, status: str, seats: tuple[SeatI
     """Lock the table's row until the transaction ends, and raise :class:`StaleWrite` unless its
     status and who sits where are still ``status`` and ``seats``: another server process may
     have changed them since this one read them (PostgreSQL; one process on SQLite)."""
-    found = session.scalar(
-        select(GameTable.status).where(GameTable.id == table_id).with_for_update()
-    )
-    rows = session.execute(
-        select(Seat.seat, Seat.user_id, Seat.bot)
-        .where(Seat.table_id == table_id)
-        .order_by(Seat.seat)
-    ).all()
+    connection = session.connection()
+    found = connection.execute(_LOCKED_STATUS, {"t_id": table_id}).scalar()
+    rows = connection.execute(_SEATS_OF, {"t_id": table_id}).all()
     seen = [(s.seat, s.user_id, s.bot) for s in seats]
     if found != status or [tuple(row) for row in rows] != seen:
         raise StaleWrite(f"table {table_id} changed in another process")
 
 
-def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
-    """Write one seat (user, bot, empty; a forfeit and the bot replacing the player)."""
-    session.execute(
-        update(Seat)
-        .where(Seat.table_id == table_id, Seat.seat == seat.seat)
-        .values(
-            user_id=seat.user_id,
-            bot=seat.bot,
-            forfeit=seat.forfeit,
-            time_left_ms=seat.time_left_ms,
-        )
+def save_seats(session: Session, table_id: str, seats: Sequence[SeatInfo], now: datetime) -> None:
+    """Write seats (user, bot, empty; a forfeit and the bot replacing the player): one
+    statement for them all, and the table's ``updated_at``."""
+    if not seats:
+        return
+    connection = session.connection()
+    connection.execute(
+        _SEAT,
+        [
+            {
+                "t_id": table_id,
+                "s_seat": seat.seat,
+                "s_user": seat.user_id,
+                "s_bot": seat.bot,
+                "s_forfeit": seat.forfeit,
+                "s_left": seat.time_left_ms,
+            }
+            for seat in seats
+        ],
     )
-    session.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now))
+    connection.execute(_TOUCHED, {"t_id": table_id, "t_now": now})
+
+
+def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
+    """Write one seat (see :func:`save_seats`)."""
+    save_seats(session, table_id, [seat], now)
 
 
 def save_host(session: Session, table_id: str, user_id: int) -> None:
     """Make ``user_id`` the host of a waiting table (its host left)."""
-    session.execute(update(GameTable).where(GameTable.id == table_id).values(owner_id=user_id))
+    session.connection().execute(_HOST, {"t_id": table_id, "t_owner": user_id})
 
 
 def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
-    for seat, left in clocks.items():
-        session.execute(
-            update(Seat)
-            .where(Seat.table_id == table_id, Seat.seat == seat)
-            .values(time_left_ms=left)
+    if clocks:
+        session.connection().execute(
+            _CLOCK,
+            [{"t_id": table_id, "s_seat": seat, "s_left": left} for seat, left in clocks.items()],
         )
+
+
+@cache
+def _started(timing_columns: tuple[str, ...]) -> Any:
+    """The update that starts a waiting table, with these timing columns (built once)."""
+    return (
+        update(TABLES)
+        .where(TABLES.c.id == bindparam("t_id"), TABLES.c.status == "waiting")
+        .values(
+            status="playing",
+            options=bindparam("t_options"),
+            initial_record=bindparam("t_initial"),
+            record=bindparam("t_record"),
+            version=0,
+            rated=bindparam("t_rated"),
+            updated_at=bindparam("t_now"),
+            **{name: bindparam(f"p_{name}") for name in timing_columns},
+        )
+    )
 
 
 def save_start(
@@ -121,21 +193,20 @@ def save_start(
     now: datetime,
 ) -> None:
     """Mark the table as playing, with the game's first record, its rating and its clocks."""
-    done = session.execute(
-        update(GameTable)
-        .where(GameTable.id == table_id, GameTable.status == "waiting")
-        .values(
-            status="playing",
-            options=options,
-            initial_record=record,
-            record=record,
-            version=0,
-            rated=rated,
-            updated_at=now,
-            **timing.values(),
-        )
+    columns = timing.values()
+    done = session.connection().execute(
+        _started(tuple(columns)),
+        {
+            "t_id": table_id,
+            "t_options": options,
+            "t_initial": record,
+            "t_record": record,
+            "t_rated": rated,
+            "t_now": now,
+            **{f"p_{name}": value for name, value in columns.items()},
+        },
     )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
+    if done.rowcount != 1:
         raise StaleWrite(f"table {table_id} was not waiting")
     _save_clocks(session, table_id, timing.clocks)
 

@@ -56,19 +56,36 @@ class Say:
         seat = live.info.playing_seat_of(user.id)
         said = ChatLineOut(name=user.name, seat=seat, text=line, at=now.isoformat())
         await services.store.chat(live.id, user, seat, line, now, said.model_dump())
+        _remember(live, said)
         fanout.say(live, [said])
 
 
 def heard(live: LiveTable, line: Any) -> None:
     """Pass on a line said at the table in another server process (as it told it)."""
-    fanout.say(live, [ChatLineOut.model_validate(line)])
+    said = ChatLineOut.model_validate(line)
+    _remember(live, said)
+    fanout.say(live, [said])
+
+
+def _remember(live: LiveTable, said: ChatLineOut) -> None:
+    live.chat_said += 1
+    if live.chat is not None:
+        live.chat = [*live.chat[-(CHAT_HISTORY - 1) :], said]
 
 
 async def send_recent(services: Services, live: LiveTable, conn: Connection) -> None:
-    """Send a new watcher the table's recent lines, if any."""
-    rows = await services.store.recent_chat(live.id, CHAT_HISTORY)
-    if rows:
-        conn.deliver(fanout.chat_text([_out(row) for row in rows]))
+    """Send a new watcher the table's recent lines, if any: from memory when this process
+    alone writes the table's chat and has read it once (or made the table), else from the
+    database (other processes' lines may have been missed while their notifications were)."""
+    lines = live.chat if not services.cluster.shared else None
+    if lines is None:
+        said = live.chat_said
+        rows = await services.store.recent_chat(live.id, CHAT_HISTORY)
+        lines = [_out(row) for row in rows]
+        if not services.cluster.shared and live.chat_said == said and live.chat is None:
+            live.chat = lines  # no line said meanwhile: what was read is all there is
+    if lines:
+        conn.deliver(fanout.chat_text(lines))
 
 
 def _out(row: ChatRow) -> ChatLineOut:

@@ -23,6 +23,7 @@ from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.live import fanout
 from otherside.server.store.db import Database
+from otherside.server.store.records import TableInfo
 from otherside.server.store.tables import SqlTableStore, TableStore, seated_ratings
 from otherside.server.tables import bot_turns, chat
 from otherside.server.tables.actor import Command, TableActor
@@ -93,9 +94,10 @@ class TableHub:
 
     # -- finding and loading -------------------------------------------------------------
 
-    async def actor(self, table_id: str) -> TableActor:
+    async def actor(self, table_id: str, known: TableInfo | None = None) -> TableActor:
         """The actor of table ``table_id``, loaded and started on first use
-        (``Refused("no_table")`` if there is no such table)."""
+        (``Refused("no_table")`` if there is no such table); ``known``: the table as this
+        process just wrote it (a new table), taken as it is rather than read back."""
         while True:
             found = self._actors.get(table_id)
             if found is not None:
@@ -103,16 +105,16 @@ class TableHub:
             # One load per table, whoever asks meanwhile waits for it; other tables load at once.
             loading = self._loads.get(table_id)
             if loading is None:
-                loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id))
+                loading = self._loads[table_id] = asyncio.ensure_future(self._load(table_id, known))
                 loading.add_done_callback(lambda _: self._loads.pop(table_id, None))
             loaded = await asyncio.shield(loading)
             if not loaded.stopped:
                 return loaded
             # Let go, idle, before this caller's turn came: load it again.
 
-    async def live(self, table_id: str) -> LiveTable:
-        """The live table ``table_id``, loaded on first use."""
-        return (await self.actor(table_id)).live
+    async def live(self, table_id: str, known: TableInfo | None = None) -> LiveTable:
+        """The live table ``table_id``, loaded on first use (``known``: see :meth:`actor`)."""
+        return (await self.actor(table_id, known)).live
 
     async def ask(self, table_id: str, command: Command[R]) -> R:
         """Run ``command`` on table ``table_id`` (in order with its other commands)."""
@@ -131,9 +133,9 @@ class TableHub:
         """The tables in memory."""
         return list(self._actors)
 
-    async def _load(self, table_id: str) -> TableActor:
+    async def _load(self, table_id: str, known: TableInfo | None = None) -> TableActor:
         store = self.services.store
-        info = await store.table(table_id)
+        info = known if known is not None else await store.table(table_id)
         if info is None:
             raise Refused("no_table", table=table_id)
         adapter = get_adapter(info.game)
@@ -142,6 +144,8 @@ class TableHub:
         state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
         live.loaded_at = self.services.clock.now()
+        if known is not None:
+            live.chat = []  # a table just made: nobody has said anything at it yet
         live.ratings = await seated_ratings(store, info)
         if info.status == "over" and info.rated:
             live.rating_changes = await store.rating_changes(table_id)

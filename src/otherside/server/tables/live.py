@@ -19,7 +19,7 @@ from otherside.core.simultaneous import apply_as
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
-from otherside.server.live.protocol import ProtocolError
+from otherside.server.live.protocol import ChatLineOut, ProtocolError
 from otherside.server.ratings.elo import START
 from otherside.server.store.records import MoveRow, TableInfo
 from otherside.server.tables.adapters import GameAdapter
@@ -66,6 +66,11 @@ class LiveTable:
     # in it is here, or was never seen since the table was loaded at ``loaded_at``).
     gone: dict[int, datetime] = field(default_factory=dict)
     loaded_at: datetime | None = None
+    # The recent chat lines, oldest first, while this process alone writes the table's chat
+    # (``None``: not known here, read from the database); ``chat_said`` counts the lines said
+    # since the table was loaded, so that a read overtaken by a line is not kept.
+    chat: list[ChatLineOut] | None = None
+    chat_said: int = 0
 
     @property
     def id(self) -> str:

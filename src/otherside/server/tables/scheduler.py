@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from otherside.server.accounts.languages import mail_address
 from otherside.server.clock import Clock
@@ -96,21 +96,48 @@ class Scheduler:
             except Exception:
                 log.exception("the scheduler failed; trying again shortly")
                 upcoming = None
-            async with self._passed:
-                self.passes += 1
-                self._passed.notify_all()
+            await self._passed_once()
             wait = LONGEST_SLEEP
             if upcoming is not None:
                 wait = min(wait, (upcoming - self.clock.now()).total_seconds())
             if self.others_due:
                 wait = max(wait, OTHERS_WAIT)
+            if wait > 0:
+                await self._sleep_until(self.clock.now() + timedelta(seconds=wait))
+
+    async def _sleep_until(self, planned: datetime) -> None:
+        """Sleep until ``planned``, or until a wake finds a deadline before it.
+
+        A wake comes after every move, and a move mostly puts its table's deadline later than
+        the earliest one: the tables held here say so without reading the database (a change
+        made elsewhere reaches a held table before its wake; a table not held here changes
+        only elsewhere, and its own process schedules it)."""
+        while True:
+            wait = (planned - self.clock.now()).total_seconds()
             if wait <= 0:
-                continue
+                return
             sleeper = asyncio.ensure_future(self.clock.sleep(wait))
             woken = asyncio.ensure_future(self._wake.wait())
             await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
             for task in (sleeper, woken):
                 task.cancel()
+            if not self._wake.is_set() or self._held_deadline_before(planned):
+                return
+            self._wake.clear()
+            await self._passed_once()  # looked, and nothing comes sooner
+
+    def _held_deadline_before(self, planned: datetime) -> bool:
+        for table_id in self.hub.held_ids():
+            live = self.hub.loaded(table_id)
+            deadline = live.info.deadline_at if live is not None else None
+            if deadline is not None and deadline < planned:
+                return True
+        return False
+
+    async def _passed_once(self) -> None:
+        async with self._passed:
+            self.passes += 1
+            self._passed.notify_all()
 
     async def next_pass(self) -> None:
         """Wait until the loop has completed one more pass (for tests and tools)."""

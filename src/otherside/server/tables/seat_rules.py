@@ -36,6 +36,40 @@ def new_table(
         raise Refused("bad_request", reason=str(exc)) from exc
 
 
+def first_seats(owner: UserInfo, players: int) -> tuple[SeatInfo, ...]:
+    """The seats of a new table: its owner in seat 0, the others empty."""
+    first = SeatInfo(0, owner.id, owner.name, guest=owner.is_guest)
+    return (first, *(SeatInfo(i) for i in range(1, players)))
+
+
+def created(
+    table_id: str,
+    owner: UserInfo,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    pace: Pace,
+    now: datetime,
+) -> TableInfo:
+    """The new waiting table ``table_id`` as it was written (:func:`new_table`'s options and
+    pace, made at ``now``): what a load of it from the database would give."""
+    return TableInfo(
+        id=table_id,
+        game=game,
+        players=players,
+        options=dict(options),
+        status="waiting",
+        owner_id=owner.id,
+        owner_name=owner.name,
+        seats=first_seats(owner, players),
+        version=0,
+        outcome=None,
+        created_at=now,
+        pace=pace,
+        updated_at=now,
+    )
+
+
 def check_waiting(info: TableInfo) -> None:
     """Seats change only before the game starts."""
     if info.status != "waiting":

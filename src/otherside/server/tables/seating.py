@@ -43,11 +43,14 @@ async def create(
     clean, chosen = seat_rules.new_table(game, players, options, pace)
     store = hub.services.store
     most = hub.services.limits.waiting_tables_per_user
-    if await store.waiting_hosted(user.id) >= most:
-        raise Refused("too_many_tables", most=most)
     now = hub.services.clock.now()
-    table_id = await store.create(user, game, players, clean, chosen, now)
-    return (await hub.live(table_id)).info
+    try:
+        table_id = await store.create(user, game, players, clean, chosen, now, most_waiting=most)
+    except LimitReached as exc:
+        raise Refused("too_many_tables", most=most) from exc
+    # Nobody else knows the new table yet: it is taken into memory as written, not read back.
+    made = seat_rules.created(table_id, user, game, players, clean, chosen, now)
+    return (await hub.live(table_id, known=made)).info
 
 
 async def rematch(hub: TableHub, table_id: str, user: UserInfo) -> TableInfo:
