@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
@@ -31,13 +32,19 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, lobby, outage, players, replays
+from otherside.server.http import accounts, language, lobby, outage, players, replays
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
 from otherside.server.http.docs import add_docs
-from otherside.server.http.errors import refused_response
+from otherside.server.http.errors import (
+    Told,
+    http_error_response,
+    refused_response,
+    told_response,
+)
 from otherside.server.http.finished import FinishedGames
 from otherside.server.http.guards import Guards, RequestGuard, server_error
+from otherside.server.http.pages import page_response
 from otherside.server.http.schemas import Health
 from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
@@ -142,11 +149,14 @@ def create_app(
     app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
     app.add_exception_handler(Refused, refused_response)
+    app.add_exception_handler(Told, told_response)
+    app.add_exception_handler(StarletteHTTPException, http_error_response)
     outage.install(app)  # 503 + Retry-After while the database is away
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(replays.router)
     app.include_router(players.router)
+    app.include_router(language.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")
@@ -155,24 +165,21 @@ def create_app(
         the others' moves: applied from their notification, or read from the database."""
         return Health(node=hub.cluster.node, catch_up=hub.catch_up.counts())
 
-    def page(name: str) -> FileResponse:
-        return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
-
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return page("index.html")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return page_response(request, "index.html")
 
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return page("table.html")
+    async def table_page(table_id: str, request: Request) -> HTMLResponse:
+        return page_response(request, "table.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return page("replay.html")
+    async def replay_page(table_id: str, request: Request) -> HTMLResponse:
+        return page_response(request, "replay.html")
 
     @app.get("/player/{name}", include_in_schema=False)
-    async def player_page(name: str) -> FileResponse:
-        return page("player.html")
+    async def player_page(name: str, request: Request) -> HTMLResponse:
+        return page_response(request, "player.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
@@ -180,8 +187,8 @@ def create_app(
         return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> FileResponse:
-        return page("rules.html")
+    async def rules_page(game: str, request: Request) -> HTMLResponse:
+        return page_response(request, "rules.html")
 
     add_docs(app, WEB)
     app.mount("/static", StaticFiles(directory=WEB), name="static")

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from otherside.i18n import N_
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.session_cache import SessionCache
 from otherside.server.store.models import AuthSession, User
@@ -270,5 +271,5 @@ async def current_user(request: Request) -> UserInfo | None:
 async def require_user(user: Annotated[UserInfo | None, Depends(current_user)]) -> UserInfo:
     """Dependency: the signed-in user; 401 if nobody is signed in."""
     if user is None:
-        raise HTTPException(401, "sign in or play as a guest first")
+        raise HTTPException(401, N_("sign in or play as a guest first"))
     return user

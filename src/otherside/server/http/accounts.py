@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from otherside.i18n import N_
 from otherside.server.accounts.sessions import (
     COOKIE,
     EMAIL_PATTERN,
@@ -32,6 +33,8 @@ from otherside.server.http.deps import (
     SignInDep,
     ThrottlesDep,
 )
+from otherside.server.http.errors import Told
+from otherside.server.http.reader import remember_language
 from otherside.server.http.schemas import Done, EmailOut, MeOut, MeUser, UserOut
 from otherside.server.store.models import User
 
@@ -59,7 +62,12 @@ async def sign_up(
     except ValueError as exc:
         raise HTTPException(422, str(exc)) from exc
     if len(body.password) < PASSWORD_MIN:
-        raise HTTPException(422, f"a password has at least {PASSWORD_MIN} characters")
+        raise Told(
+            422,
+            "short_password",
+            N_("a password has at least {least} characters"),
+            least=PASSWORD_MIN,
+        )
     # Reserved before the hash: a sign-up that costs a hash counts, even for a taken name.
     await throttles.limiter.reserve(throttles.signups, client_address(request))
     digest = await sessions.hashed(body.password)
@@ -75,7 +83,12 @@ async def sign_up(
 
     made = await db.run(create)
     if made is None:
-        raise HTTPException(409, f"the name {name!r} is taken; choose another or sign in")
+        raise Told(
+            409,
+            "name_taken",
+            N_("the name '{name}' is taken; choose another or sign in"),
+            name=name,
+        )
     user, token = made
     sessions.set_cookie(response, request, token)
     signin.remember(request, response, name.lower())
@@ -98,22 +111,23 @@ async def sign_in(
     # Reserved before the password is checked: a refused attempt is never checked.
     slots = await guard.reserve(key, address, known=key in guard.known_names(request))
 
-    def load(session: Session) -> tuple[UserInfo, str | None] | None:
+    def load(session: Session) -> tuple[UserInfo, str | None, str | None] | None:
         user = session.scalar(select(User).where(User.name_key == key))
-        return (user_info(user), user.password_hash) if user else None
+        return (user_info(user), user.password_hash, user.language) if user else None
 
     found = await db.run(load)
     digest = found[1] if found is not None else None
     # Always one argon2 check, known name or not: equal time tells an attacker nothing.
     matches = await sessions.check(digest, body.password)
     if found is None or not matches:
-        raise HTTPException(401, "wrong name or password")
+        raise Told(401, "wrong_password", N_("wrong name or password"))
     await guard.succeeded(slots, key, address)
     user = found[0]
     now = clock.now()
     token = await db.run(lambda s: open_session(s, user.id, now))
     sessions.set_cookie(response, request, token)
     guard.remember(request, response, key)
+    remember_language(request, response, found[2])  # the pages follow the account's choice
     return _user_out(user)
 
 
@@ -197,7 +211,7 @@ async def set_email(
 ) -> EmailOut:
     """Give (or with ``null`` remove) the address that turn reminders go to."""
     if user is None:
-        raise HTTPException(401, "sign in or play as a guest first")
+        raise Told(401, "signed_out", N_("sign in or play as a guest first"))
     try:
         address = check_email(body.email) if body.email else None
     except ValueError as exc:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from otherside.guide import rules_text
+from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
@@ -201,7 +202,7 @@ async def bots(table_id: str, body: BotBody, hub: HubDep, db: DatabaseDep, user:
         seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
         return await table_summary(db, seated)
     if body.bot is None:
-        raise HTTPException(422, "name a bot to fill the empty seats with")
+        raise HTTPException(422, N_("name a bot to fill the empty seats with"))
     return await table_summary(db, await hub.ask(table_id, seating.Fill(user, body.bot)))
 
 

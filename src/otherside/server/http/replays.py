@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 
 from otherside.core.game import Game, State
 from otherside.core.records import dump_record
+from otherside.i18n import N_
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.clock import Clock
@@ -114,7 +115,7 @@ async def _finished(db: Database, table_id: str) -> TableInfo:
         raise HTTPException(404, f"no table {table_id!r}")
     if info.status != "over" or info.record is None:
         # The record holds the pile: it stays secret until the game is over.
-        raise HTTPException(409, "records and replays are available once the game is over")
+        raise HTTPException(409, N_("records and replays are available once the game is over"))
     return info
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from otherside.i18n import DEFAULT, say
 from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import (
@@ -47,11 +48,13 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
             await hub.ask(live.id, Refresh())
             fanout.send_state(conn, live, now())
     except ProtocolError as exc:
-        fanout.error(conn, live, exc.code, str(exc))
+        # In the reader's language (the socket's, from its cookie or Accept-Language).
+        fanout.error(conn, live, exc.code, exc.words(getattr(conn, "language", DEFAULT)))
         if exc.code == "stale":
             fanout.send_state(conn, live, now())
     except Exception:
         # The database away, or a bug: the socket stays open, the words are ours (the
         # exception, driver text included, goes to the log only).
         log.exception("a message to table %s could not be handled", live.id)
-        fanout.error(conn, live, "server_error", ERROR_CODES["server_error"])
+        language = getattr(conn, "language", DEFAULT)
+        fanout.error(conn, live, "server_error", say(language, ERROR_CODES["server_error"]))

@@ -27,24 +27,27 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from otherside.i18n import N_, say
 from otherside.server.http.inputs import InputRefused, parse_json
 
 MAX_MESSAGE_CHARS = 4096
 CHAT_CHARS = 300
 
 ERROR_CODES = {
-    "malformed": "the message is not a JSON object of a known shape (nested at most 32 deep, "
-    "its text without control characters)",
-    "unknown_type": "the message type is not one the server knows",
-    "not_seated": "only a player seated at this table may act",
-    "not_started": "the game has not started",
-    "game_over": "the game is over",
-    "not_your_turn": "it is another player's turn",
-    "out_of_time": "your time ran out before the action arrived",
-    "chat": "the chat line is empty, too long, or sent too fast",
-    "stale": "the action was chosen on an older state; here is the current one",
-    "illegal": "the action is malformed or not legal now",
-    "server_error": "the server could not save the action; nothing changed, try again",
+    "malformed": N_(
+        "the message is not a JSON object of a known shape (nested at most 32 deep, "
+        "its text without control characters)"
+    ),
+    "unknown_type": N_("the message type is not one the server knows"),
+    "not_seated": N_("only a player seated at this table may act"),
+    "not_started": N_("the game has not started"),
+    "game_over": N_("the game is over"),
+    "not_your_turn": N_("it is another player's turn"),
+    "out_of_time": N_("your time ran out before the action arrived"),
+    "chat": N_("the chat line is empty, too long, or sent too fast"),
+    "stale": N_("the action was chosen on an older state; here is the current one"),
+    "illegal": N_("the action is malformed or not legal now"),
+    "server_error": N_("the server could not save the action; nothing changed, try again"),
 }
 
 
@@ -94,11 +97,18 @@ _CLIENT = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(ValueError):
-    """A message refused before it reached the table: ``code`` and words."""
+    """A message refused: ``code``, and its words (an English template marked with ``N_``,
+    its fields filled from ``params``; :meth:`words` says them in a reader's language)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **params: Any) -> None:
         self.code = code
-        super().__init__(message)
+        self.template = message
+        self.params = params
+        super().__init__(message.format(**params) if params else message)
+
+    def words(self, language: str) -> str:
+        """The refusal in ``language``."""
+        return say(language, self.template, **self.params)
 
 
 def parse_client_message(

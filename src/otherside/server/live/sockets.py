@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from otherside.i18n import COOKIE as LANGUAGE_COOKIE
+from otherside.i18n import choose
 from otherside.server.accounts.sessions import COOKIE, UserInfo, session_digest, user_of_cookie
 from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
@@ -36,6 +38,11 @@ class SocketConnection:
     def __init__(self, socket: WebSocket, user: UserInfo | None) -> None:
         self.socket = socket
         self.user = user
+        # The reader's language for refusals, as the pages': the switcher's cookie, else
+        # the browser's Accept-Language.
+        self.language = choose(
+            socket.cookies.get(LANGUAGE_COOKIE), socket.headers.get("accept-language")
+        )
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.too_slow = False
 

@@ -51,6 +51,8 @@ class User(Base):
     is_guest: Mapped[bool] = mapped_column(default=False)
     # Where reminders go (turn-based games); never shown to other players.
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    # The language chosen on the switcher (otherside.i18n); none: the browser's.
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

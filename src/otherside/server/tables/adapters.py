@@ -17,6 +17,7 @@ from typing import Any, Literal
 from otherside.bots import spec as bot_spec
 from otherside.core.game import Game, State
 from otherside.games import get_game
+from otherside.i18n import N_
 from otherside.server.tables.entropy import fresh_seed, random_seat
 from otherside.server.tables.pace import Pace
 
@@ -217,18 +218,20 @@ VERSO = GameAdapter(
     options=(
         OptionSpec(
             "allow_duplicate_keep",
-            "Allow drawing a duplicate",
+            N_("Allow drawing a duplicate"),
             "bool",
             False,
-            "Variant of V8: a plain draw stays legal when the top face duplicates one of "
-            "your cards (the card is then discarded).",
+            N_(
+                "Variant of V8: a plain draw stays legal when the top face duplicates one of "
+                "your cards (the card is then discarded)."
+            ),
         ),
         OptionSpec(
             "first_player",
-            "First player",
+            N_("First player"),
             "first_player",
             RANDOM_SEAT,
-            "Who plays first (V6); random by default.",
+            N_("Who plays first (V6); random by default."),
         ),
     ),
     pace=Pace(kind="live", minutes=10, increment=5),
@@ -266,19 +269,19 @@ RECTOVERSO = GameAdapter(
     options=(
         OptionSpec(
             "difficulty",
-            "Cards",
+            N_("Cards"),
             "choice",
             "easy",
-            "Easy cards use ten pieces; hard cards add the red L of four (R2).",
-            choices=("easy", "hard"),
+            N_("Easy cards use ten pieces; hard cards add the red L of four (R2)."),
+            choices=(N_("easy"), N_("hard")),
         ),
         OptionSpec(
             "cards",
-            "Card set",
+            N_("Card set"),
             "choice",
             "standard",
-            "The 32 standard cards of the difficulty, or 32 new ones generated for this game.",
-            choices=("standard", "generated"),
+            N_("The 32 standard cards of the difficulty, or 32 new ones generated for this game."),
+            choices=(N_("standard"), N_("generated")),
         ),
     ),
     pace=Pace(kind="rounds"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from otherside.i18n import N_
 from otherside.server.accounts.limiter import TooMany
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
@@ -31,12 +32,14 @@ class Say:
         """Store the line and pass it on; :class:`ProtocolError` (``chat``) if refused."""
         user = self.user
         if user is None:
-            raise ProtocolError("chat", "sign in (or play as a guest) to chat")
+            raise ProtocolError("chat", N_("sign in (or play as a guest) to chat"))
         line = " ".join(self.text.split())
         if not line:
-            raise ProtocolError("chat", "an empty line is not sent")
+            raise ProtocolError("chat", N_("an empty line is not sent"))
         if len(line) > CHAT_CHARS:
-            raise ProtocolError("chat", f"a chat line has at most {CHAT_CHARS} characters")
+            raise ProtocolError(
+                "chat", N_("a chat line has at most {most} characters"), most=CHAT_CHARS
+            )
         throttles = services.throttles
         if throttles is not None:
             try:
@@ -44,7 +47,10 @@ class Say:
             except TooMany as refused:
                 most = services.limits.chat_lines_per_minute
                 raise ProtocolError(
-                    "chat", f"at most {most} lines a minute; wait {refused.wait} s"
+                    "chat",
+                    N_("at most {most} lines a minute; wait {wait} s"),
+                    most=most,
+                    wait=refused.wait,
                 ) from refused
         now = services.clock.now()
         seat = live.info.playing_seat_of(user.id)

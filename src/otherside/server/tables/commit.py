@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from otherside.core.game import Action, State
+from otherside.i18n import N_
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import ERROR_CODES, ProtocolError
@@ -61,7 +62,9 @@ async def commit(
         # Another server process moved this table on first: catch up, and say so.
         await refresh(services, live)
         raise ProtocolError(
-            "stale", f"the game moved on meanwhile (version {live.info.version})"
+            "stale",
+            N_("the game moved on meanwhile (version {version})"),
+            version=live.info.version,
         ) from exc
     except SQLAlchemyError as exc:
         log.exception("could not save move %s of table %s", number, live.id)

@@ -1,6 +1,6 @@
 """Why a table refuses a request: one error, :class:`Refused`, with a stable code and its
 parameters. HTTP answers it with :data:`HTTP_STATUS` of its code, the websocket with an
-``error`` message; :func:`english` is one rendering of it (the one the server sends today).
+``error`` message; :func:`words` says it in a reader's language (:func:`english` in English).
 
 >>> str(Refused("seat_not_free", seat=1, free=[0, 2]))
 'seat 2 is not free; free seats: 1, 3'
@@ -10,69 +10,77 @@ parameters. HTTP answers it with :data:`HTTP_STATUS` of its code, the websocket 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from otherside.i18n import DEFAULT, N_, Nn_, say, say_n
 
 
 def _seats(seats: list[int]) -> str:
     return ", ".join(str(s + 1) for s in seats)
 
 
-def _empty(params: dict[str, Any]) -> str:
-    empty = params["seats"]
-    many = len(empty) > 1
-    return (
-        f"seat{'s' if many else ''} {_seats(empty)} {'are' if many else 'is'} empty: "
-        "invite someone or add bots"
-    )
+# Seats are 0-based in the parameters, as in the API, and counted from 1 in words, as on the
+# page: a refusal's words take these fields, made from its parameters.
+def _fields(params: dict[str, Any]) -> dict[str, Any]:
+    fields = dict(params)
+    if "seat" in params:
+        fields["seat"] = params["seat"] + 1
+        fields["given"] = params["seat"]
+    for name in ("free", "seats"):
+        if name in params:
+            fields[name] = _seats(params[name])
+    if "seats" in params:
+        fields["count"] = len(params["seats"])
+    if "players" in params:
+        fields["last"] = params["players"] - 1
+    if "seconds" in params:
+        fields["seconds"] = f"{params['seconds']:g}"
+    return fields
 
 
-# code -> (HTTP status, English rendering of the parameters). Seats are 0-based in the
-# parameters, as in the API, and counted from 1 in words, as on the page.
-_CODES: dict[str, tuple[int, Callable[[dict[str, Any]], str]]] = {
-    "no_table": (404, lambda p: f"no table {p['table']!r}"),
-    "bad_request": (422, lambda p: str(p["reason"])),
-    "bad_bot": (422, lambda p: str(p["reason"])),
-    "no_such_seat": (422, lambda p: f"no seat {p['seat']}; seats are 0 to {p['players'] - 1}"),
+# code -> (HTTP status, its words: an English template, or a singular and plural pair counted
+# by the field ``count``). The templates are the catalogs' messages (otherside.i18n).
+_CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
+    "no_table": (404, N_("no table '{table}'")),
+    "bad_request": (422, "{reason}"),
+    "bad_bot": (422, "{reason}"),
+    "no_such_seat": (422, N_("no seat {given}; seats are 0 to {last}")),
     "too_many_tables": (
         429,
-        lambda p: f"you already host {p['most']} open tables: start one or leave one first",
+        N_("you already host {most} open tables: start one or leave one first"),
     ),
-    "not_host": (403, lambda p: f"only the table's host ({p['host']}) may do this"),
-    "not_a_player": (403, lambda p: "only the game's players may ask for a rematch"),
-    "seats_locked": (409, lambda p: "the game has started; seats cannot change now"),
-    "already_started": (409, lambda p: "the game has already started"),
-    "seats_empty": (409, _empty),
-    "table_full": (409, lambda p: "the table is full"),
-    "seat_not_free": (
+    "not_host": (403, N_("only the table's host ({host}) may do this")),
+    "not_a_player": (403, N_("only the game's players may ask for a rematch")),
+    "seats_locked": (409, N_("the game has started; seats cannot change now")),
+    "already_started": (409, N_("the game has already started")),
+    "seats_empty": (
         409,
-        lambda p: f"seat {p['seat'] + 1} is not free; free seats: {_seats(p['free'])}",
-    ),
-    "seat_taken": (409, lambda p: f"seat {p['seat'] + 1} is taken by {p['name']}"),
-    "no_seat": (409, lambda p: "you have no seat in this game"),
-    "game_over": (409, lambda p: "the game is over"),
-    "not_finished": (409, lambda p: "a rematch is for a finished game"),
-    "changed_meanwhile": (409, lambda p: "the table changed meanwhile: please try again"),
-    "too_many_bot_games": (
-        429,
-        lambda p: (
-            f"you already run {p['most']} games with bots only: stop one or wait for it "
-            "to end (a game with a person seated does not count)"
+        Nn_(
+            "seat {seats} is empty: invite someone or add bots",
+            "seats {seats} are empty: invite someone or add bots",
         ),
     ),
-    "not_playing": (409, lambda p: "the game is not in play"),
-    "not_a_person": (409, lambda p: f"seat {p['seat'] + 1} is not played by another person"),
-    "has_a_clock": (
-        409,
-        lambda p: "a player with a clock is replaced only when their time runs out",
+    "table_full": (409, N_("the table is full")),
+    "seat_not_free": (409, N_("seat {seat} is not free; free seats: {free}")),
+    "seat_taken": (409, N_("seat {seat} is taken by {name}")),
+    "no_seat": (409, N_("you have no seat in this game")),
+    "game_over": (409, N_("the game is over")),
+    "not_finished": (409, N_("a rematch is for a finished game")),
+    "changed_meanwhile": (409, N_("the table changed meanwhile: please try again")),
+    "too_many_bot_games": (
+        429,
+        N_(
+            "you already run {most} games with bots only: stop one or wait for it to end "
+            "(a game with a person seated does not count)"
+        ),
     ),
-    "not_away": (
-        409,
-        lambda p: f"{p['name']} is at the table, or has been away less than {p['seconds']:g} s",
-    ),
+    "not_playing": (409, N_("the game is not in play")),
+    "not_a_person": (409, N_("seat {seat} is not played by another person")),
+    "has_a_clock": (409, N_("a player with a clock is replaced only when their time runs out")),
+    "not_away": (409, N_("{name} is at the table, or has been away less than {seconds} s")),
     "not_bots_only": (
         409,
-        lambda p: "only a game with bots only can be stopped; players may resign or leave",
+        N_("only a game with bots only can be stopped; players may resign or leave"),
     ),
 }
 
@@ -80,9 +88,22 @@ HTTP_STATUS: dict[str, int] = {code: status for code, (status, _words) in _CODES
 CODES = tuple(_CODES)
 
 
+def words(code: str, params: dict[str, Any], language: str = DEFAULT) -> str:
+    """The refusal ``code`` with ``params`` in ``language``'s words.
+
+    >>> words("seat_taken", {"seat": 0, "name": "Ada"}, "de")
+    'Platz 1 ist von Ada besetzt'
+    """
+    template = _CODES[code][1]
+    fields = _fields(params)
+    if isinstance(template, tuple):
+        return say_n(language, *template, fields.pop("count"), **fields)
+    return say(language, template, **fields)
+
+
 def english(code: str, params: dict[str, Any]) -> str:
     """The refusal ``code`` with ``params`` in English words."""
-    return _CODES[code][1](params)
+    return words(code, params)
 
 
 class Refused(Exception):

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from otherside.core.game import Game, State
 from otherside.core.simultaneous import apply_as
+from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
 from otherside.server.live.protocol import ChatLineOut, ProtocolError
@@ -99,17 +100,17 @@ class LiveTable:
         seat = self.info.playing_seat_of(user.id if user else None)
         if seat is None:
             if self.info.seat_of(user.id if user else None) is not None:
-                raise ProtocolError("not_seated", "you gave up this seat; a bot plays it now")
-            raise ProtocolError("not_seated", "you have no seat at this table; join it first")
+                raise ProtocolError("not_seated", N_("you gave up this seat; a bot plays it now"))
+            raise ProtocolError("not_seated", N_("you have no seat at this table; join it first"))
         return seat
 
     def playing_state(self) -> State:
         """The game's state while it is played; :class:`ProtocolError` before or after."""
         state = self.state
         if self.info.status == "waiting" or state is None:
-            raise ProtocolError("not_started", "the game has not started yet")
+            raise ProtocolError("not_started", N_("the game has not started yet"))
         if self.info.status == "over" or state.is_over:
-            raise ProtocolError("game_over", "the game is over; no more actions")
+            raise ProtocolError("game_over", N_("the game is over; no more actions"))
         return state
 
 

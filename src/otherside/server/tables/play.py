@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from otherside.core.simultaneous import actors, apply_as, is_simultaneous
+from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live.protocol import ProtocolError
 from otherside.server.tables import timing
@@ -42,7 +43,9 @@ class Play:
         live.playing_state()
         if timing.out_of_time(live.info, services.clock.now()) == seat:
             await forfeit(services, live, seat, "timeout")
-            raise ProtocolError("out_of_time", "your time ran out: the game went on without you")
+            raise ProtocolError(
+                "out_of_time", N_("your time ran out: the game went on without you")
+            )
         await apply_action(services, live, seat, self.version, self.action)
         return True
 
@@ -66,19 +69,26 @@ async def apply_action(
     state = live.playing_state()
     may_act = actors(state)
     if seat not in may_act:
-        whose = ", ".join(f"seat {s + 1}" for s in may_act)
-        raise ProtocolError("not_your_turn", f"it is {whose}'s turn, not yours (seat {seat + 1})")
+        raise ProtocolError(
+            "not_your_turn",
+            N_("it is not your turn (seat {seat}): seat {seats} plays now"),
+            seat=seat + 1,
+            seats=", ".join(str(s + 1) for s in may_act),
+        )
     simultaneous = is_simultaneous(state)
     if version != live.info.version and not simultaneous:
         raise ProtocolError(
             "stale",
-            f"your action was for version {version}; the game is at version {live.info.version}",
+            N_("your action was for version {version}; the game is at version {now}"),
+            version=version,
+            now=live.info.version,
         )
     try:
         action = state.parse_action(text)
         after = apply_as(state, seat, action)
     except ValueError as exc:
-        raise ProtocolError("illegal", str(exc)) from exc
+        # The engine's reason is in English (its refusals carry no code yet).
+        raise ProtocolError("illegal", "{reason}", reason=str(exc)) from exc
     try:
         await commit(services, live, seat, action, after)
     except ProtocolError as exc:

@@ -17,9 +17,10 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from otherside.server.accounts.sessions import user_email
+from otherside.server.accounts.languages import mail_address
 from otherside.server.clock import Clock
 from otherside.server.mail import Mailer
+from otherside.server.reminders import reminder_mail
 from otherside.server.store.db import Database
 from otherside.server.store.queries import due_table_ids, next_deadline
 from otherside.server.tables.deadlines import on_deadline
@@ -188,22 +189,18 @@ class Scheduler:
         if player.user_id is None:
             return
         user_id = player.user_id
-        address = await self.db.run(lambda s: user_email(s, user_id))
+        address, language = await self.db.run(lambda s: mail_address(s, user_id))
         if not address or info.turn_started_at is None:
             return
-        others = [s.user_name or s.bot or "?" for s in info.seats if s.seat != seat]
-        waited = info.pace.remind_days
-        end = info.turn_started_at + timedelta(days=info.pace.days)
-        subject = f"otherside: your move in {live.adapter.title} against {', '.join(others)}"
-        body = (
-            f"Hello {player.user_name},\n\n"
-            f"your {live.adapter.title} game against {', '.join(others)} has waited "
-            f"{waited:g} days for your move. If you do not move by "
-            f"{end:%A %d %B %Y, %H:%M} UTC ({info.pace.days:g} days without a move), "
-            "the game ends and counts as a loss for you.\n\n"
-            f"Your move: {self.public_url}/table/{info.id}\n\n"
-            "You get this mail because you gave this address for reminders on otherside; "
-            "remove it in the lobby to get none.\n"
+        subject, body = reminder_mail(
+            language,
+            name=player.user_name or "",
+            game=live.adapter.title,
+            others=[s.user_name or s.bot or "?" for s in info.seats if s.seat != seat],
+            waited=info.pace.remind_days,
+            days=info.pace.days,
+            end=info.turn_started_at + timedelta(days=info.pace.days),
+            link=f"{self.public_url}/table/{info.id}",
         )
         if await self.mailer.send(address, subject, body):
             self.sent.append((address, subject))

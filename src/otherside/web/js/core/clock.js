@@ -1,5 +1,7 @@
 // Clocks of a table, as the server sent them: the page's own time is set by the server's
 // `now`, so a clock shown here counts down with the server's, whatever the device's time.
+import { t } from "/static/js/core/i18n.js";
+
 
 export function clockState(clock) {
   if (!clock) return null;
@@ -49,5 +51,5 @@ export function turnWords(state, seat) {
   if (!(state.to_move.length === 1 && state.to_move[0] === seat)) return null;
   const started = Date.parse(state.turn_started_at);
   const ends = started + state.pace.days * 86400000;
-  return `to move for ${formatSpan(serverNow(state) - started)} · ${formatSpan(ends - serverNow(state))} left`;
+  return t("to move for {waited} · {left} left", { waited: formatSpan(serverNow(state) - started), left: formatSpan(ends - serverNow(state)) });
 }

@@ -1,4 +1,6 @@
-// JSON over HTTP to the server: one function, errors as exceptions carrying the server's words.
+// JSON over HTTP to the server: one function, errors as exceptions carrying the server's words
+// (in the reader's language: the server chose it from the same cookie or Accept-Language).
+import "/static/js/core/i18n.js";
 
 /** An error answer of the server: its sentence, its HTTP status, its stable code and the code's
  * parameters when it has them (server/http/errors.py). */

@@ -1,6 +1,7 @@
 // Who is signed in, and the header's "name · sign out".
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
+import { t } from "/static/js/core/i18n.js";
 
 /** The signed-in user (`{id, name, guest…}`) or null. */
 export async function currentUser() {
@@ -13,9 +14,9 @@ export function header(user) {
   if (!who) return;
   who.replaceChildren();
   if (user) {
-    who.append(`${user.name}${user.guest ? " (guest)" : ""} · `,
+    who.append(user.guest ? t("{name} (guest)", { name: user.name }) : user.name, " · ",
       el("a", { href: "#", style: "color:#fff", onclick: async (e) => {
         e.preventDefault(); await api("POST", "/api/signout"); location.href = "/";
-      } }, "sign out"));
+      } }, t("sign out")));
   }
 }

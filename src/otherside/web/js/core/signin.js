@@ -4,8 +4,9 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser } from "/static/js/core/session.js";
+import { t } from "/static/js/core/i18n.js";
 
-export const GUEST_NOTE = "A guest plays at once, without a password; a guest's games are not rated and are not kept under a name.";
+export const GUEST_NOTE = () => t("A guest plays at once, without a password; a guest's games are not rated and are not kept under a name.");
 
 /**
  * A sign in / sign up form with a "continue as guest" button.
@@ -15,7 +16,7 @@ export const GUEST_NOTE = "A guest plays at once, without a password; a guest's 
  * @param {function(object): void} options.done called with the user once signed in
  * @returns {HTMLFormElement}
  */
-export function authForm({ prefix = "", guestLabel = "Play as a guest", done }) {
+export function authForm({ prefix = "", guestLabel = t("Play as a guest"), done }) {
   const id = (name) => `${prefix}${name}`;
   const error = el("p", { class: "error", id: id("auth-error"), role: "alert" });
   const name = el("input", { id: id("name"), name: "name", autocomplete: "username", required: true });
@@ -31,15 +32,15 @@ export function authForm({ prefix = "", guestLabel = "Play as a guest", done }) 
     }
   };
   const form = el("form", { class: "auth-form", id: id("auth-form") },
-    el("label", { for: id("name") }, "Name"), name,
-    el("label", { for: id("password") }, "Password"), password,
+    el("label", { for: id("name") }, t("Name")), name,
+    el("label", { for: id("password") }, t("Password")), password,
     error,
     el("div", { class: "row" },
-      el("button", { type: "submit", id: id("signin-btn"), "data-mode": "signin" }, "Sign in"),
-      el("button", { type: "submit", id: id("signup-btn"), "data-mode": "signup", class: "secondary" }, "Sign up")),
+      el("button", { type: "submit", id: id("signin-btn"), "data-mode": "signin" }, t("Sign in")),
+      el("button", { type: "submit", id: id("signup-btn"), "data-mode": "signup", class: "secondary" }, t("Sign up"))),
     el("div", { class: "guest-line" },
       el("button", { type: "button", id: id("guest-btn"), class: "secondary", onclick: () => go("guest") }, guestLabel),
-      el("p", { class: "muted" }, GUEST_NOTE)));
+      el("p", { class: "muted" }, GUEST_NOTE())));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     go(event.submitter?.dataset.mode ?? "signin");
@@ -56,7 +57,7 @@ export function authForm({ prefix = "", guestLabel = "Play as a guest", done }) 
  * @param {string} [options.text] why the page asks
  * @returns {Promise<object>} the user
  */
-export async function ensureSignedIn({ title = "Join this table", text = "You were invited to a game. Sign in or sign up to play it rated under your name, or continue as a guest." } = {}) {
+export async function ensureSignedIn({ title = t("Join this table"), text = t("You were invited to a game. Sign in or sign up to play it rated under your name, or continue as a guest.") } = {}) {
   const user = await currentUser();
   if (user) return user;
   // The page that asks may not carry the pages' stylesheet (the table page has its own).
@@ -67,7 +68,7 @@ export async function ensureSignedIn({ title = "Join this table", text = "You we
     const dialog = el("dialog", { class: "gate", id: "signin-gate", "aria-labelledby": "gate-title" },
       el("h2", { id: "gate-title" }, title),
       el("p", {}, text),
-      authForm({ prefix: "gate-", guestLabel: "Continue as a guest", done: (signed) => {
+      authForm({ prefix: "gate-", guestLabel: t("Continue as a guest"), done: (signed) => {
         dialog.close();
         dialog.remove();
         resolve(signed);

@@ -1,10 +1,11 @@
 // Words for people, shared by the pages: bots by what they are, rule ids as links to the rules.
 import { el } from "/static/js/core/dom.js";
+import { t, tn } from "/static/js/core/i18n.js";
 
 const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
-const BOT_NAMES = { ismcts: "Tree-search bot", expectimax: "Look-ahead bot", partner: "Bot partner" };
-const OPTION_WORDS = { think: (value) => `${value} s a move` };
+const BOT_NAMES = { ismcts: () => t("Tree-search bot"), expectimax: () => t("Look-ahead bot"), partner: () => t("Bot partner") };
+const OPTION_WORDS = { think: (value) => t("{seconds} s a move", { seconds: value }) };
 
 /**
  * A bot as people call it, the one place the pages turn a bot into words. Takes a spec
@@ -19,9 +20,9 @@ export function botWords(bot) {
     if (bot.bot_label) return bot.bot_label;
     return botWords(bot.bot ?? bot.spec ?? bot.bot_name ?? bot.name);
   }
-  if (!bot) return "a bot";
+  if (!bot) return t("a bot");
   const [name, ...options] = String(bot).split(":");
-  const base = BOT_NAMES[name] ?? `${cap(name)} bot`;
+  const base = BOT_NAMES[name]?.() ?? t("{name} bot", { name: cap(name) });
   const said = options.flatMap((o) => o.split(",")).map((o) => o.split("="))
     .map(([key, value]) => (OPTION_WORDS[key] ? OPTION_WORDS[key](value) : `${key} ${value}`));
   return [base, ...said].join(" · ");
@@ -34,14 +35,16 @@ export function botWords(bot) {
  */
 export function paceWords(pace) {
   if (!pace) return "";
-  if (pace.kind === "rounds") return "Timed rounds — no player clock";
-  if (pace.kind === "turn") return `Turn-based · ${pace.days} day${pace.days === 1 ? "" : "s"} a move`;
-  return `Live · ${pace.minutes} min${pace.increment ? ` + ${pace.increment} s a move` : " for the game"}`;
+  if (pace.kind === "rounds") return t("Timed rounds — no player clock");
+  if (pace.kind === "turn") return tn("Turn-based · {count} day a move", "Turn-based · {count} days a move", pace.days);
+  return pace.increment
+    ? t("Live · {minutes} min + {seconds} s a move", { minutes: pace.minutes, seconds: pace.increment })
+    : t("Live · {minutes} min for the game", { minutes: pace.minutes });
 }
 
 /** A seat's name for people: a player's name, a bot's words (numbered when two are alike). */
 export function seatLabel(seat, seats = []) {
-  if (seat.kind === "empty" || (!seat.name && !seat.bot)) return `seat ${seat.seat + 1}`;
+  if (seat.kind === "empty" || (!seat.name && !seat.bot)) return t("seat {seat}", { seat: seat.seat + 1 });
   if (seat.kind !== "bot") return seat.name;
   if (seat.bot_label) return seat.bot_label;
   const words = botWords(seat.bot);
@@ -62,7 +65,7 @@ export function ruleNodes(text, game) {
   for (const match of String(text).matchAll(RULE_IDS)) {
     out.push(String(text).slice(last, match.index));
     for (const id of match[0].match(/[A-Z]\d+(?:\.\d+)*/g)) {
-      out.push(" ", el("a", { class: "rule-id", href: `/rules/${game}#${id.split(".")[0]}`, target: "_blank", title: `rule ${id}` }, id));
+      out.push(" ", el("a", { class: "rule-id", href: `/rules/${game}#${id.split(".")[0]}`, target: "_blank", title: t("rule {id}", { id }) }, id));
     }
     last = match.index + match[0].length;
   }

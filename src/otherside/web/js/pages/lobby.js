@@ -6,23 +6,25 @@ import { currentUser, header } from "/static/js/core/session.js";
 import { toast } from "/static/js/core/toast.js";
 import { botWords, paceWords, ruleNodes, withoutRuleIds } from "/static/js/core/words.js";
 import { welcome } from "/static/js/pages/welcome.js";
+import { t, tn } from "/static/js/core/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [], me = null;
 
-// An option of the new table; rule ids in its help are links to the rules, not words.
+// An option of the new table; rule ids in its help are links to the rules, not words. Its
+// label, help and choices come from the server in English and are catalog messages (N_ there).
 function optionField(spec, players, game) {
   if (spec.kind === "bool") {
-    return el("label", { class: "check", title: spec.help && withoutRuleIds(spec.help) },
-      el("input", { type: "checkbox", name: spec.name, checked: spec.default }), spec.label);
+    return el("label", { class: "check", title: spec.help && withoutRuleIds(t(spec.help)) },
+      el("input", { type: "checkbox", name: spec.name, checked: spec.default }), t(spec.label));
   }
   const choices = spec.kind === "choice"
-    ? spec.choices.map((c) => el("option", { value: c, selected: c === spec.default }, c))
-    : [el("option", { value: "random" }, "random"),
-      ...Array.from({ length: players }, (_, i) => el("option", { value: i }, `seat ${i + 1}`))];
+    ? spec.choices.map((c) => el("option", { value: c, selected: c === spec.default }, t(c)))
+    : [el("option", { value: "random" }, t("random")),
+      ...Array.from({ length: players }, (_, i) => el("option", { value: i }, t("seat {seat}", { seat: i + 1 })))];
   const select = el("select", { name: spec.name, id: `opt-${spec.name}` }, choices);
-  return el("div", {}, el("label", { for: `opt-${spec.name}` }, spec.label), select,
-    spec.help ? el("div", { class: "muted" }, ruleNodes(spec.help, game)) : null);
+  return el("div", {}, el("label", { for: `opt-${spec.name}` }, t(spec.label)), select,
+    spec.help ? el("div", { class: "muted" }, ruleNodes(t(spec.help), game)) : null);
 }
 
 function currentGame() {
@@ -41,16 +43,16 @@ function setPace(pace) {
 }
 
 const PACE_HELP = {
-  live: "Each player has this time for the whole game, plus the seconds for every move. Out of time, you lose: a bot plays your seat on so the others can finish (a VERSUS game simply ends).",
-  turn: "Play at your own pace over days. After the reminder the player to move gets a note (and an e-mail if they gave an address); after the last day they lose.",
-  rounds: "Nobody has a clock: each round of building has its own timer, and between rounds the table waits for everyone to be ready.",
+  live: () => t("Each player has this time for the whole game, plus the seconds for every move. Out of time, you lose: a bot plays your seat on so the others can finish (a VERSUS game simply ends)."),
+  turn: () => t("Play at your own pace over days. After the reminder the player to move gets a note (and an e-mail if they gave an address); after the last day they lose."),
+  rounds: () => t("Nobody has a clock: each round of building has its own timer, and between rounds the table waits for everyone to be ready."),
 };
 
 function showPace() {
   const kind = $("pace").value;
   $("pace-live").classList.toggle("hidden", kind !== "live");
   $("pace-turn").classList.toggle("hidden", kind !== "turn");
-  $("pace-help").textContent = PACE_HELP[kind];
+  $("pace-help").textContent = PACE_HELP[kind]();
 }
 
 function refreshForm() {
@@ -58,11 +60,11 @@ function refreshForm() {
   if (!game) return;
   const current = Number($("players").value) || game.players[Math.min(2, game.players.length - 1)];
   $("players").replaceChildren(...game.players.map((n) =>
-    el("option", { value: n, selected: n === current }, n === 1 ? "1 (solo)" : String(n))));
+    el("option", { value: n, selected: n === current }, n === 1 ? t("1 (solo)") : String(n))));
   const players = Number($("players").value);
   $("options").replaceChildren(...game.options.map((spec) => optionField(spec, players, game.name)));
   const keep = $("bots").value;
-  $("bots").replaceChildren(el("option", { value: "" }, "nobody yet (invite friends)"),
+  $("bots").replaceChildren(el("option", { value: "" }, t("nobody yet (invite friends)")),
     ...game.bot_choices.filter((c) => c.players.includes(players)).map((c) =>
       el("option", { value: c.spec, selected: c.spec === keep }, botWords(c))));
   describeBot();
@@ -72,7 +74,8 @@ function refreshForm() {
 function describeBot() {
   const game = currentGame();
   const about = game?.bot_info?.[$("bots").value.split(":")[0]];
-  $("bot-about").textContent = about ? `${about.description}${about.strength ? ` Measured: ${about.strength}.` : ""}` : "";
+  const measured = about?.strength ? t("Measured: {strength}.", { strength: about.strength }) : "";
+  $("bot-about").textContent = about ? [about.description, measured].filter(Boolean).join(" ") : "";
 }
 
 function readPace() {
@@ -105,7 +108,7 @@ async function createTable(event) {
 
 function seatNodes(table) {
   return table.seats.flatMap((s, i) => [i ? ", " : "",
-    s.kind === "bot" ? botWords(s) : s.name ?? el("span", { class: "muted" }, "open seat"), s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
+    s.kind === "bot" ? botWords(s) : s.name ?? el("span", { class: "muted" }, t("open seat")), s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
 }
 
 function stateOf(table) {
@@ -115,24 +118,30 @@ function stateOf(table) {
     if (!table.outcome.winners.length) return "draw";
     return table.outcome.winners.includes(table.you) ? "won" : "lost";
   }
-  if (table.your_turn) return "your turn";
+  if (table.your_turn) return "your-turn";
   return table.status;
 }
+
+// A table's state in words (the state itself names the badge's style).
+const STATE_WORDS = {
+  finished: () => t("finished"), draw: () => t("draw"), won: () => t("won"), lost: () => t("lost"),
+  "your-turn": () => t("your turn"), waiting: () => t("waiting"), playing: () => t("playing"), over: () => t("over"),
+};
 
 function tableList(tables, empty, action) {
   if (!tables.length) return el("p", { class: "muted" }, empty);
   return el("table", { class: "list" },
-    el("tbody", {}, tables.map((t) => {
-      const state = stateOf(t);
-      return el("tr", { class: t.your_turn ? "your-turn" : "" },
-        el("td", {}, el("strong", {}, t.title), " ",
-          el("span", { class: `badge ${state.replace(" ", "-")} ${t.status}` }, state),
-          t.rated ? el("span", { class: "badge rated" }, "rated") : null,
-          el("div", { class: "muted" }, t.pace ? paceWords(t.pace) : t.pace_text)),
-        el("td", {}, seatNodes(t),
-          t.status === "over" && t.outcome ? el("div", { class: "muted" }, `${withoutRuleIds(t.outcome.reason)} · ${t.outcome.scores.join(" – ")}`) : null,
-          t.your_turn && t.reminded ? el("div", { class: "reminder" }, "Reminder: this game has waited days for your move.") : null),
-        el("td", { style: "text-align:right" }, action(t)));
+    el("tbody", {}, tables.map((table) => {
+      const state = stateOf(table);
+      return el("tr", { class: table.your_turn ? "your-turn" : "" },
+        el("td", {}, el("strong", {}, table.title), " ",
+          el("span", { class: `badge ${state} ${table.status}` }, STATE_WORDS[state]?.() ?? state),
+          table.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
+          el("div", { class: "muted" }, table.pace ? paceWords(table.pace) : table.pace_text)),
+        el("td", {}, seatNodes(table),
+          table.status === "over" && table.outcome ? el("div", { class: "muted" }, `${withoutRuleIds(table.outcome.reason)} · ${table.outcome.scores.join(" – ")}`) : null,
+          table.your_turn && table.reminded ? el("div", { class: "reminder" }, t("Reminder: this game has waited days for your move.")) : null),
+        el("td", { style: "text-align:right" }, action(table)));
     })));
 }
 
@@ -141,19 +150,19 @@ async function loadLists() {
     api("GET", "/api/tables?status=waiting"), api("GET", "/api/tables?status=playing"),
     api("GET", "/api/my/tables")]);
   mine.sort((a, b) => Number(Boolean(b.your_turn)) - Number(Boolean(a.your_turn)));
-  const waiting = mine.filter((t) => t.your_turn).length;
-  $("waiting-count").textContent = `${waiting} waiting for you`;
+  const waiting = mine.filter((table) => table.your_turn).length;
+  $("waiting-count").textContent = tn("{count} waiting for you", "{count} waiting for you", waiting);
   $("waiting-count").classList.toggle("hidden", waiting === 0);
-  document.title = `${waiting ? `(${waiting}) ` : ""}otherside — play with friends and bots`;
-  $("my-tables").replaceChildren(tableList(mine, "You have no games yet: create a table or join one.",
-    (t) => t.status === "over"
-      ? el("a", { class: "button small secondary", href: `/replay/${t.id}` }, "Replay")
-      : el("a", { class: `button small ${t.your_turn ? "" : "secondary"}`, href: `/table/${t.id}` },
-        t.your_turn ? "Play" : t.status === "playing" ? "Open" : "Waiting room")));
-  $("open-tables").replaceChildren(tableList(open, "No open table: create one!",
-    (t) => el("a", { class: "button small", href: `/table/${t.id}` }, "Open")));
-  $("live-tables").replaceChildren(tableList(live, "Nobody is playing right now.",
-    (t) => el("a", { class: "button small secondary", href: `/table/${t.id}` }, "Watch")));
+  document.title = (waiting ? `(${waiting}) ` : "") + t("otherside — play with friends and bots");
+  $("my-tables").replaceChildren(tableList(mine, t("You have no games yet: create a table or join one."),
+    (table) => table.status === "over"
+      ? el("a", { class: "button small secondary", href: `/replay/${table.id}` }, t("Replay"))
+      : el("a", { class: `button small ${table.your_turn ? "" : "secondary"}`, href: `/table/${table.id}` },
+        table.your_turn ? t("Play") : table.status === "playing" ? t("Open") : t("Waiting room"))));
+  $("open-tables").replaceChildren(tableList(open, t("No open table: create one!"),
+    (table) => el("a", { class: "button small", href: `/table/${table.id}` }, t("Open"))));
+  $("live-tables").replaceChildren(tableList(live, t("Nobody is playing right now."),
+    (table) => el("a", { class: "button small secondary", href: `/table/${table.id}` }, t("Watch"))));
 }
 
 async function loadLeaderboard() {
@@ -164,8 +173,8 @@ async function loadLeaderboard() {
       el("td", { class: "muted" }, `${i + 1}`),
       el("td", {}, el("a", { href: `/player/${encodeURIComponent(r.name)}` }, r.name)),
       el("td", { style: "text-align:right" }, el("strong", {}, `${r.rating}`)),
-      el("td", { class: "muted", style: "text-align:right" }, `${r.games} game${r.games === 1 ? "" : "s"}`)))))
-    : el("p", { class: "muted" }, "No rated game yet. Games between registered players (no bots, no guests) count."));
+      el("td", { class: "muted", style: "text-align:right" }, tn("{count} game", "{count} games", r.games))))))
+    : el("p", { class: "muted" }, t("No rated game yet. Games between registered players (no bots, no guests) count.")));
 }
 
 async function saveEmail(event) {
@@ -173,7 +182,7 @@ async function saveEmail(event) {
   const value = $("email").value.trim();
   try {
     await api("POST", "/api/me/email", { email: value || null });
-    toast(value ? "Reminders will go to this address." : "No more reminders by e-mail.");
+    toast(value ? t("Reminders will go to this address.") : t("No more reminders by e-mail."));
   } catch (error) {
     toast(error.message);
   }

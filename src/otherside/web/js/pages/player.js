@@ -3,6 +3,7 @@ import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { withoutRuleIds } from "/static/js/core/words.js";
+import { dateWords, t, tn } from "/static/js/core/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/").pop());
@@ -41,45 +42,45 @@ function ratingCard(r) {
   const last = r.history[r.history.length - 1];
   return el("div", { class: "panel rating-card", "data-game": r.game },
     el("div", { class: "row" }, el("h2", {}, r.title), el("span", { class: "big-rating" }, `${r.rating}`),
-      last ? el("span", { class: last.change >= 0 ? "up" : "down" }, `${last.change >= 0 ? "+" : ""}${Math.round(last.change)} last game`) : null),
-    el("p", { class: "muted" }, `${r.games} rated game${r.games === 1 ? "" : "s"} · everyone starts at 1500`),
-    plot(values, { label: `${r.title} rating over ${r.games} games`, from: 1500 }));
+      last ? el("span", { class: last.change >= 0 ? "up" : "down" }, t("{change} last game", { change: `${last.change >= 0 ? "+" : ""}${Math.round(last.change)}` })) : null),
+    el("p", { class: "muted" }, tn("{count} rated game · everyone starts at 1500", "{count} rated games · everyone starts at 1500", r.games)),
+    plot(values, { label: tn("{game} rating over {count} game", "{game} rating over {count} games", r.games, { game: r.title }), from: 1500 }));
 }
 
 function bestCard(b) {
   return el("div", { class: "panel rating-card", "data-game": `${b.game}-best` },
-    el("div", { class: "row" }, el("h2", {}, b.title), el("span", { class: "big-rating" }, `best ${b.best} ${b.unit}`)),
-    el("p", { class: "muted" }, `${b.games} game${b.games === 1 ? "" : "s"} · average ${b.average} ${b.unit}`),
-    plot(b.scores, { label: `${b.title}: ${b.unit} per game`, unit: ` ${b.unit}` }));
+    el("div", { class: "row" }, el("h2", {}, b.title), el("span", { class: "big-rating" }, t("best {best} {unit}", { best: b.best, unit: b.unit }))),
+    el("p", { class: "muted" }, tn("{count} game · average {average} {unit}", "{count} games · average {average} {unit}", b.games, { average: b.average, unit: b.unit })),
+    plot(b.scores, { label: t("{game}: {unit} per game", { game: b.title, unit: b.unit }), unit: ` ${b.unit}` }));
 }
 
 function recentTable(games) {
-  if (!games.length) return el("p", { class: "muted" }, "No games yet.");
+  if (!games.length) return el("p", { class: "muted" }, t("No games yet."));
   return el("table", { class: "list recent" }, el("tbody", {}, games.map((g) => el("tr", {},
-    el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, "rated") : null,
-      el("div", { class: "muted" }, new Date(g.at).toLocaleDateString())),
+    el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
+      el("div", { class: "muted" }, dateWords(g.at))),
     el("td", {}, g.players.map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
       g.reason ? el("div", { class: "muted" }, `${withoutRuleIds(g.reason)}${g.scores ? ` · ${g.scores.join(" – ")}` : ""}`) : null),
     el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, g.result),
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),
     el("td", { style: "text-align:right" }, g.status === "over"
-      ? el("a", { class: "button small secondary", href: `/replay/${g.id}` }, "Replay")
-      : el("a", { class: "button small secondary", href: `/table/${g.id}` }, g.status === "playing" ? "Watch" : "Open")))))); 
+      ? el("a", { class: "button small secondary", href: `/replay/${g.id}` }, t("Replay"))
+      : el("a", { class: "button small secondary", href: `/table/${g.id}` }, g.status === "playing" ? t("Watch") : t("Open"))))))); 
 }
 
 async function start() {
   header(await currentUser());
   const data = await api("GET", `/api/players/${encodeURIComponent(name)}`).catch((error) => {
-    $("name").textContent = "No such player";
+    $("name").textContent = t("No such player");
     $("about").textContent = error.message;
     return null;
   });
   if (!data) return;
   document.title = `otherside — ${data.name}`;
   $("name").textContent = data.name;
-  $("about").textContent = `${data.guest ? "Guest" : "Player"} since ${new Date(data.joined).toLocaleDateString()}`;
+  $("about").textContent = data.guest ? t("Guest since {date}", { date: dateWords(data.joined) }) : t("Player since {date}", { date: dateWords(data.joined) });
   $("ratings").replaceChildren(...(data.ratings.length ? data.ratings.map(ratingCard)
-    : [el("p", { class: "panel muted" }, data.guest ? "Guests are not rated." : "No rated game yet: rated games are between registered players, with no bots or guests.")]));
+    : [el("p", { class: "panel muted" }, data.guest ? t("Guests are not rated.") : t("No rated game yet: rated games are between registered players, with no bots or guests."))]));
   $("bests").replaceChildren(...data.bests.map(bestCard));
   $("recent").replaceChildren(recentTable(data.recent));
 }

@@ -4,13 +4,15 @@ import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { ruleNodes, seatLabel } from "/static/js/core/words.js";
+import { t } from "/static/js/core/i18n.js";
 
 const STEP_MS = 900;
 
 function elapsed(steps, iso) {
   const seconds = Math.round((Date.parse(iso) - Date.parse(steps[1].at)) / 1000);
-  return seconds < 3600 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")} in`
-    : `${Math.round(seconds / 3600)} h in`;
+  const time = seconds < 3600 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`
+    : `${Math.round(seconds / 3600)} h`;
+  return t("{time} in", { time });
 }
 
 /** The replay of `data` (the server's `/replay` answer) with the game's board module. */
@@ -28,7 +30,7 @@ function replayPage(tableId, data, module, traits) {
       clock: null, table: data.table });
     byId("slider").value = at;
     const when = step.at && steps[1]?.at ? ` · ${elapsed(steps, step.at)}` : "";
-    byId("where").textContent = `step ${at} of ${steps.length - 1}${when}` + (step.action ? ` · ${names[step.seat]}: ${step.action}` : "");
+    byId("where").textContent = t("step {at} of {last}", { at, last: steps.length - 1 }) + when + (step.action ? ` · ${names[step.seat]}: ${step.action}` : "");
     for (const [i, item] of [...byId("log").children].entries()) {
       const current = i + 1 === at;
       item.classList.toggle("current", current);
@@ -44,11 +46,11 @@ function replayPage(tableId, data, module, traits) {
   }
 
   function toggle() {
-    if (state.timer) { clearTimeout(state.timer); state.timer = null; byId("playpause").textContent = "▶ Play"; return; }
+    if (state.timer) { clearTimeout(state.timer); state.timer = null; byId("playpause").textContent = t("▶ Play"); return; }
     if (state.at >= steps.length - 1) show(0);
-    byId("playpause").textContent = "⏸ Pause";
+    byId("playpause").textContent = t("⏸ Pause");
     const tick = () => {
-      if (state.at >= steps.length - 1) { state.timer = null; byId("playpause").textContent = "▶ Play"; return; }
+      if (state.at >= steps.length - 1) { state.timer = null; byId("playpause").textContent = t("▶ Play"); return; }
       show(state.at + 1);
       state.timer = setTimeout(tick, pause());
     };
@@ -83,12 +85,12 @@ function noReplay(tableId, error) {
   for (const part of document.querySelectorAll(".replay-controls, .table-layout > aside")) part.classList.add("hidden");
   const live = error.status === 409;
   byId("board").replaceChildren(el("div", { class: "panel no-replay", id: "no-replay" },
-    live ? [el("h2", {}, "This game is still being played — watch it live"),
-      el("p", {}, "Its replay opens here once the game is over."),
-      el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}` }, "Watch it live")]
-      : [el("h2", {}, error.status === 404 ? "There is no such game." : "This replay cannot be shown."),
+    live ? [el("h2", {}, t("This game is still being played — watch it live")),
+      el("p", {}, t("Its replay opens here once the game is over.")),
+      el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}` }, t("Watch it live"))]
+      : [el("h2", {}, error.status === 404 ? t("There is no such game.") : t("This replay cannot be shown.")),
         el("p", { class: "muted" }, error.message),
-        el("a", { class: "button secondary", href: "/" }, "Back to the lobby")]));
+        el("a", { class: "button secondary", href: "/" }, t("Back to the lobby"))]));
 }
 
 async function start() {

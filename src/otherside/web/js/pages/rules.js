@@ -3,6 +3,7 @@ import { api } from "/static/js/core/http.js";
 import { el, pathTail } from "/static/js/core/dom.js";
 import { renderMarkdown } from "/static/js/core/markdown.js";
 import { currentUser, header } from "/static/js/core/session.js";
+import { t } from "/static/js/core/i18n.js";
 
 async function start() {
   const game = pathTail();
@@ -14,12 +15,12 @@ async function start() {
   const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
   const article = document.getElementById("rules");
   if (!response.ok) {
-    article.replaceChildren(el("p", {}, `There are no rules for “${game}”.`));
+    article.replaceChildren(el("p", {}, t("There are no rules for “{game}”.", { game })));
     return;
   }
   article.replaceChildren(...renderMarkdown(await response.text()));
   const title = games.find(({ name }) => name === game)?.title ?? game;
-  document.title = `otherside — ${title} rules`;
+  document.title = t("otherside — {game} rules", { game: title });
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }
 

@@ -22,6 +22,7 @@ import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
 import { clockChips, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
+import { t } from "/static/js/core/i18n.js";
 
 function confirmThen(text, action) {
   const dialog = byId("confirm");
@@ -35,7 +36,7 @@ function confirmThen(text, action) {
 function tablePage(state) {
   const send = (message, quiet = false) => {
     const sent = state.socket?.send(message);
-    if (!sent && !quiet) toast("Not connected: reconnecting…");
+    if (!sent && !quiet) toast(t("Not connected: reconnecting…"));
     return sent;
   };
   const play = (action) => send({ type: "action", version: state.frame.version, action });
@@ -70,7 +71,7 @@ function tablePage(state) {
   let browsing = null;
   const browse = (view, number) => {
     browsing = view;
-    byId("browsing-text").textContent = `You are looking at the position after move ${number}.`;
+    byId("browsing-text").textContent = t("You are looking at the position after move {number}.", { number });
     byId("browsing").classList.remove("hidden");
     log.mark(view);
     dock.open(null);
@@ -93,14 +94,14 @@ function tablePage(state) {
     const over = table.status === "over";
     const again = playAgainButton(state);
     byId("table-actions").replaceChildren(...[
-      table.status === "playing" && seated && traits.resign === "table" ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, "Resign") : null,
-      over ? el("a", { class: "button small secondary", href: `/replay/${tableId}` }, "Replay") : null,
-      over ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, "Download record") : null,
+      table.status === "playing" && seated && traits.resign === "table" ? el("button", { class: "small secondary danger", id: "resign", onclick: resign }, t("Resign")) : null,
+      over ? el("a", { class: "button small secondary", href: `/replay/${tableId}` }, t("Replay")) : null,
+      over ? el("a", { class: "button small secondary", href: `/api/tables/${tableId}/record` }, t("Download record")) : null,
       again,
       // One prominent way to play on: "play the bot again" when there is one, else the rematch.
-      over && seated ? el("button", { class: again ? "small secondary" : "small", id: "rematch", onclick: rematch }, "Rematch") : null,
-      table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, "Go to the rematch") : null,
-      el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, "Rules"),
+      over && seated ? el("button", { class: again ? "small secondary" : "small", id: "rematch", onclick: rematch }, t("Rematch")) : null,
+      table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, t("Go to the rematch")) : null,
+      el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, t("Rules")),
     ].filter(Boolean));
   }
 
@@ -113,7 +114,7 @@ function tablePage(state) {
     // On a phone the table's actions live in the Players drawer: a finished game points there.
     const over = state.table.status === "over";
     byId("result").replaceChildren(...[over ? ratingLine(state) : null,
-      over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, "Play again, replay…") : null,
+      over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, t("Play again, replay…")) : null,
     ].filter(Boolean));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
@@ -160,13 +161,13 @@ function tablePage(state) {
       if (before !== undefined && before !== message.table.owner_id && message.table.owner_id === state.user?.id
         && message.table.status === "waiting") {
         state.handedOver = true;
-        toast("You are the host now", 5000);
+        toast(t("You are the host now"), 5000);
       }
       state.table = message.table;
       state.you = message.you;
       // A table message (a partner away or back) must not take "Your turn" off the tab's title.
       const mine = state.frame?.legal.length > 0 && state.table.status !== "over";
-      if (!mine) document.title = `otherside — ${state.table.title} table`;
+      if (!mine) document.title = t("otherside — {game} table", { game: state.table.title });
       renderTable();
       renderBoard();
     } else if (message.type === "view") {

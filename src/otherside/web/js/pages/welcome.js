@@ -3,6 +3,7 @@
 import { el } from "/static/js/core/dom.js";
 import { api } from "/static/js/core/http.js";
 import { authForm } from "/static/js/core/signin.js";
+import { t } from "/static/js/core/i18n.js";
 
 /**
  * Fill `root` with the welcome: the games, "Play now" as a guest, and the sign in / sign up form.
@@ -17,20 +18,20 @@ export async function welcome(root, done) {
   })));
   root.replaceChildren(
     el("div", { class: "welcome-hero" },
-      el("h1", {}, "Three games to play with friends, or against bots"),
-      el("p", {}, "Live at the table or a move a day. No download, nothing to install."),
+      el("h1", {}, t("Three games to play with friends, or against bots")),
+      el("p", {}, t("Live at the table or a move a day. No download, nothing to install.")),
       el("div", { class: "row" },
-        el("button", { type: "button", id: "play-now", class: "big", onclick: () => document.getElementById("guest-btn").click() }, "Play now"),
+        el("button", { type: "button", id: "play-now", class: "big", onclick: () => document.getElementById("guest-btn").click() }, t("Play now")),
         el("a", { class: "button big secondary", href: "#auth-form", onclick: (event) => {
           event.preventDefault();
           document.getElementById("name").focus();
-        } }, "Sign in or sign up"))),
+        } }, t("Sign in or sign up")))),
     el("div", { class: "welcome-games" }, games.map((game) => el("article", { class: "panel game-card", "data-game": game.name },
       el("div", { class: "game-art" }, game.art()),
       el("h2", {}, game.title, " ", el("span", { class: "muted" }, game.players)),
       el("p", {}, game.about),
-      el("a", { href: `/rules/${game.name}` }, "Read the rules")))),
+      el("a", { href: `/rules/${game.name}` }, t("Read the rules"))))),
     el("section", { class: "panel welcome-auth" },
-      el("h2", {}, "Sign in to keep your games and your rating"),
-      authForm({ done, guestLabel: "Play now as a guest" })));
+      el("h2", {}, t("Sign in to keep your games and your rating")),
+      authForm({ done, guestLabel: t("Play now as a guest") })));
 }

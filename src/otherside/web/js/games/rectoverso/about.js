@@ -1,5 +1,6 @@
 // What the welcome page says of this game, and its drawing (SVG built from nodes).
 import { svg } from "/static/js/core/dom.js";
+import { t } from "/static/js/core/i18n.js";
 
 const INK = "#23211d";
 
@@ -25,12 +26,12 @@ function rectoVersoArt() {
   const cubes = [[0, 0, 0, "#e3b341"], [1, 0, 0, "#e3b341"], [2, 0, 0, "#e3b341"], [0, 1, 0, "#2f6db5"], [1, 1, 0, "#c0392b"],
     [0, 0, 1, "#2f9461"], [1, 0, 1, "#2f9461"], [0, 0, 2, "#7a3fb0"]]
     .sort((a, b) => a[0] + a[1] - (b[0] + b[1]) || a[2] - b[2]);
-  return svg("svg", { viewBox: "0 0 200 120", role: "img", "aria-label": "a small building of coloured wooden pieces" },
+  return svg("svg", { viewBox: "0 0 200 120", role: "img", "aria-label": t("a small building of coloured wooden pieces") },
     svg("ellipse", { cx: 100, cy: 104, rx: 70, ry: 10, fill: "#e0d9cb" }),
     cubes.map(([x, y, z, fill]) => cube(x - 1, y - 1, z, fill)));
 }
 
 
 /** The game in a few words and a drawing, for the welcome page. */
-export const about = { title: "Recto Verso", players: "2 to 6 players, together", art: rectoVersoArt,
-    about: "A cooperative building game. Each partner sees only their side of the card: talk it through and build the same building together before the round's timer runs out." };
+export const about = { title: "Recto Verso", players: t("2 to 6 players, together"), art: rectoVersoArt,
+    about: t("A cooperative building game. Each partner sees only their side of the card: talk it through and build the same building together before the round's timer runs out.") };

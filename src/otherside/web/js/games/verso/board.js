@@ -2,6 +2,7 @@
 // Everything shown comes from the server's view (V19); legal actions come from the server too.
 import { el } from "/static/js/core/dom.js";
 import { ruleNodes } from "/static/js/core/words.js";
+import { language, t, tn } from "/static/js/core/i18n.js";
 
 const COLOURS = { b: "blue", g: "green", o: "orange" };
 const ORDER = ["blue", "green", "orange"];
@@ -12,15 +13,18 @@ export function face(text) {
 }
 
 const show = (text) => text.replace("*", "★");
+const COLOUR_WORDS = { blue: () => t("blue"), green: () => t("green"), orange: () => t("orange") };
+const colourWord = (colour) => COLOUR_WORDS[colour]?.() ?? colour;
 const keyOf = (f) => `${f.colour}:${f.value}`;
 
 function cardNode(card, extra = {}) {
   const f = face(card.up);
   const classes = ["card", f.colour, f.vp === 3 ? "vp3" : "vp1", extra.class ?? ""].join(" ");
-  const title = `${f.colour} ${f.value === "*" ? "star" : f.value}, ${f.vp} VP` +
-    (card.down ? `; other side ${show(card.down)}` : "");
+  const said = { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value, points: f.vp };
+  const title = card.down ? t("{colour} {value}, {points} VP; other side {down}", { ...said, down: show(card.down) })
+    : t("{colour} {value}, {points} VP", said);
   return el("div", { class: classes, title, "data-face": card.up, ...extra.attrs },
-    el("span", { class: "vp" }, f.vp === 3 ? "3VP" : "1VP"),
+    el("span", { class: "vp" }, t("{points}VP", { points: f.vp })),
     f.value === "*" ? "★" : f.value,
     card.down ? el("span", { class: "back" }, show(card.down)) : null);
 }
@@ -38,37 +42,55 @@ function parseSeries(action) {
 
 /** One event of a Verso view as a sentence for the log. */
 export function describe(event, names) {
-  // The reader's own seat is named "… (you)": said "You", and "your" as an owner.
-  const mine = (p) => /\(you\)$/.test(names[p] ?? "");
-  const who = (p) => (mine(p) ? "You" : names[p] ?? `seat ${p + 1}`);
-  const whose = (p) => (mine(p) ? "your" : `${names[p] ?? `seat ${p + 1}`}'s`);
+  // The reader's own seat is named "… (you)" in the page's language: said "You" instead.
+  const you = t("{name} (you)", { name: "" });
+  const mine = (p) => (names[p] ?? "").endsWith(you);
+  const name = (p) => names[p] ?? t("seat {seat}", { seat: p + 1 });
+  const card = (c) => (c.down ? t("{up} (back {down})", { up: show(c.up), down: show(c.down) }) : show(c.up));
+  const p = event.player;
   switch (event.type) {
     case "draw":
-      return event.flipped ? `${who(event.player)} turned ${show(event.from)} over and took ${show(event.face)}.`
-        : `${who(event.player)} drew ${show(event.face)}.`;
+      if (event.flipped) {
+        const said = { from: show(event.from), face: show(event.face) };
+        return mine(p) ? t("You turned {from} over and took {face}.", said)
+          : t("{name} turned {from} over and took {face}.", { name: name(p), ...said });
+      }
+      return mine(p) ? t("You drew {face}.", { face: show(event.face) })
+        : t("{name} drew {face}.", { name: name(p), face: show(event.face) });
     case "discard":
-      return `${show(event.card.up)}${event.card.down ? ` (back ${show(event.card.down)})` : ""} was discarded` +
-        (event.reason === "duplicate" ? ` — a duplicate in ${whose(event.player)} tableau.` : ` from ${whose(event.player)} series.`);
+      if (event.reason === "duplicate") {
+        return mine(p) ? t("{card} was discarded — a duplicate in your tableau.", { card: card(event.card) })
+          : t("{card} was discarded — a duplicate in {name}'s tableau.", { card: card(event.card), name: name(p) });
+      }
+      return mine(p) ? t("{card} was discarded from your series.", { card: card(event.card) })
+        : t("{card} was discarded from {name}'s series.", { card: card(event.card), name: name(p) });
     case "series": {
       // event.star: the value the star stood for in this series (null without a star).
-      const values = event.values.map((v) => (v === event.star ? `★${v}` : v)).join("-");
-      return `${who(event.player)} banked ${event.colour} ${values} for ${event.points} VP.`;
+      const said = { colour: colourWord(event.colour), values: event.values.map((v) => (v === event.star ? `★${v}` : v)).join("-"), points: event.points };
+      return mine(p) ? t("You banked {colour} {values} for {points} VP.", said)
+        : t("{name} banked {colour} {values} for {points} VP.", { name: name(p), ...said });
     }
-    case "turn":
-      return `${mine(event.player) ? "Your" : whose(event.player)} ${show(event.from)} was turned over: now ${show(event.to)}.`;
+    case "turn": {
+      const said = { from: show(event.from), to: show(event.to) };
+      return mine(p) ? t("Your {from} was turned over: now {to}.", said)
+        : t("{name}'s {from} was turned over: now {to}.", { name: name(p), ...said });
+    }
     case "square":
-      return `${who(event.player)} completed a square: +${event.points} VP!`;
+      return mine(p) ? t("You completed a square: +{points} VP!", { points: event.points })
+        : t("{name} completed a square: +{points} VP!", { name: name(p), points: event.points });
     case "square_broken":
-      return `${mine(event.player) ? "Your" : whose(event.player)} square is broken.`;
-    case "opponent":
-      return `The opponent took ${show(event.card.up)}${event.card.down ? `/${show(event.card.down)}` : ""}` +
-        (event.effect === "turn" ? " — you turn over a card." : " — nothing happens.");
+      return mine(p) ? t("Your square is broken.") : t("{name}'s square is broken.", { name: name(p) });
+    case "opponent": {
+      const took = event.card.down ? `${show(event.card.up)}/${show(event.card.down)}` : show(event.card.up);
+      return event.effect === "turn" ? t("The opponent took {card} — you turn over a card.", { card: took })
+        : t("The opponent took {card} — nothing happens.", { card: took });
+    }
     case "pass":
-      return `${who(event.player)} passed.`;
+      return mine(p) ? t("You passed.") : t("{name} passed.", { name: name(p) });
     case "final":
-      return "The pile is empty: final series — each player may bank one last series or pass.";
+      return t("The pile is empty: final series — each player may bank one last series or pass.");
     case "end":
-      return "The pile is empty: the game is over.";
+      return t("The pile is empty: the game is over.");
     default:
       return JSON.stringify(event);
   }
@@ -87,36 +109,40 @@ function highlights(view) {
 }
 
 function statusLine(view, ctx) {
-  if (view.phase === "over") return el("p", { class: "status" }, "Game over.");
+  if (view.phase === "over") return el("p", { class: "status" }, t("Game over."));
   const p = view.current_player;
   const mine = p === ctx.seat;
-  const whose = mine ? "Your turn" : `${ctx.names[p] ?? `Seat ${p + 1}`}'s turn`;
-  const phase = view.phase === "final" ? " — final series: bank one last series or pass" : "";
-  return el("p", { class: `status ${mine ? "mine" : ""}`, "data-testid": "status" }, whose + phase + ".");
+  const name = ctx.names[p] ?? t("seat {seat}", { seat: p + 1 });
+  const final = view.phase === "final";
+  const words = mine ? (final ? t("Your turn — final series: bank one last series or pass.") : t("Your turn."))
+    : final ? t("{name}'s turn — final series: bank one last series or pass.", { name }) : t("{name}'s turn.", { name });
+  return el("p", { class: `status ${mine ? "mine" : ""}`, "data-testid": "status" }, words);
 }
 
 function finalBox(view, ctx) {
   if (!view.outcome) return null;
   const order = view.scores.map((s, p) => [s, p]).sort((a, b) => b[0] - a[0]);
+  const seatName = (p) => ctx.names[p] ?? t("seat {seat}", { seat: p + 1 });
   return el("div", { class: "final", "data-testid": "final" },
-    el("h3", {}, view.solo ? `Final score: ${view.scores[0]} VP` :
-      `${view.outcome.winners.map((p) => ctx.names[p] ?? `seat ${p + 1}`).join(" and ")} won!`),
-    view.solo && view.rating ? el("p", {}, `Rating: ${view.rating}`) : null,
-    view.solo ? null : el("ol", {}, order.map(([s, p]) => el("li", {}, `${ctx.names[p] ?? `seat ${p + 1}`}: ${s} VP`))));
+    el("h3", {}, view.solo ? t("Final score: {points} VP", { points: view.scores[0] }) :
+      t("{names} won!", { names: new Intl.ListFormat(language, { type: "conjunction" }).format(view.outcome.winners.map(seatName)) })),
+    view.solo && view.rating ? el("p", {}, t("Rating: {rating}", { rating: view.rating })) : null,
+    view.solo ? null : el("ol", {}, order.map(([s, p]) => el("li", {}, t("{name}: {points} VP", { name: seatName(p), points: s })))));
 }
 
 function seriesBar(view, ctx, selected, rerender) {
   const options = ctx.legal.filter((a) => a.startsWith("series ")).map(parseSeries);
-  if (!options.length) return el("div", { class: "series-bar muted" }, ctx.legal.length ? "No series to bank." : "");
+  if (!options.length) return el("div", { class: "series-bar muted" }, ctx.legal.length ? t("No series to bank.") : "");
   const chosen = [...selected].sort().join("|");
   const matches = options.filter((o) => [...o.keys].sort().join("|") === chosen);
-  const hint = selected.size === 0 ? "Click cards of one colour in your tableau to choose a series."
-    : matches.length ? "" : "Not a series you can bank: pick an unbroken run of 2 to 6 cards of one colour.";
+  const hint = selected.size === 0 ? t("Click cards of one colour in your tableau to choose a series.")
+    : matches.length ? "" : t("Not a series you can bank: pick an unbroken run of 2 to 6 cards of one colour.");
   return el("div", { class: "series-bar" },
     hint ? el("span", { class: "muted" }, hint) : null,
     matches.map((o) => el("button", { onclick: () => { selected.clear(); ctx.play(o.action); } },
-      `Bank ${o.colour} ${o.values.map(show).join(" ")}` + (o.star && matches.length > 1 ? ` (★ as ${o.star})` : ""))),
-    selected.size ? el("button", { class: "secondary small", onclick: () => { selected.clear(); rerender(); } }, "Clear") : null);
+      t("Bank {colour} {values}", { colour: colourWord(o.colour), values: o.values.map(show).join(" ") })
+        + (o.star && matches.length > 1 ? " " + t("(★ as {value})", { value: o.star }) : ""))),
+    selected.size ? el("button", { class: "secondary small", onclick: () => { selected.clear(); rerender(); } }, t("Clear")) : null);
 }
 
 function playerPanel(view, ctx, p, marks, selected, rerender) {
@@ -125,7 +151,7 @@ function playerPanel(view, ctx, p, marks, selected, rerender) {
   const canSelect = mine && ctx.legal.some((a) => a.startsWith("series "));
   const rows = ORDER.map((colour) => {
     const cards = tableau.cards.filter((c) => face(c.up).colour === colour);
-    return el("div", { class: `crow ${colour}`, "aria-label": `${colour} row` },
+    return el("div", { class: `crow ${colour}`, "aria-label": t("{colour} row", { colour: colourWord(colour) }) },
       el("span", { class: "lbl" }),
       cards.length ? cards.map((card) => {
         const f = face(card.up);
@@ -140,10 +166,10 @@ function playerPanel(view, ctx, p, marks, selected, rerender) {
   });
   return el("div", { class: `player ${view.current_player === p ? "current" : ""} ${mine ? "me" : ""} ${marks.squared.has(p) ? "squared" : ""}`, "data-seat": p },
     el("div", { class: "head" },
-      el("span", { class: "pname" }, ctx.names[p] ?? `Seat ${p + 1}`),
-      tableau.square ? el("span", { class: "square-flag", title: "square scored; scores again once broken" }, "■ square") : null,
+      el("span", { class: "pname" }, ctx.names[p] ?? t("seat {seat}", { seat: p + 1 })),
+      tableau.square ? el("span", { class: "square-flag", title: t("square scored; scores again once broken") }, t("■ square")) : null,
       el("span", { class: `score ${marks.scored.has(p) ? "bump" : ""}`, "data-testid": `score-${p}` }, tableau.score),
-      el("span", { class: "muted" }, "VP")),
+      el("span", { class: "muted" }, t("VP"))),
     rows);
 }
 
@@ -154,7 +180,7 @@ function render(root, view, ctx, selected) {
   const legal = new Set(ctx.legal);
   const myTurn = ctx.play && ctx.legal.length > 0;
   const topCard = view.top ? cardNode({ up: view.top, down: null }, { class: "big", attrs: { "data-testid": "top" } })
-    : el("div", { class: "card big empty" }, "empty");
+    : el("div", { class: "card big empty" }, t("empty"));
   const discards = view.discards.slice(-14);
   const order = [...view.tableaux.keys()];
   if (ctx.seat !== null && ctx.seat !== undefined) order.sort((a, b) => (a === ctx.seat ? -1 : b === ctx.seat ? 1 : a - b));
@@ -164,21 +190,21 @@ function render(root, view, ctx, selected) {
     statusLine(view, ctx),
     finalBox(view, ctx),
     el("div", { class: "panel verso-top" },
-      el("div", { class: "pile", title: "top of the pile" }, el("div", { class: "stack" }), topCard,
+      el("div", { class: "pile", title: t("top of the pile") }, el("div", { class: "stack" }), topCard,
         el("span", { class: "count", "data-testid": "pile-size" }, `${view.pile_size}`)),
       el("div", {},
-        el("div", { class: "muted" }, `${view.pile_size} card${view.pile_size === 1 ? "" : "s"} in the pile`),
+        el("div", { class: "muted" }, tn("{count} card in the pile", "{count} cards in the pile", view.pile_size)),
         myTurn ? el("div", { class: "actions", style: "margin-top:6px" },
           view.top ? el("button", { disabled: !legal.has("draw"), onclick: () => ctx.play("draw"),
-            title: legal.has("draw") ? "take the top card as it shows" : "the top face duplicates one of your cards (V8): flip it" }, `Draw ${show(view.top)}`) : null,
-          view.top ? el("button", { disabled: !legal.has("flip"), onclick: () => ctx.play("flip"), title: "turn the top card over, then take it" }, "Flip & take") : null,
-          legal.has("pass") ? el("button", { class: "secondary", onclick: () => ctx.play("pass") }, "Pass") : null) : null,
+            title: legal.has("draw") ? t("take the top card as it shows") : t("the top face duplicates one of your cards (V8): flip it") }, t("Draw {card}", { card: show(view.top) })) : null,
+          view.top ? el("button", { disabled: !legal.has("flip"), onclick: () => ctx.play("flip"), title: t("turn the top card over, then take it") }, t("Flip & take")) : null,
+          legal.has("pass") ? el("button", { class: "secondary", onclick: () => ctx.play("pass") }, t("Pass")) : null) : null,
         // Why a button is greyed out, in words (a tooltip is invisible on touch screens).
         myTurn && view.top && !legal.has("draw") && legal.has("flip")
-          ? el("span", { class: "why", "data-testid": "why-draw" }, ...ruleNodes(`You already have ${show(view.top)}: flip the card and take its other side (V8).`, "verso"))
+          ? el("span", { class: "why", "data-testid": "why-draw" }, ...ruleNodes(t("You already have {card}: flip the card and take its other side (V8).", { card: show(view.top) }), "verso"))
           : null),
       el("div", { style: "flex:1; min-width:160px" },
-        el("div", { class: "muted" }, `Discards (${view.discards.length})`),
+        el("div", { class: "muted" }, t("Discards ({count})", { count: view.discards.length })),
         el("div", { class: "discards" }, discards.map((c, i) =>
           cardNode(c, { class: i >= discards.length - quietMarks.discarded ? "gone" : "" }))))),
     myTurn ? seriesBar(view, ctx, selected, rerender) : null,

@@ -1,5 +1,6 @@
 // What the welcome page says of this game, and its drawing (SVG built from nodes).
 import { svg } from "/static/js/core/dom.js";
+import { t } from "/static/js/core/i18n.js";
 
 const INK = "#23211d";
 
@@ -23,10 +24,10 @@ function versusArt() {
       const [cx, cy] = centre(q, r);
       return svg("circle", { cx, cy, r: 7.5, fill, stroke: "#fff", "stroke-width": 2 });
     });
-  return svg("svg", { viewBox: "0 0 200 120", role: "img", "aria-label": "a hexagonal VERSUS board with blue and brown stones" }, cells, stones);
+  return svg("svg", { viewBox: "0 0 200 120", role: "img", "aria-label": t("a hexagonal VERSUS board with blue and brown stones") }, cells, stones);
 }
 
 
 /** The game in a few words and a drawing, for the welcome page. */
-export const about = { title: "VERSUS", players: "2 players", art: versusArt,
-    about: "A duel on a hexagonal board. Move, push and turn over stones whose centre says who controls them, and be the first to hold the targets on the middle line." };
+export const about = { title: "VERSUS", players: t("2 players"), art: versusArt,
+    about: t("A duel on a hexagonal board. Move, push and turn over stones whose centre says who controls them, and be the first to hold the targets on the middle line.") };

@@ -1,18 +1,20 @@
 // Telling a player that it is their turn: the tab's title, a short sound and (when the tab is in
 // the background and the browser allows it) a notification. One toggle mutes the sound and the
 // notification; it is remembered on this device.
+import { t } from "/static/js/core/i18n.js";
+
 const KEY = "otherside.mute";
-const TITLE = "● Your turn — otherside";
+const TITLE = () => t("● Your turn — otherside");
 
 /** @param {Element[]} toggles buttons that mute and unmute */
 export function createTurnAlert(toggles) {
   let muted = localStorage.getItem(KEY) === "1", mine = false, audio = null, first = true;
   const show = () => {
     for (const button of toggles) {
-      button.textContent = muted ? "♪ off" : "♪ on";
+      button.textContent = muted ? t("♪ off") : t("♪ on");
       button.setAttribute("aria-pressed", String(muted));
-      button.setAttribute("aria-label", muted ? "turn alerts off: switch on" : "turn alerts on: mute");
-      button.title = muted ? "Muted: no sound or notification when it is your turn" : "A sound and a notification when it is your turn (click to mute)";
+      button.setAttribute("aria-label", muted ? t("turn alerts off: switch on") : t("turn alerts on: mute"));
+      button.title = muted ? t("Muted: no sound or notification when it is your turn") : t("A sound and a notification when it is your turn (click to mute)");
     }
   };
   for (const button of toggles) {
@@ -50,14 +52,14 @@ export function createTurnAlert(toggles) {
   return {
     /** The reader may act now (`isMine`) at the table titled `title`. */
     update(isMine, title) {
-      document.title = isMine ? TITLE : `otherside — ${title}`;
+      document.title = isMine ? TITLE() : `otherside — ${title}`;
       // Not on the first view: a player who reloads the page knows whose turn it is.
       if (isMine && !mine && !muted && !first) {
         // Counted on the page so that a test can tell a turn was announced.
         document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts ?? 0) + 1);
         beep();
         if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-          new Notification("Your turn", { body: title, tag: "otherside-turn" });
+          new Notification(t("Your turn"), { body: title, tag: "otherside-turn" });
         }
       }
       mine = isMine;

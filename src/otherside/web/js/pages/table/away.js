@@ -6,11 +6,12 @@ import { el } from "/static/js/core/dom.js";
 import { AWAY_SECONDS } from "/static/js/core/constants.js";
 import { formatSpan } from "/static/js/core/clock.js";
 import { seatLabel } from "/static/js/core/words.js";
+import { t } from "/static/js/core/i18n.js";
 
 /** "20 s", "1 min", "1 h 5 min": how long a partner has been away. */
 export function awaySpan(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));
-  return seconds < 60 ? `${seconds} s` : formatSpan(ms);
+  return seconds < 60 ? t("{seconds} s", { seconds }) : formatSpan(ms);
 }
 
 /**
@@ -37,7 +38,7 @@ export function awaySeats(table, you, clock, now, least = AWAY_SECONDS) {
  */
 export function awayNotice(away, playOn) {
   return away.map((a) => el("div", { class: "away", role: "status", "data-testid": `away-${a.seat}` },
-    el("span", {}, `${a.name} has been away for ${awaySpan(a.ms)}.`),
-    a.offer ? el("button", { class: "small", "data-testid": "play-on", onclick: () => playOn(a.seat) }, "Play on with a bot partner")
-      : a.waits ? el("span", { class: "muted" }, "The game waits for them.") : null));
+    el("span", {}, t("{name} has been away for {span}.", { name: a.name, span: awaySpan(a.ms) })),
+    a.offer ? el("button", { class: "small", "data-testid": "play-on", onclick: () => playOn(a.seat) }, t("Play on with a bot partner"))
+      : a.waits ? el("span", { class: "muted" }, t("The game waits for them.")) : null));
 }

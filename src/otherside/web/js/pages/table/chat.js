@@ -1,5 +1,6 @@
 // The table's chat: lines as text nodes (names and words of users never become HTML).
 import { el } from "/static/js/core/dom.js";
+import { dateWords, t } from "/static/js/core/i18n.js";
 
 const KEEP = 200;
 
@@ -28,9 +29,9 @@ export function createChat(list, form, say, dock) {
       const fresh = lines.filter((l) => !seen.has(`${l.at}|${l.name}|${l.text}`));
       for (const l of lines) seen.add(`${l.at}|${l.name}|${l.text}`);
       for (const line of lines) {
-        const time = new Date(line.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+        const time = dateWords(line.at, { hour: "2-digit", minute: "2-digit" });
         list.append(el("li", {}, el("span", { class: "muted" }, time), " ",
-          el("strong", {}, line.name), line.seat !== null ? el("span", { class: "muted" }, ` (seat ${line.seat + 1})`) : null,
+          el("strong", {}, line.name), line.seat !== null ? el("span", { class: "muted" }, " ", t("(seat {seat})", { seat: line.seat + 1 })) : null,
           ": ", line.text));
       }
       if (lines.length) dock.chat(lines[lines.length - 1], !history && fresh.length > 0);

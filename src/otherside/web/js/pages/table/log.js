@@ -2,6 +2,7 @@
 // history after a reload. Each line keeps the view it describes: clicking it shows that position
 // (the page draws it without the legal actions, so looking back never plays).
 import { el } from "/static/js/core/dom.js";
+import { t } from "/static/js/core/i18n.js";
 
 /**
  * @param {Element} list the <ol> of the log
@@ -18,7 +19,7 @@ export function createLog(list, pick) {
       for (const line of lines) {
         if (!line || line === last) continue;
         last = line;
-        const item = el("li", { role: "button", tabindex: "0", title: "see the position after this move",
+        const item = el("li", { role: "button", tabindex: "0", title: t("see the position after this move"),
           onclick: () => pick(view, number),
           onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(view, number); } } }, line);
         item.view = view;

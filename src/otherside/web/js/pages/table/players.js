@@ -2,11 +2,12 @@
 import { el } from "/static/js/core/dom.js";
 import { formatClock, isRunning, timeLeft, turnWords } from "/static/js/core/clock.js";
 import { botWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
+import { language, t, tn } from "/static/js/core/i18n.js";
 
 /** The players' names by seat as the boards show them ("name (you)" for the reader). */
 export function seatNames(state) {
   const { table, you } = state;
-  return table ? table.seats.map((s) => (s.seat === you ? `${seatLabel(s, table.seats)} (you)` : seatLabel(s, table.seats))) : [];
+  return table ? table.seats.map((s) => (s.seat === you ? t("{name} (you)", { name: seatLabel(s, table.seats) }) : seatLabel(s, table.seats))) : [];
 }
 
 /** One clock per seat for the phone's dock: a short name and the time left. */
@@ -19,22 +20,26 @@ export function clockChips(state) {
     const waiting = turnWords(clock, s.seat);
     if (left === null && !waiting) return null;
     return el("span", { class: `chip ${running ? "running" : ""} ${s.seat === you ? "me" : ""}`, "data-testid": `dock-clock-${s.seat}` },
-      el("span", { class: "chip-name" }, s.seat === you ? "You" : seatLabel(s, table.seats)),
+      el("span", { class: "chip-name" }, s.seat === you ? t("You") : seatLabel(s, table.seats)),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${running && left < 30000 ? "low" : ""}` }, formatClock(left)) : null,
-      waiting && left === null ? el("span", { class: "muted" }, "to move") : null);
+      waiting && left === null ? el("span", { class: "muted" }, t("to move")) : null);
   }).filter(Boolean);
 }
 
-const FORFEIT_WORDS = { timeout: "out of time", away: "was away" };
+const FORFEIT_WORDS = { timeout: () => t("out of time"), away: () => t("was away") };
 
 function optionText(info, name, value) {
   const spec = info?.options.find((o) => o.name === name);
   if (!spec) return null;
-  const label = spec.label ?? name.replaceAll("_", " ");
-  if (spec.kind === "first_player") return `${label}: ${value === "random" ? "drawn at the start" : `seat ${Number(value) + 1}`}`;
-  if (spec.kind === "bool") return `${label}: ${value ? "yes" : "no"}`;
-  return `${label}: ${value}`;
+  const label = spec.label ? t(spec.label) : name.replaceAll("_", " ");
+  const said = spec.kind === "first_player"
+    ? (value === "random" ? t("drawn at the start") : t("seat {seat}", { seat: Number(value) + 1 }))
+    : spec.kind === "bool" ? (value ? t("yes") : t("no")) : t(String(value));
+  return t("{option}: {value}", { option: label, value: said });
 }
+
+// A table's status in words.
+const STATUS_WORDS = { waiting: () => t("waiting"), playing: () => t("playing"), over: () => t("finished") };
 
 /** "+12", "−12" (a true minus sign), "±0". */
 export function signed(change) {
@@ -55,18 +60,18 @@ export function ratingLine(state) {
   if (!changed.length) return null;
   const names = seatNames(state);
   const parts = changed.flatMap((s, i) => [i ? " · " : "", `${names[s.seat]}${s.rating ? ` ${s.rating}` : ""}`, changeNode(s.rating_change)]);
-  return el("div", { class: "rating-line", "data-testid": "rating-line" }, "Ratings: ", ...parts.filter(Boolean), ".");
+  return el("div", { class: "rating-line", "data-testid": "rating-line" }, t("Ratings:"), " ", ...parts.filter(Boolean), ".");
 }
 
 /** "alice won — reason [S13.1]. Scores: 3 – 1.", the rule id a link to the rule. */
 export function outcomeWords(state) {
   const outcome = state.table.outcome;
   const names = seatNames(state);
-  const who = outcome.winners.map((s) => names[s]).join(" and ");
+  const who = new Intl.ListFormat(language, { type: "conjunction" }).format(outcome.winners.map((s) => names[s]));
   // A cooperative game (every seat among the winners) has no one who beat anyone.
   const together = outcome.winners.length > 1 && outcome.winners.length === state.table.seats.length;
-  const result = outcome.winners.length === 0 ? "Draw" : together ? "Game over" : `${who} won`;
-  return [`${result} — `, ...ruleNodes(outcome.reason, state.table.game), `. Scores: ${outcome.scores.join(" – ")}.`];
+  const result = outcome.winners.length === 0 ? t("Draw") : together ? t("Game over") : t("{names} won", { names: who });
+  return [result, " — ", ...ruleNodes(outcome.reason, state.table.game), ". ", t("Scores: {scores}.", { scores: outcome.scores.join(" – ") })];
 }
 
 /** The summary lines under the table's title. */
@@ -76,10 +81,11 @@ export function summaryNodes(state) {
   // replaceChildren would write a null as the text "null": leave the missing parts out.
   return [
     el("div", { class: "row" },
-      el("span", { class: `badge ${table.status}` }, table.status === "over" ? "finished" : table.status),
+      el("span", { class: `badge ${table.status}` }, STATUS_WORDS[table.status]?.() ?? table.status),
       el("span", { class: "badge pace" }, table.pace_text),
-      table.rated ? el("span", { class: "badge rated", title: "the result moves the players' ratings" }, "rated") : null),
-    el("div", {}, `${table.players === 1 ? "solo" : `${table.players} players`} · host ${table.owner}`),
+      table.rated ? el("span", { class: "badge rated", title: t("the result moves the players' ratings") }, t("rated")) : null),
+    el("div", {}, table.players === 1 ? t("solo") : tn("{count} player", "{count} players", table.players),
+      " · ", t("host {name}", { name: table.owner })),
     options.length ? el("div", {}, options.join(" · ")) : null,
     table.outcome ? el("div", { class: "outcome-line" }, outcomeWords(state)) : null,
   ].filter(Boolean);
@@ -99,13 +105,14 @@ export function playerRows(state) {
       el("span", { class: "seat-no" }, `${s.seat + 1}`),
       el("span", { class: "pl-name" },
         s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name) : seatLabel(s, table.seats),
-        s.seat === you ? " (you)" : "",
-        s.rating ? el("span", { class: "rating", title: `${table.title} rating` }, ` ${s.rating}`) : null,
+        s.seat === you ? " " : "", s.seat === you ? t("(you)") : "",
+        s.rating ? el("span", { class: "rating", title: t("{game} rating", { game: table.title }) }, ` ${s.rating}`) : null,
         changeNode(s.rating_change),
         // Once the game is over no bot plays on: only why the seat was given up is said.
-        s.forfeit ? el("span", { class: "muted" }, ` — ${FORFEIT_WORDS[s.forfeit] ?? s.forfeit}${playing ? `; ${botWords(s.bot)} plays on` : ""}`) : null,
-        playing && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · away") : null,
-        s.guest ? el("span", { class: "muted" }, " · guest") : null),
+        s.forfeit ? el("span", { class: "muted" }, " — ", FORFEIT_WORDS[s.forfeit]?.() ?? s.forfeit,
+          playing ? "; " : "", playing ? t("{bot} plays on", { bot: botWords(s.bot) }) : "") : null,
+        playing && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · ", t("away")) : null,
+        s.guest ? el("span", { class: "muted" }, " · ", t("guest")) : null),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,
       waiting ? el("span", { class: "muted turn-words" }, waiting) : null);
   });

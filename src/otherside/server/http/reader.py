@@ -1,0 +1,24 @@
+"""Which language a request is answered in, and the cookie that keeps a reader's choice."""
+
+from __future__ import annotations
+
+from fastapi import Request, Response
+
+from otherside.i18n import COOKIE, choose, languages
+
+YEAR = 365 * 24 * 3600
+
+
+def reader_language(request: Request) -> str:
+    """The language ``request`` is answered in: the switcher's cookie (which signing in sets
+    from the account), else the browser's ``Accept-Language``."""
+    return choose(request.cookies.get(COOKIE), request.headers.get("accept-language"))
+
+
+def remember_language(request: Request, response: Response, language: str | None) -> None:
+    """Set the language cookie to ``language`` (an account's choice, once signed in)."""
+    if language in languages():
+        secure = request.url.scheme == "https"
+        response.set_cookie(
+            COOKIE, str(language), max_age=YEAR, path="/", samesite="lax", secure=secure
+        )
