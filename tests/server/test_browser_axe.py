@@ -38,7 +38,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _page(browser: Any, viewport: dict[str, int] = DESKTOP, storage: Any = None) -> Any:
     context = browser.new_context(
-        viewport=viewport, device_scale_factor=2 if viewport == PHONE else 1, storage_state=storage
+        viewport=viewport,
+        device_scale_factor=2 if viewport == PHONE else 1,
+        storage_state=storage,
+        # No animation half way (a card fading in) is judged: the pages honour this setting.
+        reduced_motion="reduce",
     )
     page = context.new_page()
     page.errors = []
