@@ -39,5 +39,6 @@ def report(found: list[dict[str, Any]]) -> str:
     for violation in found:
         lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
         for node in violation["nodes"][:12]:
-            lines.append(f"    {' '.join(node['target'])}: {node['failureSummary'].splitlines()[-1]}")
+            why = node["failureSummary"].splitlines()[-1]
+            lines.append(f"    {' '.join(node['target'])}: {why}")
     return "\n".join(lines)

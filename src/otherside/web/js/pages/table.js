@@ -96,7 +96,7 @@ function tablePage(state) {
     const over = table.status === "over";
     const result = over && table.outcome ? outcomeWords(state).map((n) => (typeof n === "string" ? n : n.textContent)).join("") : null;
     const toMove = (frame.clock?.to_move ?? table.to_move ?? []).filter((s) => s !== you).map((s) => names[s]);
-    typed.update({ legal: frame.legal, seated: you !== null && you !== undefined, over, lines, toMove, result });
+    typed.update({ version: frame.version, legal: frame.legal, seated: you !== null && you !== undefined, over, lines, toMove, result });
   }
 
   function renderActions() {

@@ -16,14 +16,35 @@ const WORDS = {
   gameOver: "Game over.",
 };
 
-/** The legal move meant by `text`: the same words, or the only move that begins with them. */
+/**
+ * The legal move meant by `text`: the same words, or the only move that begins with them. A
+ * space typed at the end says "more follows": "series blue 4 5 " is not "series blue 4 5".
+ */
 export function completeMove(text, legal) {
-  const typed = text.trim().replace(/\s+/g, " ").toLowerCase();
-  if (!typed) return { move: null, matches: [] };
-  const exact = legal.find((move) => move.toLowerCase() === typed);
-  if (exact) return { move: exact, matches: [exact] };
+  const typed = text.replace(/\s+/g, " ").replace(/^ /, "").toLowerCase();
+  const whole = typed.trimEnd();
+  if (!whole) return { move: null, matches: [] };
   const matches = legal.filter((move) => move.toLowerCase().startsWith(typed));
+  const exact = legal.find((move) => move.toLowerCase() === whole);
+  if (exact && (typed === whole || matches.length === 0)) return { move: exact, matches: [exact] };
   return { move: matches.length === 1 ? matches[0] : null, matches };
+}
+
+/**
+ * What the completion list offers for `text`: the whole moves that begin with it when they are
+ * few, else each different next word ("place black ", "place white "…), so that a long list of
+ * moves (hundreds of placements) is walked a word at a time.
+ */
+export function continuations(text, legal, most = 24) {
+  const typed = text.replace(/\s+/g, " ").replace(/^ /, "").toLowerCase();
+  const matches = legal.filter((move) => move.toLowerCase().startsWith(typed));
+  if (matches.length <= most) return matches;
+  const next = new Set();
+  for (const move of matches) {
+    const end = move.slice(typed.length).search(/[ >]/);
+    next.add(end < 0 ? move : move.slice(0, typed.length + end + 1));
+  }
+  return [...next].slice(0, most);
 }
 
 function someOf(moves, shown = 6) {
@@ -44,6 +65,15 @@ export function createTypedMoves({ form, input, list, spoken }, play) {
     spoken.textContent = "";
     requestAnimationFrame(() => { spoken.textContent = text; });
   };
+  // The completion list follows what is typed (a few options, never hundreds at once).
+  const offer = () => {
+    const options = continuations(input.value, legal);
+    const key = options.join("\n");
+    if (key === shownLegal) return;
+    shownLegal = key;
+    list.replaceChildren(...options.map((move) => el("option", { value: move })));
+  };
+  input.addEventListener("input", offer);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (!legal.length) { say(WORDS.notYourTurn); return; }
@@ -52,6 +82,7 @@ export function createTypedMoves({ form, input, list, spoken }, play) {
     if (move) {
       play(move);
       input.value = "";
+      offer();
     } else if (!text.trim()) {
       say(WORDS.empty + someOf(legal));
     } else if (matches.length > 1) {
@@ -63,16 +94,14 @@ export function createTypedMoves({ form, input, list, spoken }, play) {
   return {
     /**
      * Show the form to a seated player and say what changed.
-     * @param {{legal: string[], seated: boolean, over: boolean, lines: string[], toMove: string[], result: string|null}} frame
+     * @param {{version: number, legal: string[], seated: boolean, over: boolean, lines: string[], toMove: string[], result: string|null}} frame
      */
-    update({ legal: moves, seated: isSeated, over, lines, toMove, result }) {
+    update({ version, legal: moves, seated: isSeated, over, lines, toMove, result }) {
       legal = over ? [] : moves;
+      form.dataset.moves = legal.length;
       form.classList.toggle("hidden", !isSeated || over);
-      const key = legal.join("\n");
-      if (key !== shownLegal) {
-        shownLegal = key;
-        list.replaceChildren(...legal.map((move) => el("option", { value: move })));
-      }
+      form.dataset.version = version;  // which view the offered moves belong to
+      offer();
       const turn = over ? (result ?? WORDS.gameOver) : legal.length ? WORDS.yourTurn : toMove.length ? WORDS.toMove(toMove.join(" and ")) : "";
       say([...lines.map((line) => (/[.!?]$/.test(line) ? line : `${line}.`)), turn].filter(Boolean).join(" "));
     },
