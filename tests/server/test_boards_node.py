@@ -118,7 +118,8 @@ def test_the_completion_list_walks_many_moves_a_word_at_a_time(tmp_path: Path) -
         f"""
         import {{ continuations }} from '/static/js/pages/table/typed.js';
         const legal = {json.dumps(legal)};
-        const shown = ['', 'place ', 'place white ', 'd'].map((text) => continuations(text, legal, 5));
+        const typed = ['', 'place ', 'place white ', 'd'];
+        const shown = typed.map((text) => continuations(text, legal, 5));
         console.log(JSON.stringify(shown));
         """,
     )
