@@ -299,3 +299,68 @@ async def test_a_change_that_cannot_be_acted_on_does_not_stop_the_others(databas
     finally:
         await listening.stop()
         db.close()
+
+
+def _counts(port: int) -> dict[str, int]:
+    """How the process on ``port`` followed the others' moves (its health says)."""
+    with httpx.Client() as probe:
+        counts: dict[str, int] = probe.get(f"http://127.0.0.1:{port}/api/health").json()["catch_up"]
+    return counts
+
+
+async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_back(
+    two: Any,
+) -> None:
+    _database, servers = two
+    ports = [server.port for server in servers]
+    ada, ada_cookie = await _guest(ports[0])
+    bob, bob_cookie = await _guest(ports[1])
+    made = await ada.post(
+        "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
+    )
+    table = made.json()["id"]
+    assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
+    async with (
+        _watch(ports[0], table, ada_cookie) as ada_ws,
+        _watch(ports[1], table, bob_cookie) as bob_ws,
+        _watch(ports[0], table, "") as here,
+        _watch(ports[1], table, "") as there,
+    ):
+        assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
+        players = [ada_ws, bob_ws]
+        views = [await _until(ws, _view_at(0)) for ws in players]
+        for ws in (here, there):
+            await _until(ws, _view_at(0))
+        before = [_counts(port) for port in ports]
+        made_on = [0, 0]  # moves made through each process
+        version, over = 0, False
+        while not over:
+            # Whoever may act plays an action of theirs.
+            movers = [i for i, view in enumerate(views) if view["legal"]]
+            assert len(movers) == 1, views
+            mover = movers[0]
+            action = views[mover]["legal"][len(views[mover]["legal"]) // 2]
+            await players[mover].send(
+                json.dumps({"type": "action", "version": version, "action": action})
+            )
+            made_on[mover] += 1
+            version += 1
+            views = [await _until(ws, _view_at(version)) for ws in players]
+            # The spectators of both processes see the same game at every version: the one
+            # that applied the move from its notification plays it exactly as its maker did.
+            seen = [await _until(ws, _view_at(version)) for ws in (here, there)]
+            assert seen[0]["version"] == seen[1]["version"] == version
+            assert seen[0]["view"] == seen[1]["view"]
+            assert seen[0]["clock"]["to_move"] == seen[1]["clock"]["to_move"]
+            over = not seen[0]["clock"]["to_move"]
+            assert version < 400, "the game does not end"
+        after = [_counts(port) for port in ports]
+    for i in (0, 1):
+        other = 1 - i
+        # Every move made through the other process but the last was applied from its
+        # notification; the last ended the game (outcome, ratings) and was read back, once.
+        assert after[i]["followed"] - before[i]["followed"] >= made_on[other] - 1, (after, made_on)
+        assert after[i]["reads"] - before[i]["reads"] <= 1, (before, after)
+    assert min(made_on) > 3
+    await ada.aclose()
+    await bob.aclose()

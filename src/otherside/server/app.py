@@ -148,8 +148,10 @@ def create_app(
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        """Up, and which server process answered (one of several on PostgreSQL)."""
-        return {"ok": True, "node": app.state.hub.cluster.node}
+        """Up, which server process answered (one of several on PostgreSQL), and how it followed
+        the others' moves: applied from their notification, or read from the database."""
+        hub = app.state.hub
+        return {"ok": True, "node": hub.cluster.node, "catch_up": hub.catch_up.counts()}
 
     def page(name: str) -> FileResponse:
         return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})

@@ -1,9 +1,12 @@
 """Catching up with the other server processes on one database.
 
-A change made in another process reaches this one as a notification (:mod:`.peers`):
-:meth:`CatchUp.on_remote` brings a table held here up to the database — in a task of its own
-per table, so that the listener never waits on the database, and the changes heard while it
-runs make one more catch-up, not one each — and passes chat lines on to the watchers here.
+A change made in another process reaches this one as a notification (:mod:`.peers`). A move
+comes with the move itself (:mod:`.moves`): a table held here at the version before it applies
+it as its owner did (:class:`Follow`), with no database read. Any other change, or a move that
+does not follow on from what is held here, makes :meth:`CatchUp.on_remote` bring the table up to
+the database — in a task of its own per table, so that the listener never waits on the
+database, and the changes heard while it runs make one more catch-up, not one each. Chat lines
+are passed on to the watchers here.
 :meth:`CatchUp.adopt` takes over the tables whose owner died. :func:`refresh` is the catch-up
 itself, run by the table's actor (also when a write finds the database changed first);
 :func:`restart` reloads a table whose state a failure left in doubt.
@@ -18,11 +21,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from otherside.core.game import Game, State
+from otherside.core.simultaneous import apply_as
+from otherside.server.cluster.moves import NotedMove, heard_move
 from otherside.server.live import fanout
 from otherside.server.store.records import TableInfo
 from otherside.server.store.tables import TableStore, seated_ratings
 from otherside.server.tables.chat import heard
 from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild
+from otherside.server.tables.timing import with_timing
 
 if TYPE_CHECKING:
     from otherside.server.tables.hub import TableHub
@@ -94,6 +100,39 @@ class Refresh:
         await refresh(services, live)
 
 
+@dataclass(frozen=True)
+class Follow:
+    """Apply a move another process committed (``move``, from its announcement) as that process
+    did: the game's own ``apply`` at the time it was played, then the clocks and deadlines it
+    set."""
+
+    move: NotedMove
+
+    async def run(self, live: LiveTable, services: Services) -> bool:
+        """``True`` once the table has the move (applied now, or known already); ``False`` if
+        it must catch up with the database instead (nothing changed): the table is not at the
+        version just before, the game is not in play here, or the move does not apply here."""
+        move, info, state = self.move, live.info, live.state
+        if info.version >= move.version:
+            return True  # a catch-up or a load read it from the database first
+        if info.version != move.version - 1 or info.status != "playing" or state is None:
+            return False
+        live.game_clock.pinned = move.at.timestamp()
+        try:
+            after = apply_as(state, move.seat, move.action)
+        except ValueError:
+            return False  # not the owner's position: the database says what happened
+        finally:
+            live.game_clock.pinned = None
+        if after.is_over:
+            return False  # the owner announces an ending move without it: something differs
+        live.state = after
+        live.info = with_timing(replace(info, version=move.version, updated_at=move.at), move.plan)
+        fanout.broadcast(live, services.clock.now(), table=False, view=True)
+        services.kick_bots(live)
+        return True
+
+
 class CatchUp:
     """This process's tables following the others' changes.
 
@@ -105,6 +144,8 @@ class CatchUp:
         self.hub = hub
         self._catching_up: set[str] = set()  # tables catching up with another process's change
         self._behind: set[str] = set()  # of those, the ones changed again meanwhile
+        self.reads = 0  # catch-ups with the database after a notification (for health, tests)
+        self.followed = 0  # moves applied from their notification, with no read
 
     async def on_remote(self, message: dict[str, Any]) -> None:
         """Another server process changed a table (``message`` from :mod:`.peers`): catch up
@@ -117,7 +158,43 @@ class CatchUp:
         if message.get("kind") == "chat":
             self.hub.background(self._pass_chat(table_id, message.get("line")))
             return
-        self._soon(table_id)
+        move = heard_move(message) if message.get("kind") == "move" else None
+        if move is None or not self._follow(table_id, move):
+            self._soon(table_id)
+
+    def counts(self) -> dict[str, int]:
+        """How this process followed the others: moves applied from their notification
+        (``followed``) and catch-ups that read the database (``reads``)."""
+        return {"followed": self.followed, "reads": self.reads}
+
+    def _follow(self, table_id: str, move: NotedMove) -> bool:
+        """Apply ``move`` from its notification if the table is held here (``True``: done
+        with it, or to be done by its actor); ``False``: catch up with the database."""
+        hub = self.hub
+        live = hub.loaded(table_id)
+        if live is None:
+            # Not held here: nothing to do; being loaded: the load may have read the table
+            # before this move, so catch up once it is done.
+            return hub.loading(table_id) is None
+        hub.forget_if_idle(live)
+        if hub.loaded(table_id) is None:
+            return True
+        hub.background(self._apply(table_id, move))
+        return True
+
+    async def _apply(self, table_id: str, move: NotedMove) -> None:
+        # The table's actor runs it, in order with the table's other commands (a catch-up
+        # asked for before it too: the version decides whether the move is still news).
+        try:
+            done = await self.hub.ask(table_id, Follow(move))
+        except Exception:
+            log.exception("could not apply move %d of table %s heard", move.version, table_id)
+            done = False
+        if done:
+            self.followed += 1
+            self.hub.services.on_deadline_change()
+        else:
+            self._soon(table_id)
 
     async def adopt(self, table_ids: list[str]) -> None:
         """Make sure the bots of these tables play: take over those without an owner (their
@@ -177,6 +254,7 @@ class CatchUp:
                     backoff = min(backoff * 2, LAST_BACKOFF)
                     continue
                 backoff = FIRST_BACKOFF
+                self.reads += 1
                 hub.services.on_deadline_change()
                 if table_id not in self._behind:
                     break

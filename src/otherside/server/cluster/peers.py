@@ -4,8 +4,10 @@ hears of a change.
 **Fan-out.** Whatever changes a table (a move, a seat, a start, a forfeit, a chat line) also
 sends ``NOTIFY otherside_tables`` with the table's id, in the same transaction: PostgreSQL
 delivers it when that transaction commits, to every process listening. A process that holds
-the table in memory (someone watches it there, or it owns it) then loads what changed from the
-database and sends each of its watchers their own view. No broker is needed.
+the table in memory (someone watches it there, or it owns it) then brings it up to date and sends
+each of its watchers their own view: a move comes with the move itself and is applied from the
+notification (:mod:`.moves`); anything else, or a move that does not follow on from what it
+holds, is read from the database (:mod:`.catch_up`). No broker is needed.
 
 **Ownership.** What must happen once — bots' moves, clocks running out, reminders, a Recto Verso
 round's timer — runs in the process holding the table's *lease*: ``game_tables.lease_owner``

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from otherside.server.accounts.sessions import UserInfo
+from otherside.server.cluster.moves import move_note
 from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
 from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
 from otherside.server.store.db import Database
@@ -311,7 +312,12 @@ class SqlTableStore:
             add_move(batch, info.id, number, seat, action, final_record, outcome, plan, now)
             if forfeit:
                 save_seat(batch.session, info.id, info.seats[seat], now)
-            self._announce(batch, info.id, "move", version=number)
+            if self.cluster.shared:
+                # The move itself, so that the others need not read it back (whole unless the
+                # game ended or a seat was given up: those are read from the database).
+                whole = outcome is None and not forfeit
+                note = move_note(number, seat, action, plan, now, whole=whole)
+                self._announce(batch, info.id, "move", **note)
             return _rate(batch.session, info, outcome, now) if outcome is not None else {}
 
         return await self.writer.write(write)
