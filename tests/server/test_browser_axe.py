@@ -22,7 +22,7 @@ browser = test_browser.browser
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-WAIT = 15000
+WAIT = 30000  # a loaded machine (the suite runs beside others) is slow to draw
 
 
 @pytest.fixture(scope="module")
