@@ -37,6 +37,7 @@ CONVERTED = [
     "pages/table/chat.js",
     "pages/table/log.js",
     "pages/table/players.js",
+    "pages/table/typed.js",
     "pages/table/waiting.js",
     "pages/table.js",
     "pages/replay.js",

@@ -80,3 +80,52 @@ def test_bots_and_seats_in_words(tmp_path: Path) -> None:
         ["ada", "Greedy bot 1", "Greedy bot 2"],
         "all targets filled",
     ]
+
+
+def test_a_typed_move_is_completed_from_the_legal_moves_only(tmp_path: Path) -> None:
+    legal = ["draw", "flip", "series blue 1 2", "series blue 1 2 3", "series green 4 5"]
+    said = _run(
+        tmp_path,
+        f"""
+        import {{ completeMove }} from '/static/js/pages/table/typed.js';
+        const legal = {json.dumps(legal)};
+        const typed = ['draw', '  Series   GREEN ', 'series blue 1 2', 'series blue', 'fl', 'x', '',
+                       'series blue 1 2 ', 'draw '];
+        console.log(JSON.stringify(typed.map((text) => completeMove(text, legal))));
+        """,
+    )
+    assert said == [
+        {"move": "draw", "matches": ["draw"]},
+        # Spaces and case do not matter; the only move that begins with the words is meant.
+        {"move": "series green 4 5", "matches": ["series green 4 5"]},
+        # A whole move is played even when a longer one begins with it.
+        {"move": "series blue 1 2", "matches": ["series blue 1 2"]},
+        {"move": None, "matches": ["series blue 1 2", "series blue 1 2 3"]},
+        {"move": "flip", "matches": ["flip"]},
+        {"move": None, "matches": []},
+        {"move": None, "matches": []},
+        # A space at the end says more follows: the longer move is meant, not the shorter.
+        {"move": "series blue 1 2 3", "matches": ["series blue 1 2 3"]},
+        {"move": "draw", "matches": ["draw"]},
+    ]
+
+
+def test_the_completion_list_walks_many_moves_a_word_at_a_time(tmp_path: Path) -> None:
+    legal = [f"place {p} {x},0,0" for p in ("black", "white", "grey") for x in range(4)]
+    legal += ["remove blue", "done"]
+    said = _run(
+        tmp_path,
+        f"""
+        import {{ continuations }} from '/static/js/pages/table/typed.js';
+        const legal = {json.dumps(legal)};
+        const typed = ['', 'place ', 'place white ', 'd'];
+        const shown = typed.map((text) => continuations(text, legal, 5));
+        console.log(JSON.stringify(shown));
+        """,
+    )
+    assert said == [
+        ["place ", "remove ", "done"],
+        ["place black ", "place white ", "place grey "],
+        [f"place white {x},0,0" for x in range(4)],
+        ["done"],
+    ]

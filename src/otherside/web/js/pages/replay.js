@@ -59,11 +59,12 @@ function replayPage(tableId, data, module, traits) {
 
   const outcome = data.table.outcome;
   const winners = outcome.winners.map((s) => names[s]).join(" and ");
+  byId("page-title").textContent = t("Replay of a {game} game", { game: data.table.title });
   byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
     el("div", {}, `${outcome.winners.length ? `${winners} won` : "Draw"} — `, ruleNodes(outcome.reason, data.table.game)),
     el("div", {}, `final scores: ${outcome.scores.join(" – ")}`));
-  byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", { style: "cursor:pointer", onclick: () => show(i + 1) },
-    `${names[s.seat]}: ${s.action}`, el("div", { class: "muted" }, board.describe(s.view, names).join(" ")))));
+  byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", {}, el("button", { type: "button", class: "step", onclick: () => show(i + 1) },
+    `${names[s.seat]}: ${s.action}`, el("span", { class: "muted block" }, board.describe(s.view, names).join(" "))))));
   byId("slider").max = steps.length - 1;
   byId("download").href = `/api/tables/${tableId}/record`;
   byId("first").onclick = () => show(0);

@@ -20,7 +20,8 @@ import { createTurnAlert } from "/static/js/pages/table/alert.js";
 import { createChat } from "/static/js/pages/table/chat.js";
 import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
-import { clockChips, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
+import { clockChips, outcomeWords, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
+import { createTypedMoves } from "/static/js/pages/table/typed.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
 import { t } from "/static/js/core/i18n.js";
 
@@ -87,6 +88,17 @@ function tablePage(state) {
   const log = createLog(byId("log"), browse);
   const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }), dock);
   let logFilled = false;
+  const typed = createTypedMoves({ form: byId("typed-form"), input: byId("typed-move"), list: byId("typed-legal"), spoken: byId("spoken") }, play);
+  // Said after each view (and once the game is over): the step's log lines, whose turn, the result.
+  function speak(lines) {
+    const { table, frame, you } = state;
+    if (!table || !frame) return;
+    const names = seatNames(state);
+    const over = table.status === "over";
+    const result = over && table.outcome ? outcomeWords(state).map((n) => (typeof n === "string" ? n : n.textContent)).join("") : null;
+    const toMove = (frame.clock?.to_move ?? table.to_move ?? []).filter((s) => s !== you).map((s) => names[s]);
+    typed.update({ version: frame.version, legal: frame.legal, seated: you !== null && you !== undefined, over, lines, toMove, result });
+  }
 
   function renderActions() {
     const { table, you, traits, tableId } = state;
@@ -107,6 +119,7 @@ function tablePage(state) {
 
   function renderTable() {
     byId("table-title").textContent = state.table.title;
+    byId("page-title").textContent = `${state.table.title} table`;
     byId("summary").replaceChildren(...summaryNodes(state));
     renderClocks();
     renderActions();
@@ -163,8 +176,10 @@ function tablePage(state) {
         state.handedOver = true;
         toast(t("You are the host now"), 5000);
       }
+      const ended = state.table && state.table.status !== "over" && message.table.status === "over";
       state.table = message.table;
       state.you = message.you;
+      if (ended) speak([]);
       // A table message (a partner away or back) must not take "Your turn" off the tab's title.
       const mine = state.frame?.legal.length > 0 && state.table.status !== "over";
       if (!mine) document.title = t("otherside — {game} table", { game: state.table.title });
@@ -179,10 +194,12 @@ function tablePage(state) {
       if (state.table) renderTable();
       renderBoard();
       if (!logFilled) fillLog();
+      speak(previous ? board.describe(message.view, seatNames(state)) : []);
       alert.update(message.legal.length > 0 && state.table?.status !== "over", state.table?.title ?? "table");
     } else if (message.type === "chat") {
       chat.add(message.lines);
     } else if (message.type === "error") {
+      typed.say(message.message);
       // A board that explains refusals itself (Recto Verso's R4/R5) says it there.
       if (!(state.frame && board.refused?.(message.message))) toast(ruleNodes(message.message, state.table?.game), 6000);
     }

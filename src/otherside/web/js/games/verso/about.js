@@ -3,7 +3,7 @@ import { svg } from "/static/js/core/dom.js";
 import { t } from "/static/js/core/i18n.js";
 
 const INK = "#23211d";
-const COLOURS = { blue: "#2f6db5", green: "#2f9461", orange: "#e07b24" };
+const COLOURS = { blue: "#2f6db5", green: "#257a50", orange: "#ad530c" };
 
 // A card of Verso with one face up: its colour, value and points.
 function card(x, y, turn, colour, value, points) {

@@ -19,9 +19,8 @@ export function createLog(list, pick) {
       for (const line of lines) {
         if (!line || line === last) continue;
         last = line;
-        const item = el("li", { role: "button", tabindex: "0", title: t("see the position after this move"),
-          onclick: () => pick(view, number),
-          onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(view, number); } } }, line);
+        const item = el("li", {}, el("button", { type: "button", class: "step", title: t("see the position after this move"),
+          onclick: () => pick(view, number) }, line));
         item.view = view;
         list.prepend(item);
       }
