@@ -33,6 +33,7 @@ from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import accounts, language, lobby, outage, players, replays
+from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
 from otherside.server.http.docs import add_docs
@@ -146,6 +147,7 @@ def create_app(
 
     app = FastAPI(title="otherside", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.add_middleware(RequestGuard, guards=server_guards)
+    app.add_middleware(Brake, guards=server_guards)  # sees the guard's refusals too
     app.add_exception_handler(Exception, server_error)
     app.add_middleware(SecurityMiddleware)
     app.add_exception_handler(Refused, refused_response)

@@ -48,6 +48,10 @@ class Guards:
             process's descriptor limit, ``RLIMIT_NOFILE``, less a reserve).
         replays_per_minute: replays, histories and records one address may fetch per minute.
         replay_cache: finished games whose replay is kept computed (least recently used go).
+        refusals_per_address: refused answers (4xx but 404 and 409) one address may get in a
+            window before its requests are braked (:mod:`.brake`; 0: never).
+        refusal_window_seconds: the window of those refusals.
+        brake_seconds: how long each request of a braked address waits before its 429.
     """
 
     body_bytes: int = 65536
@@ -59,6 +63,9 @@ class Guards:
     connections_total: int = 0
     replays_per_minute: int = 30
     replay_cache: int = 64
+    refusals_per_address: int = 300
+    refusal_window_seconds: float = 10.0
+    brake_seconds: float = 1.0
 
     def total_connections(self) -> int:
         """Connections the process accepts: the setting, or what its descriptors allow."""
