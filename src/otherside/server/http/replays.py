@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from pydantic import BaseModel
 
 from otherside.core.game import Game, State
 from otherside.core.records import dump_record
@@ -45,6 +46,10 @@ async def count_fetch(
 router = APIRouter(prefix="/api", dependencies=[Depends(count_fetch)])
 
 
+def _json(answer: BaseModel) -> Response:
+    return Response(answer.model_dump_json().encode(), media_type="application/json")
+
+
 @router.get("/tables/{table_id}/history")
 async def history(
     table_id: str,
@@ -75,19 +80,20 @@ async def history(
     return await compute()
 
 
-@router.get("/tables/{table_id}/replay")
+@router.get("/tables/{table_id}/replay", response_model=ReplayOut)
 async def replay(
     table_id: str, db: DatabaseDep, clock: ClockDep, finished: FinishedGamesDep
-) -> ReplayOut:
+) -> Response:
     """A finished game step by step: the public view before the first action and after each."""
     info = await _finished(db, table_id)
 
-    async def compute() -> list[ReplayStep]:
+    async def written() -> Response:
         # Each step with the time it was played, so a timed game replays as it happened.
-        return await _replay(db, clock, info, _public_step)
+        steps: list[ReplayStep] = await _replay(db, clock, info, _public_step)
+        return _json(ReplayOut(table=await table_summary(db, info), steps=steps))
 
-    steps: list[ReplayStep] = await finished.answer(("replay", table_id), compute)
-    return ReplayOut(table=await table_summary(db, info), steps=steps)
+    answer: Response = await finished.answer(("replay", table_id), written)
+    return Response(answer.body, media_type="application/json")
 
 
 @router.get(
