@@ -146,4 +146,4 @@ def test_the_player_page_and_the_replay_pass_axe(server: str, browser: Any) -> N
     page.wait_for_selector("#rematch", timeout=WAIT)
     _clean(page, "a finished Verso table")
     _both_sizes(browser, page, f"{server}/player/AxeAnna", "#recent a", "player page")
-    _both_sizes(browser, page, f"{server}/replay/{made['id']}", "#log li", "replay")
+    _both_sizes(browser, page, f"{server}/replay/{made['id']}", "#summary div", "replay")
