@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -32,7 +32,7 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, language, lobby, outage, players, replays
+from otherside.server.http import accounts, feed, language, lobby, outage, players, replays, tokens
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -145,7 +145,14 @@ def create_app(
             await runner.close()
             db.close()
 
-    app = FastAPI(title="otherside", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="otherside",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        # Every route signs a request with an API token in (or refuses it) before its own work.
+        dependencies=[Depends(tokens.bearer_gate)],
+    )
     app.add_middleware(RequestGuard, guards=server_guards)
     app.add_middleware(Brake, guards=server_guards)  # sees the guard's refusals too
     app.add_exception_handler(Exception, server_error)
@@ -159,6 +166,8 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(players.router)
     app.include_router(language.router)
+    app.include_router(tokens.router)
+    app.include_router(feed.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")

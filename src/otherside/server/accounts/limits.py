@@ -48,6 +48,11 @@ class Limits:
         all_bot_moves: moves after which a game with no person seated ends, aborted.
         away_seconds: how long a player without a clock (a Recto Verso partner) must have been
             gone from the table before the others may play on with a bot in their seat.
+        token_requests_per_minute: requests one API token may make per minute (its
+            websocket's messages and its event stream count as one each when opened).
+        token_failures_per_address: requests with an unknown or revoked API token one address
+            may make per ``token_failures_window`` before it is refused with 429.
+        token_failures_window: seconds, for those.
 
     A refused request gets HTTP 429 with ``Retry-After`` and changes nothing.
     """
@@ -69,6 +74,9 @@ class Limits:
     all_bot_tables_per_user: int = 2
     all_bot_moves: int = 400
     away_seconds: float = 60.0
+    token_requests_per_minute: int = 300
+    token_failures_per_address: int = 30
+    token_failures_window: float = 600.0
 
 
 def parse_limits(items: list[str]) -> Limits:
@@ -152,3 +160,12 @@ class Throttles:
             "new tables from your address",
         )
         self.chat = Quota("chat", limits.chat_lines_per_minute, 60.0, "chat lines")
+        self.token_requests = Quota(
+            "token-requests", limits.token_requests_per_minute, 60.0, "requests with this token"
+        )
+        self.token_failures = Quota(
+            "token-failures",
+            limits.token_failures_per_address,
+            limits.token_failures_window,
+            "requests with unknown tokens from your address",
+        )

@@ -52,10 +52,12 @@ class UserInfo:
     id: int
     name: str
     is_guest: bool
+    # A program plays this account (it declared itself a bot).
+    is_bot: bool = False
 
 
 def user_info(user: User) -> UserInfo:
-    return UserInfo(user.id, user.name, user.is_guest)
+    return UserInfo(user.id, user.name, user.is_guest, bool(user.is_bot))
 
 
 class Credentials(BaseModel):
@@ -266,8 +268,18 @@ async def forget_session(state: Any, digest: str) -> None:
     await state.admission.sign_out(digest)
 
 
+# Where the app's bearer gate (:mod:`otherside.server.http.tokens`) leaves the user of a
+# request's API token, read before any route's own dependencies.
+BEARER_SCOPE_KEY = "otherside.bearer"
+
+
 async def current_user(request: Request) -> UserInfo | None:
-    """Dependency: the signed-in user, or ``None``."""
+    """Dependency: the signed-in user (by an API token, else by the cookie), or ``None``."""
+    bearer = request.scope.get(BEARER_SCOPE_KEY)
+    if bearer is not None:
+        # A request with a token is the token's alone: a cookie beside it signs nobody in.
+        user: UserInfo = bearer.user
+        return user
     return await user_of_cookie(request.app.state, request.cookies.get(COOKIE))
 
 

@@ -17,10 +17,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from otherside.i18n import COOKIE as LANGUAGE_COOKIE
 from otherside.i18n import choose
-from otherside.server.accounts.sessions import COOKIE, UserInfo, session_digest, user_of_cookie
+from otherside.server.accounts.sessions import COOKIE, UserInfo, session_digest
 from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
 from otherside.server.live.inbox import handle
+from otherside.server.live.signer import SocketSigner, socket_signer
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 
@@ -84,17 +85,19 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     address = socket.client.host if socket.client else "unknown"
     token = state.sessions.token(cookie)
     digest = None if token is None else session_digest(token)
+    signer = await socket_signer(socket)
+    if signer is None:
+        return
     try:
         with admission.holding(address, digest, socket):
-            await _watch(socket, table_id, cookie, hub)
+            await _watch(socket, table_id, signer, hub)
     except OverCap as over:
         await socket.close(over.code, str(over))
 
 
-async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: TableHub) -> None:
-    state = socket.app.state
+async def _watch(socket: WebSocket, table_id: str, signer: SocketSigner, hub: TableHub) -> None:
     try:
-        user = await user_of_cookie(state, cookie)
+        user = await signer.user()
         conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
@@ -114,7 +117,7 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
             text = message.get("text")
             if text is None:
                 text = "<binary>"
-            if user is not None and await user_of_cookie(state, cookie) is None:
+            if user is not None and await signer.user() is None:
                 # Signed out (maybe through another server process): no more acting.
                 await socket.close(CLOSE_SIGNED_OUT, "signed out")
                 break

@@ -234,3 +234,16 @@ def find_user(session: Session, name: str) -> tuple[int, str, bool, datetime] | 
     if user is None:
         return None
     return user.id, user.name, user.is_guest, _aware(user.created_at)
+
+
+def open_table_ids_of(session: Session, user_id: int) -> list[str]:
+    """The tables, waiting or in play, where ``user_id`` has a seat (the event feed's)."""
+    return list(
+        session.scalars(
+            select(GameTable.id)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(Seat.user_id == user_id, GameTable.status.in_(("waiting", "playing")))
+            .order_by(GameTable.created_at)
+            .limit(LIST_LIMIT)
+        ).unique()
+    )
