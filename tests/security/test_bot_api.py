@@ -166,3 +166,78 @@ async def test_bot_run_stops_at_once_on_a_refused_token(database: str) -> None:
         output, _ = await asyncio.to_thread(runner.communicate, timeout=60)
         assert runner.returncode == 2
         assert "refused the token" in output
+
+
+async def table_against_a_server_bot(api: Server, owner: httpx.AsyncClient, token: str) -> str:
+    """A VERSUS table of the token's account against the server's random bot, started; its
+    id (the account made it with the token alone)."""
+    headers = bearer(token)
+    made = await owner.post("/api/tables", headers=headers, json={"game": "versus", "players": 2})
+    assert made.status_code == 201, made.text
+    table_id = str(made.json()["id"])
+    filled = await owner.post(
+        f"/api/tables/{table_id}/bots", headers=headers, json={"bot": "random"}
+    )
+    assert filled.status_code == 200
+    assert (await owner.post(f"/api/tables/{table_id}/start", headers=headers)).status_code == 200
+    return table_id
+
+
+async def wait_over(http: httpx.AsyncClient, table_id: str, seconds: float = 240) -> dict[str, Any]:
+    """The table once its game is over (looked at every half second)."""
+    async with asyncio.timeout(seconds):
+        while True:
+            table: dict[str, Any] = (await http.get(f"/api/tables/{table_id}")).json()
+            if table["status"] == "over":
+                return table
+            await asyncio.sleep(0.5)
+
+
+OUTSIDE_PROGRAM = """
+import json, sys
+for line in sys.stdin:
+    event = json.loads(line)
+    print(event["type"], file=sys.stderr)
+    if event["type"] == "yourTurn":
+        print(event["legal"][0], flush=True)
+"""
+
+
+async def test_bot_run_plays_with_an_outside_program(database: str, tmp_path: Any) -> None:
+    program = tmp_path / "my_bot.py"
+    program.write_text(OUTSIDE_PROGRAM)
+    with server(database) as api:
+        async with client(api) as owner:
+            token = (await account_with_token(owner, "Outsider"))["token"]
+            table_id = await table_against_a_server_bot(api, owner, token)
+            runner = bot_run(api, token, "--command", f"{sys.executable} {program}", "--games", "1")
+            try:
+                table = await wait_over(owner, table_id)
+                output, _ = await asyncio.to_thread(runner.communicate, timeout=60)
+            finally:
+                if runner.poll() is None:
+                    runner.kill()
+            assert runner.returncode == 0, output
+            assert table["seats"][0]["forfeit"] is None and table["version"] > 2
+            # The program was told the start and the end too (it echoes each event's type).
+            assert "tableStart" in output and "tableEnd" in output and "yourTurn" in output
+
+
+async def test_the_example_client_plays_a_game_to_its_end(database: str) -> None:
+    with server(database) as api:
+        async with client(api) as owner:
+            token = (await account_with_token(owner, "Example"))["token"]
+            table_id = await table_against_a_server_bot(api, owner, token)
+            example = subprocess.Popen(
+                [sys.executable, str(SRC.parent / "examples" / "bot_client.py"), api.url, token],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            try:
+                table = await wait_over(owner, table_id)
+            finally:
+                example.kill()
+                output, _ = await asyncio.to_thread(example.communicate, timeout=30)
+            assert table["seats"][0]["forfeit"] is None and table["version"] > 2
+            assert "tableStart" in output and "yourTurn" in output

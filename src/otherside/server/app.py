@@ -192,6 +192,10 @@ def create_app(
     async def player_page(name: str, request: Request) -> HTMLResponse:
         return page_response(request, "player.html")
 
+    @app.get("/docs/bots", include_in_schema=False)
+    async def bots_page(request: Request) -> HTMLResponse:
+        return page_response(request, "bots.html")
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
         # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
