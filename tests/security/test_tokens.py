@@ -205,3 +205,49 @@ async def test_a_token_revoked_in_one_process_is_refused_by_another_at_once() ->
             assert (await person.delete(f"/api/tokens/{made['id']}")).status_code == 200
             refused = await program.get("/api/me", headers=bearer(made["token"]))
             assert refused.status_code == 401 and refused.json()["code"] == "bad_token"
+
+
+async def test_a_bot_account_is_shown_as_one_and_seated_where_the_host_allows(
+    database: str,
+) -> None:
+    with server(database) as api:
+        async with client(api) as owner, client(api) as host, client(api) as program:
+            token = (await account_with_token(owner, "Deep"))["token"]
+            # Known to the session cache as a person before it becomes a bot.
+            assert (await owner.get("/api/me")).json()["user"]["name"] == "Deep"
+            became = await program.post("/api/account/bot", headers=bearer(token))
+            assert became.status_code == 200 and became.json() == {"name": "Deep", "bot": True}
+            assert (await host.get("/api/players/Deep")).json()["bot"] is True
+            (await host.post("/api/signup", json={"name": "Kasparov", "password": "e4-e5-nf3"}))
+            assert (await host.get("/api/players/Kasparov")).json()["bot"] is False
+            closed = await host.post(
+                "/api/tables",
+                json={"game": "versus", "players": 2, "options": {"bot_accounts": False}},
+            )
+            assert closed.status_code == 201
+            refused = await program.post(
+                f"/api/tables/{closed.json()['id']}/join", headers=bearer(token), json={}
+            )
+            assert refused.status_code == 403 and refused.json()["code"] == "no_bot_accounts"
+            assert (await host.get(f"/api/tables/{closed.json()['id']}")).json()["seats"][1][
+                "kind"
+            ] == "empty"
+            # The cookie, cached as a person's before, now seats a bot account too.
+            open_table = (
+                await host.post("/api/tables", json={"game": "versus", "players": 2})
+            ).json()
+            joined = await owner.post(f"/api/tables/{open_table['id']}/join", json={})
+            assert joined.status_code == 200
+            seats = joined.json()["seats"]
+            assert seats[1]["name"] == "Deep" and seats[1]["bot_account"] is True
+            assert seats[0]["bot_account"] is False
+            # The rules of the upgrade: not for a guest, not after a game.
+            assert (await host.post(f"/api/tables/{open_table['id']}/start")).status_code == 200
+            late = await host.post("/api/account/bot")
+            assert late.status_code == 409 and late.json()["code"] == "played_already"
+            assert (await host.get("/api/players/Kasparov")).json()["bot"] is False
+            async with client(api) as guest:
+                await guest.post("/api/guest")
+                refused_guest = await guest.post("/api/account/bot")
+                assert refused_guest.status_code == 403
+                assert refused_guest.json()["code"] == "guest_bot"

@@ -32,7 +32,17 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, feed, language, lobby, outage, players, replays, tokens
+from otherside.server.http import (
+    accounts,
+    bot_account,
+    feed,
+    language,
+    lobby,
+    outage,
+    players,
+    replays,
+    tokens,
+)
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -167,6 +177,7 @@ def create_app(
     app.include_router(players.router)
     app.include_router(language.router)
     app.include_router(tokens.router)
+    app.include_router(bot_account.router)
     app.include_router(feed.router)
     app.include_router(sockets.router)
 
@@ -219,6 +230,9 @@ def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
         kind = message.get("kind")
         if kind == "signout":
             await forget_session(app.state, str(message.get("digest")))
+            return
+        if kind == bot_account.ACCOUNTS_CHANGED:
+            bot_account.forget_accounts(app.state)
             return
         if kind == "resync":
             app.state.sessions.cache.clear()

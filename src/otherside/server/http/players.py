@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from otherside.server.http.deps import DatabaseDep
 from otherside.server.http.schemas import PlayerOut
 from otherside.server.ratings.rated import current_ratings, rating_history
+from otherside.server.store.models import User
 from otherside.server.store.queries import find_user, finished_scores, list_user_tables
 from otherside.server.store.records import TableInfo
 from otherside.server.tables.adapters import available_adapters
@@ -50,6 +52,7 @@ async def player(name: str, db: DatabaseDep) -> PlayerOut:
         if found is None:
             return None
         user_id, real_name, guest, joined = found
+        bot = bool(session.scalar(select(User.is_bot).where(User.id == user_id)))
         history = rating_history(session, user_id)
         now = current_ratings(session, user_id)
         titles = {a.name: a.title for a in available_adapters()}
@@ -105,6 +108,7 @@ async def player(name: str, db: DatabaseDep) -> PlayerOut:
         return {
             "name": real_name,
             "guest": guest,
+            "bot": bot,
             "joined": joined.isoformat(),
             "ratings": ratings,
             "bests": bests,

@@ -216,6 +216,8 @@ class PlayerOut(BaseModel):
 
     name: str
     guest: bool
+    # A program plays this account (it declared itself a bot).
+    bot: bool = False
     joined: str
     ratings: list[PlayerRatingOut]
     bests: list[BestOut]

@@ -161,6 +161,8 @@ class SeatOut(BaseModel):
     bot_name: str | None = None
     bot_label: str | None = None
     guest: bool = False
+    # A program plays this account (it declared itself a bot): shown as a bot.
+    bot_account: bool = False
     # Why the player named here gave up the seat during the game (a bot plays it on).
     forfeit: str | None = None
     rating: int | None = None

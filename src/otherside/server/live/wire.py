@@ -48,6 +48,7 @@ def seat_out(
             bot_name=_bot_name(seat.bot),
             bot_label=_bot_label(seat.bot),
             guest=seat.guest,
+            bot_account=seat.bot_account,
             forfeit=seat.forfeit,
             rating=round(rating) if rating is not None else None,
             rating_change=round(change) if change is not None else None,

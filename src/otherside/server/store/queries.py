@@ -39,6 +39,7 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
             guest=bool(s.user and s.user.is_guest),
             time_left_ms=s.time_left_ms,
             forfeit=s.forfeit,
+            bot_account=bool(s.user and s.user.is_bot),
         )
         for s in row.seats
     )

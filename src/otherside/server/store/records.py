@@ -42,6 +42,8 @@ class SeatInfo:
     guest: bool = False
     time_left_ms: int | None = None
     forfeit: str | None = None
+    # The user is a bot account (a program plays it: shown as a bot).
+    bot_account: bool = False
 
     @property
     def empty(self) -> bool:

@@ -79,6 +79,26 @@ class OptionSpec:
         }
 
 
+BOT_ACCOUNTS = "bot_accounts"
+# Options of the table rather than of the game: every game's form shows them, the server reads
+# them, and the game never gets them (:meth:`GameAdapter.new_state`).
+TABLE_OPTIONS = (
+    OptionSpec(
+        BOT_ACCOUNTS,
+        N_("Bot accounts may join"),
+        "bool",
+        True,
+        help=N_("Programs playing with an account of their own (shown as bots) may take a seat."),
+    ),
+)
+
+
+def game_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's options less its own (:data:`TABLE_OPTIONS`): what the game is made with."""
+    own = {spec.name for spec in TABLE_OPTIONS}
+    return {name: value for name, value in options.items() if name not in own}
+
+
 @dataclass(frozen=True)
 class GameAdapter:
     """The server's description of one game.
@@ -161,7 +181,7 @@ class GameAdapter:
     def clean_options(self, raw: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
         """Validated options with defaults filled in; ``ValueError`` naming the bad option."""
         raw = dict(raw or {})
-        known = {spec.name: spec for spec in self.options}
+        known = {spec.name: spec for spec in (*self.options, *TABLE_OPTIONS)}
         unknown = sorted(set(raw) - set(known))
         if unknown:
             names = ", ".join(known) or "none"
@@ -177,7 +197,7 @@ class GameAdapter:
         from the OS's cryptographic source (:mod:`.entropy`), independently for every game."""
         resolved = {
             name: random_seat(players) if value == RANDOM_SEAT else value
-            for name, value in options.items()
+            for name, value in game_options(options).items()
         }
         return (game or self.game).new_state(players, seed=fresh_seed(), options=resolved)
 
@@ -199,7 +219,7 @@ class GameAdapter:
             "name": self.name,
             "title": self.title,
             "players": list(self.player_counts),
-            "options": [spec.to_json() for spec in self.options],
+            "options": [spec.to_json() for spec in (*self.options, *TABLE_OPTIONS)],
             "bots": self.bots(),
             "bot_choices": self.bot_choices(think_cap),
             "bot_info": self.bot_info(),

@@ -74,6 +74,10 @@ _CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
             "(a game with a person seated does not count)"
         ),
     ),
+    "no_bot_accounts": (
+        403,
+        N_("the host of this table does not let bot accounts play with people"),
+    ),
     "not_playing": (409, N_("the game is not in play")),
     "not_a_person": (409, N_("seat {seat} is not played by another person")),
     "has_a_clock": (409, N_("a player with a clock is replaced only when their time runs out")),

@@ -14,7 +14,7 @@ from otherside.core.game import State
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.store.records import SeatInfo, TableInfo, Timing
 from otherside.server.tables import timing
-from otherside.server.tables.adapters import GameAdapter, get_adapter
+from otherside.server.tables.adapters import BOT_ACCOUNTS, GameAdapter, get_adapter
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.pace import Pace
 
@@ -38,7 +38,7 @@ def new_table(
 
 def first_seats(owner: UserInfo, players: int) -> tuple[SeatInfo, ...]:
     """The seats of a new table: its owner in seat 0, the others empty."""
-    first = SeatInfo(0, owner.id, owner.name, guest=owner.is_guest)
+    first = SeatInfo(0, owner.id, owner.name, guest=owner.is_guest, bot_account=owner.is_bot)
     return (first, *(SeatInfo(i) for i in range(1, players)))
 
 
@@ -88,7 +88,18 @@ def join(info: TableInfo, user: UserInfo, seat: int | None = None) -> list[SeatI
         seat = free[0]
     elif seat not in free:
         raise Refused("seat_not_free", seat=seat, free=free)
-    return [SeatInfo(seat, user.id, user.name, guest=user.is_guest)]
+    check_bot_accounts(info, user)
+    return [SeatInfo(seat, user.id, user.name, guest=user.is_guest, bot_account=user.is_bot)]
+
+
+def check_bot_accounts(info: TableInfo, user: UserInfo) -> None:
+    """A bot account and a person sit at one table only where its host allows bot accounts
+    (the table option ``bot_accounts``); bot accounts among themselves, always."""
+    if info.options.get(BOT_ACCOUNTS, True):
+        return
+    seated = [s for s in info.seats if s.human]
+    if any(s.bot_account != user.is_bot for s in seated):
+        raise Refused("no_bot_accounts")
 
 
 def leave(info: TableInfo, user: UserInfo) -> list[SeatInfo]:

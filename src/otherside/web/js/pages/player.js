@@ -77,7 +77,7 @@ async function start() {
   });
   if (!data) return;
   document.title = `otherside — ${data.name}`;
-  $("name").textContent = data.name;
+  $("name").replaceChildren(data.name, data.bot ? el("span", { class: "muted", "data-testid": "bot-account" }, " · ", t("bot account")) : "");
   $("about").textContent = data.guest ? t("Guest since {date}", { date: dateWords(data.joined) }) : t("Player since {date}", { date: dateWords(data.joined) });
   $("ratings").replaceChildren(...(data.ratings.length ? data.ratings.map(ratingCard)
     : [el("p", { class: "panel muted" }, data.guest ? t("Guests are not rated.") : t("No rated game yet: rated games are between registered players, with no bots or guests."))]));

@@ -112,7 +112,8 @@ export function playerRows(state) {
         s.forfeit ? el("span", { class: "muted" }, " — ", FORFEIT_WORDS[s.forfeit]?.() ?? s.forfeit,
           playing ? "; " : "", playing ? t("{bot} plays on", { bot: botWords(s.bot) }) : "") : null,
         playing && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · ", t("away")) : null,
-        s.guest ? el("span", { class: "muted" }, " · ", t("guest")) : null),
+        s.guest ? el("span", { class: "muted" }, " · ", t("guest")) : null,
+        s.bot_account ? el("span", { class: "muted", "data-testid": `bot-account-${s.seat}` }, " · ", t("bot account")) : null),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,
       waiting ? el("span", { class: "muted turn-words" }, waiting) : null);
   });
