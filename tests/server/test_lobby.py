@@ -14,7 +14,11 @@ async def test_games_on_offer_list_verso_with_its_options_and_bots(app: FastAPI)
     games = {g["name"]: g for g in (await http.get("/api/games")).json()}
     verso = games["verso"]
     assert verso["players"] == [1, 2, 3, 4, 5, 6]
-    assert {o["name"] for o in verso["options"]} == {"allow_duplicate_keep", "first_player"}
+    assert {o["name"] for o in verso["options"]} == {
+        "allow_duplicate_keep",
+        "first_player",
+        "bot_accounts",  # the table's own option, offered with every game
+    }
     assert FALLBACK_BOT in verso["bots"]
 
 

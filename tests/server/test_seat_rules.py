@@ -188,7 +188,8 @@ def test_the_host_hands_a_waiting_table_to_the_first_person_left() -> None:
 
 def test_a_new_table_takes_only_what_its_game_offers() -> None:
     options, pace = seat_rules.new_table("versus", 2, {}, None)
-    assert pace.kind == "turn" and options == {}
+    # VERSUS has no options of its own: only the table's (bot accounts welcome by default).
+    assert pace.kind == "turn" and options == {"bot_accounts": True}
     refused = _code(seat_rules.new_table, "versus", 3, {}, None)
     assert refused.code == "bad_request" and refused.status == 422
     assert str(refused) == "VERSUS is for 2 players, not 3"
