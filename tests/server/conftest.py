@@ -28,8 +28,11 @@ from otherside.bots.base import RandomBot
 from otherside.server.accounts.limits import Limits
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.app import create_app
+from otherside.server.clock import ManualClock
 from otherside.server.store.db import sqlite_url
+from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables.adapters import GameAdapter, register_adapter, unregister_adapter
+from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from tests.core.toy import Nim
@@ -145,6 +148,24 @@ class Recorder:
 
     def clear(self) -> None:
         self.texts.clear()
+
+
+ADA = UserInfo(1, "Ada", False)
+BOB = UserInfo(2, "Bob", False)
+"""Two accounts for the tests that run tables without an app (a hub or the seat rules alone)."""
+
+
+@pytest.fixture
+async def hub() -> AsyncIterator[TableHub]:
+    """A hub with its store in memory: no app, no database, time from a ``ManualClock``, bots
+    thinking in threads; whole games in milliseconds. (With an app: :func:`hub_of`.)"""
+    runner = BotRunner(workers=0)
+    made = TableHub(None, runner, ManualClock(), store=MemoryTableStore())
+    try:
+        yield made
+    finally:
+        await made.close()
+        await runner.close()
 
 
 def hub_of(app: FastAPI) -> TableHub:
