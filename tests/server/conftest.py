@@ -236,6 +236,25 @@ def mailbox() -> Iterator[Mailbox]:
         controller.stop()
 
 
+PUBLIC_URL = "http://games.example"
+
+
+@asynccontextmanager
+async def reminding(
+    database_url: str, mailbox: Mailbox, clock: ManualClock
+) -> AsyncIterator[tuple[FastAPI, Player, Player]]:
+    """An app that mails turn reminders to ``mailbox`` (their links to :data:`PUBLIC_URL`),
+    its time from ``clock`` and its scheduler run by the test (``app.state.scheduler``); Ada
+    and Bob signed up, Bob with an e-mail address."""
+    async with running(
+        database_url, clock=clock, run_scheduler=False, smtp_url=mailbox.url, public_url=PUBLIC_URL
+    ) as app:
+        ada, bob = await registered(app, "Ada", "Bob")
+        mailed = await bob.http.post("/api/me/email", json={"email": "bob@example.org"})
+        assert mailed.status_code == 200 and mailed.json(), mailed.text
+        yield app, ada, bob
+
+
 async def people(app: FastAPI, count: int) -> list[Player]:
     """``count`` signed-in guests."""
     found = []
@@ -252,12 +271,19 @@ async def table_with(
     game: str = "verso",
     options: dict[str, Any] | None = None,
     start: bool = True,
+    pace: dict[str, Any] | None = None,
 ) -> str:
-    """A table of ``game`` with ``humans`` (the first is the host) and ``bots`` random bots."""
+    """A table of ``game`` with ``humans`` (the first is the host) and ``bots`` random bots, at
+    ``pace`` (the game's usual one if ``None``)."""
     host = humans[0].http
     made = await host.post(
         "/api/tables",
-        json={"game": game, "players": len(humans) + bots, "options": options or {}},
+        json={
+            "game": game,
+            "players": len(humans) + bots,
+            "options": options or {},
+            **({} if pace is None else {"pace": pace}),
+        },
     )
     assert made.status_code == 201, made.text
     table_id: str = made.json()["id"]
