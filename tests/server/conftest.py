@@ -29,12 +29,13 @@ from otherside.server.accounts.limits import Limits
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.app import create_app
 from otherside.server.clock import ManualClock
-from otherside.server.store.db import sqlite_url
+from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables.adapters import GameAdapter, register_adapter, unregister_adapter
 from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
+from otherside.server.tables.play import Play
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
@@ -85,6 +86,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
         return
     with postgres_database() as url:
         yield url
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    """The store's :class:`Database` on a fresh database, migrated, without an app."""
+    database = Database(database_url)
+    await asyncio.to_thread(database.migrate)
+    yield database
+    database.close()
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -311,6 +321,20 @@ async def watched(
         live = await hub.attach(table_id, conn)
     assert live is not None
     return hub, live, conns
+
+
+async def play_out(hub: TableHub, table_id: str, player: UserInfo) -> LiveTable:
+    """Play ``table_id`` to its end: ``player`` (the only human) their first legal action
+    each turn, the bots theirs; the table, over."""
+    live = await hub.live(table_id)
+    while live.state is not None and not live.state.is_over:
+        await settle(hub, table_id)
+        if live.state.is_over:
+            break
+        action = str(live.state.legal_actions()[0])
+        await hub.ask(table_id, Play(player, live.info.version, action))
+    await settle(hub, table_id)
+    return live
 
 
 async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:

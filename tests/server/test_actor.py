@@ -23,7 +23,7 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from otherside.server.tables.services import Services
-from tests.server.conftest import ADA, BOB, Recorder, settle
+from tests.server.conftest import ADA, BOB, Recorder, play_out
 
 
 @dataclass
@@ -198,12 +198,7 @@ async def test_a_whole_game_against_a_bot_without_a_database(hub: TableHub) -> N
     ada = Recorder(ADA)
     live = await hub.attach(table, ada)
     await hub.ask(table, Say(ADA, "good luck"))
-    while live.state is not None and not live.state.is_over:
-        await settle(hub, table)
-        if live.state.is_over:
-            break
-        await hub.ask(table, Play(ADA, live.info.version, str(live.state.legal_actions()[0])))
-    await settle(hub, table)
+    assert await play_out(hub, table, ADA) is live
     assert live.info.status == "over" and live.info.outcome is not None
     assert ada.last("view")["version"] == live.info.version
     assert ada.last("chat")["lines"][-1]["text"] == "good luck"
