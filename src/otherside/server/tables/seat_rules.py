@@ -230,7 +230,13 @@ def rematch(info: TableInfo, user: UserInfo, adapter: GameAdapter) -> Rematch | 
         for spec in adapter.options
     }
     kept = [
-        SeatInfo(s.seat, s.user_id, s.user_name, s.bot if s.user_id is None else None)
+        SeatInfo(
+            s.seat,
+            s.user_id,
+            s.user_name,
+            s.bot if s.user_id is None else None,
+            bot_account=s.bot_account,
+        )
         for s in info.seats
     ]
     if not any(spec.kind == "first_player" for spec in adapter.options):
