@@ -241,3 +241,23 @@ async def test_the_example_client_plays_a_game_to_its_end(database: str) -> None
                 output, _ = await asyncio.to_thread(example.communicate, timeout=30)
             assert table["seats"][0]["forfeit"] is None and table["version"] > 2
             assert "tableStart" in output and "yourTurn" in output
+
+
+async def test_the_stream_keeps_alive_and_ends_when_its_token_is_revoked(database: str) -> None:
+    with server(database) as api:
+        async with client(api) as person, client(api) as program:
+            made = await account_with_token(person, "Quiet")
+            async with program.stream(
+                "GET", "/api/stream/events", headers=bearer(made["token"])
+            ) as stream:
+                lines = stream.aiter_lines()
+                async with asyncio.timeout(30):
+                    assert await anext(lines) == ""  # nothing happens: a keep-alive line
+                revoked = await person.delete(f"/api/tokens/{made['id']}")
+                assert revoked.status_code == 200
+                rest: list[str] = []
+                async with asyncio.timeout(30):
+                    rest = [line async for line in lines]
+                assert all(line == "" for line in rest)  # then the stream ended
+            again = await program.get("/api/stream/events", headers=bearer(made["token"]))
+            assert again.status_code == 401 and again.json()["code"] == "bad_token"
