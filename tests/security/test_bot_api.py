@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from otherside.server.store.db import sqlite_url
 from tests.security.outside import (
     COOKIE,
     client,
@@ -25,7 +26,7 @@ from tests.security.outside import (
     server,
 )
 from tests.security.test_tokens import account_with_token, bearer
-from tests.server.processes import SRC, Server
+from tests.server.processes import SRC, Server, free_port
 
 
 async def events(http: httpx.AsyncClient, token: str) -> AsyncIterator[dict[str, Any]]:
@@ -261,3 +262,33 @@ async def test_the_stream_keeps_alive_and_ends_when_its_token_is_revoked(databas
                 assert all(line == "" for line in rest)  # then the stream ended
             again = await program.get("/api/stream/events", headers=bearer(made["token"]))
             assert again.status_code == 401 and again.json()["code"] == "bad_token"
+
+
+async def test_bot_run_reconnects_by_itself_when_the_server_comes_back(tmp_path: Any) -> None:
+    url = sqlite_url(tmp_path / "otherside.db")
+    port = free_port()
+    first = Server(url, port)
+    runner: subprocess.Popen[str] | None = None
+    second: Server | None = None
+    try:
+        async with client(first) as owner:
+            token = (await account_with_token(owner, "Phoenix"))["token"]
+            table_id = await table_against_a_server_bot(first, owner, token)
+            runner = bot_run(first, token, "--bot", "greedy", "--games", "1")
+            async with asyncio.timeout(120):
+                while (await owner.get(f"/api/tables/{table_id}")).json()["version"] < 4:
+                    await asyncio.sleep(0.2)
+        first.kill()  # kill -9 in the middle of the game
+        second = Server(url, port)  # the game resumes where it was
+        async with client(second) as looker:
+            table = await wait_over(looker, table_id)
+        output, _ = await asyncio.to_thread(runner.communicate, timeout=60)
+    finally:
+        if runner is not None and runner.poll() is None:
+            runner.kill()
+        first.kill()
+        if second is not None:
+            second.kill()
+    assert runner.returncode == 0, output
+    assert "connection lost" in output and f"{table_id} over" in output
+    assert table["seats"][0]["forfeit"] is None and table["seats"][0]["name"] == "Phoenix"
