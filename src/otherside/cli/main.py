@@ -4,11 +4,13 @@ one module per game (``verso``, ``versus``, ``rectoverso``) and one for the serv
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+from typing import Annotated
 
 import typer
 
-from otherside.cli import commands
+from otherside.cli import commands, language
 
 app = typer.Typer(
     name="otherside",
@@ -17,6 +19,25 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def choose_language(
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="LANGUAGE",
+            help="The language of the games' words: en, de, fr or nl "
+            "(default: the terminal's, from LC_ALL, LC_MESSAGES or LANG).",
+        ),
+    ] = None,
+) -> None:
+    """Verso, VERSUS and Recto Verso: exact rules, strong bots, terminal and browser play."""
+    try:
+        language.use(language.choose(lang, os.environ))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--lang") from None
 
 
 def _register() -> None:
