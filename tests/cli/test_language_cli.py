@@ -59,6 +59,9 @@ def test_the_rules_follow_lang_and_the_game_follows_lang_option() -> None:
     assert "'x' ist kein Zug" in out and "Partie beendet." in out
     assert "Stapel 30 Karten" in out
     assert "to play" not in out and "Legal moves" not in out
+    # --lang may also follow the command, as a player would add it.
+    dutch = otherside_command("rules", "verso", "--no-pager", "--lang", "nl", env={})
+    assert dutch.returncode == 0 and "Een reeks laten tellen [V10–V11]" in dutch.stdout
 
 
 def test_lc_all_outranks_lang_and_an_unknown_locale_reads_english() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import sys
 from typing import Annotated
 
 import typer
@@ -49,6 +50,32 @@ def _register() -> None:
 _register()
 
 
+def lang_first(args: list[str]) -> list[str]:
+    """``args`` with ``--lang`` moved before the command, so that a player may add it anywhere
+    (``otherside verso solo --lang de``); what follows ``--`` is left alone.
+
+    >>> lang_first(["verso", "solo", "--lang", "de", "--seed", "3"])
+    ['--lang', 'de', 'verso', 'solo', '--seed', '3']
+    >>> lang_first(["rules", "--lang=fr", "versus", "--", "--lang", "x"])
+    ['--lang=fr', 'rules', 'versus', '--', '--lang', 'x']
+    """
+    moved: list[str] = []
+    rest: list[str] = []
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word == "--":
+            rest += args[index:]
+            break
+        if word == "--lang" and index + 1 < len(args):
+            moved += args[index : index + 2]
+            index += 2
+            continue
+        (moved if word.startswith("--lang=") else rest).append(word)
+        index += 1
+    return moved + rest
+
+
 def main() -> None:
     """Console-script entry point."""
-    app()
+    app(args=lang_first(sys.argv[1:]))
