@@ -113,16 +113,15 @@ def card_renderable(card: Card, sides: Sequence[str] = ("front", "back")) -> Gro
     views = {side: card.front if side == "front" else card.back for side in sides}
     letters = sorted({c for v in views.values() for c in "".join(v)} - {"."})
     difficulty = t(DIFFICULTY_WORDS[card.difficulty])
-    about = (
-        tn(
-            "{difficulty}, {count} level",
-            "{difficulty}, {count} levels",
-            card.height,
-            difficulty=difficulty,
-        )
-        + ": "
+    pieces = "  ".join(f"{c} {BY_LETTER[c].name}" for c in letters)
+    about = tn(
+        "{difficulty}, {count} level: {pieces}",
+        "{difficulty}, {count} levels: {pieces}",
+        card.height,
+        difficulty=difficulty,
+        pieces=pieces,
     )
-    legend = Text(about + "  ".join(f"{c} {BY_LETTER[c].name}" for c in letters), style="dim")
+    legend = Text(about, style="dim")
     return Group(views_table(name, views), legend)
 
 
