@@ -84,7 +84,7 @@ def test_an_unknown_lang_option_is_refused_with_the_languages() -> None:
     ("lang", "words"),
     [
         ("de", ("Endstand", "Partie vorbei", "Sieg")),
-        ("fr", ("Scores finaux", "Partie terminée", "victoire")),
+        ("fr", ("Scores finaux", "Partie terminée", "gagnant")),
         ("nl", ("Eindstand", "Spel voorbij", "winnaar")),
     ],
 )
