@@ -1,0 +1,80 @@
+"""The VERSUS lesson in a real browser, as a newcomer takes it on a phone: each step's words
+and board, a wrong move explained, "Show me", every step done by clicking the board, and the
+progress still there after a reload. Screenshots go to the temporary directory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from otherside.lessons import lesson
+from tests.server.test_browser import SHOTS, browser, server
+
+pytestmark = pytest.mark.browser
+__all__ = ["browser", "server"]
+WAIT = 15000
+PHONE = {"width": 390, "height": 844}
+
+
+def _click_ply(page: Any, ply: str) -> None:
+    origin, target = ply.split(">")
+    page.click(f'.lesson-board [data-cell="{origin}"]')
+    page.wait_for_selector(f'.lesson-board .vs-hit.choice[data-cell="{target}"]', timeout=WAIT)
+    page.click(f'.lesson-board [data-cell="{target}"]')
+    # A board that asks to confirm a chosen move (the player's setting) gets its confirmation.
+    confirm = page.locator(".lesson-board button", has_text="Confirm")
+    if confirm.count():
+        confirm.first.click()
+
+
+def test_a_newcomer_takes_the_versus_lesson_on_a_phone(browser: Any, server: str) -> None:
+    _game, taught = lesson("versus")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/versus")
+    page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "Learn VERSUS"
+    assert page.locator(".lesson-step").count() == len(taught.steps)
+    page.screenshot(path=str(SHOTS / "learn-phone-first.png"), full_page=True)
+    # A wrong move: the VERSUS, where a stone was asked for. Explained, and "Show me" helps.
+    _click_ply(page, "2:-5>0:-5")
+    feedback = page.locator(".lesson-feedback")
+    feedback.filter(has_text="not a stone").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Show me").click()
+    feedback.filter(has_text=taught.steps[0].solution).wait_for(timeout=WAIT)
+    page.screenshot(path=str(SHOTS / "learn-phone-wrong.png"), full_page=True)
+    for index, step in enumerate(taught.steps):
+        page.locator(".lesson-step[aria-current='step']").filter(has_text=step.title).wait_for(
+            timeout=WAIT
+        )
+        page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
+        _click_ply(page, step.solution)
+        page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
+        if index == 2:
+            page.screenshot(path=str(SHOTS / "learn-phone-done.png"), full_page=True)
+        page.locator(".lesson-actions button:not([hidden])").last.click()
+        if index + 1 < len(taught.steps):
+            page.wait_for_selector(".lesson-feedback:empty", state="attached", timeout=WAIT)
+    page.wait_for_url(f"{server}/", timeout=WAIT)
+    page.goto(f"{server}/learn/versus")
+    page.wait_for_selector(".lesson-mark.done", timeout=WAIT)
+    assert page.locator(".lesson-mark.done").count() == len(taught.steps)
+    assert errors == []
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    context.close()
+
+
+def test_the_lesson_on_a_desktop_in_german(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{server}/learn/versus")
+    page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "VERSUS lernen"
+    assert "Ein Stein zieht ein Feld" in page.locator(".lesson h2").inner_text()
+    page.screenshot(path=str(SHOTS / "learn-desktop-de.png"), full_page=True)
+    context.close()
