@@ -78,3 +78,38 @@ def test_the_lesson_on_a_desktop_in_german(browser: Any, server: str) -> None:
     assert "Ein Stein zieht ein Feld" in page.locator(".lesson h2").inner_text()
     page.screenshot(path=str(SHOTS / "learn-desktop-de.png"), full_page=True)
     context.close()
+
+
+def _verso_move(page: Any, solution: str) -> None:
+    board = page.locator(".lesson-board")
+    if solution == "flip":
+        board.get_by_role("button", name="Flip & take").click()
+    elif solution == "draw":
+        board.get_by_role("button", name="Draw", exact=False).first.click()
+    else:  # a blue series: choose every blue card of the tableau, then bank
+        cards = board.locator(".player.me .crow.blue .card")
+        for index in range(cards.count()):
+            cards.nth(index).click()
+        board.get_by_role("button", name="Bank", exact=False).first.click()
+
+
+def test_the_verso_lesson_is_played_with_the_tables_own_board(browser: Any, server: str) -> None:
+    _game, taught = lesson("verso")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/verso")
+    for index, step in enumerate(taught.steps):
+        page.locator(".lesson-step[aria-current='step']").filter(has_text=step.title).wait_for(
+            timeout=WAIT
+        )
+        page.wait_for_selector(".lesson-board .player.me", timeout=WAIT)
+        _verso_move(page, step.solution)
+        page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
+        if index == 3:
+            page.screenshot(path=str(SHOTS / "learn-verso-desktop.png"), full_page=True)
+        page.locator(".lesson-actions button:not([hidden])").last.click()
+    page.wait_for_url(f"{server}/", timeout=WAIT)
+    assert errors == []
+    context.close()

@@ -41,6 +41,7 @@ class Step:
         done: what the right move did.
         solution: one move that meets the aim (shown to a learner who asks; tested).
         seat: the learner's seat.
+        refused: a move the rules refuse here, when that is the lesson (tested).
     """
 
     id: str
@@ -54,6 +55,7 @@ class Step:
     done: str
     solution: str
     seat: int = 0
+    refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ def try_move(game: Any, step: Step, action: str) -> Answer:
     return Answer("wrong", step.wrong, after=after)
 
 
-GAMES = ("versus",)
+GAMES = ("verso", "versus")
 """The games that have a lesson, by the name of their module here."""
 
 
