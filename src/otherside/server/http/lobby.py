@@ -14,11 +14,12 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from otherside.guide import rules_text
+from otherside.guide import guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
+from otherside.server.http.reader import reader_language
 from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
 from otherside.server.live.protocol import TableOut
 from otherside.server.live.wire import table_fields, table_out
@@ -248,13 +249,16 @@ async def rematch(table_id: str, making: MakingDep) -> TableOut:
     response_class=Response,
     responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}}}},
 )
-async def rules(game: str) -> Response:
-    """The rules of ``game`` in the project's own words (Markdown)."""
+async def rules(game: str, request: Request, lang: str | None = None) -> Response:
+    """The rules of ``game`` in the project's own words (Markdown), in ``lang`` (the page's
+    language) or else the reader's; English for a language that has no guide."""
+    language = guide_language(lang or reader_language(request))
     try:
-        text = rules_text(game)
+        text = rules_text(game, language)
     except ValueError as exc:
         raise HTTPException(404, str(exc)) from exc
-    return Response(text, media_type="text/markdown; charset=utf-8")
+    headers = {"Content-Language": language, "Vary": "Accept-Language, Cookie"}
+    return Response(text, media_type="text/markdown; charset=utf-8", headers=headers)
 
 
 @router.get("/ratings")
