@@ -113,3 +113,27 @@ def test_the_verso_lesson_is_played_with_the_tables_own_board(browser: Any, serv
     page.wait_for_url(f"{server}/", timeout=WAIT)
     assert errors == []
     context.close()
+
+
+def test_the_recto_verso_lesson_shows_the_builders_side_and_takes_done(
+    browser: Any, server: str
+) -> None:
+    _game, taught = lesson("rectoverso")
+    context = browser.new_context(viewport=PHONE, locale="nl-NL")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/rectoverso")
+    page.wait_for_selector(".lesson-board [data-testid=done]", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "Recto Verso leren"
+    page.screenshot(path=str(SHOTS / "learn-rectoverso-phone-nl.png"), full_page=True)
+    page.locator(".lesson-step").nth(len(taught.steps) - 1).click()
+    page.locator(".lesson-step[aria-current='step']").filter(
+        has_text="Op tijd klaar melden"
+    ).wait_for(timeout=WAIT)
+    page.locator(".lesson-board [data-testid=done]").click()
+    page.locator(".lesson-board [data-testid=done-yes]").click()
+    page.locator(".lesson-feedback.done").filter(has_text="Klaar").wait_for(timeout=WAIT)
+    assert errors == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()

@@ -67,6 +67,7 @@ class Lesson:
     title: str
     steps: tuple[Step, ...]
     is_move: Callable[[Any], bool] = lambda action: True
+    other: str = N_("Opponent")  # what the learner's table calls the other seat
 
     def moves(self, state: Any, seat: int) -> list[str]:
         """The learner's moves in ``state``, in the rules' notation."""
@@ -114,7 +115,7 @@ def try_move(game: Any, step: Step, action: str) -> Answer:
     return Answer("wrong", step.wrong, after=after)
 
 
-GAMES = ("verso", "versus")
+GAMES = ("verso", "versus", "rectoverso")
 """The games that have a lesson, by the name of their module here."""
 
 

@@ -47,6 +47,7 @@ class LessonOut(BaseModel):
 
     game: str
     title: str
+    names: list[str]
     steps: list[StepOut]
     done: list[str]
 
@@ -126,7 +127,10 @@ async def read_lesson(
             )
         )
     done = await db.run(lambda s: _done(s, user.id, game)) if user is not None else []
-    return LessonOut(game=game, title=say(language, taught.title), steps=steps, done=done)
+    names = [say(language, N_("You")), say(language, taught.other)]
+    return LessonOut(
+        game=game, title=say(language, taught.title), names=names, steps=steps, done=done
+    )
 
 
 @router.post("/{game}/{step_id}")

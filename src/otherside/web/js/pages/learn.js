@@ -84,7 +84,7 @@ function show(lesson, done, createBoard, at) {
     boardRoot,
     feedback,
     el("div", { class: "row lesson-actions" }, again, hint, next));
-  const names = [t("You"), t("Opponent")];
+  const names = lesson.names;
   const frame = (view, legal, previous) => ({
     view, seat: step.seat, legal, names, previous, clock: null,
     table: { game, status: "playing", seats: [] },
