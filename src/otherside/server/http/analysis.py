@@ -63,6 +63,10 @@ def _answer(row: AnalysisRow) -> JSONResponse:
     return JSONResponse(body.model_dump(mode="json"), status_code=code)
 
 
+def _not_analysed(game: str) -> Told:
+    return Told(409, "no_analysis", N_("the bots do not analyse {game} games yet"), game=game)
+
+
 @router.post(
     "/tables/{table_id}/analysis",
     response_model=AnalysisOut,
@@ -79,9 +83,7 @@ async def ask_analysis(
     if info.status != "over":
         raise Told(409, "game_not_over", N_("a game is analysed once it is over"))
     if not analysed(info.game):
-        raise Told(
-            409, "no_analysis", N_("the bots do not analyse {game} games yet"), game=info.game
-        )
+        raise _not_analysed(info.game)
     return _answer(await analyses.ask(info))
 
 
@@ -91,8 +93,14 @@ async def ask_analysis(
     responses={202: {"model": AnalysisOut}},
 )
 async def get_analysis(table_id: str, db: DatabaseDep) -> JSONResponse:
-    """The game's analysis: 404 before anyone asked, 202 while the bots work, then 200."""
+    """The game's analysis: 404 before anyone asked, 202 while the bots work, then 200 (409
+    for a game the bots do not analyse)."""
     row = await db.run(lambda s: read(s, table_id))
-    if row is None:
-        raise Told(404, "analysis_not_requested", N_("nobody has asked for this game's analysis"))
-    return _answer(row)
+    if row is not None:
+        return _answer(row)
+    info = await db.run(lambda s: load_table(s, table_id))
+    if info is None:
+        raise Told(404, "no_such_table", N_("no table {table}"), table=table_id)
+    if not analysed(info.game):
+        raise _not_analysed(info.game)
+    raise Told(404, "analysis_not_requested", N_("nobody has asked for this game's analysis"))
