@@ -71,7 +71,7 @@ class Analyst:
 
         def build() -> Plan:
             states = list(replayed(game, game_clock, initial, moves))
-            return plan(info.game, states, lambda state: game.view(state, None), self.budget)
+            return plan(info.game, states, game.view, self.budget)
 
         return await asyncio.to_thread(build)
 

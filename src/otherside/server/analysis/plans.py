@@ -1,10 +1,9 @@
 """What each game's analysis weighs, and how the bots' answers become the analysis.
 
 A plan is built from the finished game replayed from its stored moves: the worker jobs (one
-per decision to weigh, each with the public view of the position before it) and a function
-that turns their answers, in order, into the analysis sent to players. The position's view is
-the whole table only in a game of perfect information (VERSUS); a game with hidden facts would
-weigh each decision from its player's view.
+per decision to weigh, each with the view the bots may use: the whole table in VERSUS, a game
+of perfect information; the seat's own view in Verso) and a function that turns their
+answers, in order, into the analysis sent to players.
 """
 
 from __future__ import annotations
@@ -14,10 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from otherside.bots.analysis import ANALYSED_GAMES
+from otherside.bots.verso.analysis import VersoAssessment
 from otherside.bots.versus import analysis as versus_analysis
 from otherside.core.game import State
-from otherside.games.versus import Ply, parse_action
+from otherside.games import verso, versus
 from otherside.server.store.records import MoveRow
+
+COSTLIEST = 5
+"""How many of a Verso game's costliest decisions are listed."""
+
+Views = Callable[[State, int | None], dict[str, Any]]
+"""The view of a state for a seat (``None``: anyone's)."""
 
 
 @dataclass(frozen=True)
@@ -44,37 +50,89 @@ def analysed(game: str) -> bool:
 
 
 def plan(
-    game: str,
-    states: Sequence[tuple[MoveRow | None, State]],
-    view: Callable[[State], dict[str, Any]],
-    budget: Budget,
+    game: str, states: Sequence[tuple[MoveRow | None, State]], view: Views, budget: Budget
 ) -> Plan:
     """The plan of ``game``'s analysis from its replayed ``states`` (the first state, then each
-    move with the state after it) and the public ``view`` of a state.
+    move with the state after it) and the game's ``view`` function.
 
     Raises:
         ValueError: the bots do not analyse ``game``.
     """
-    if game != "versus":
-        raise ValueError(f"the bots do not analyse {game!r} games")
-    plies: list[versus_analysis.PlayedPly] = []
-    jobs: list[tuple[Any, ...]] = []
+    if game == "versus":
+        return _versus(states, view, budget)
+    if game == "verso":
+        return _verso(states, view, budget)
+    raise ValueError(f"the bots do not analyse {game!r} games")
+
+
+def _moves(states: Sequence[tuple[MoveRow | None, State]]) -> list[tuple[int, MoveRow, State]]:
+    """Each move's number (1 for the first), the move, and the state before it."""
+    found = []
     for number in range(1, len(states)):
         move = states[number][0]
         assert move is not None  # every state but the first follows a move
-        action = parse_action(move.action)
-        if not isinstance(action, Ply):
+        found.append((number, move, states[number - 1][1]))
+    return found
+
+
+def _versus(states: Sequence[tuple[MoveRow | None, State]], view: Views, budget: Budget) -> Plan:
+    plies: list[versus_analysis.PlayedPly] = []
+    jobs: list[tuple[Any, ...]] = []
+    for number, move, before in _moves(states):
+        action = versus.parse_action(move.action)
+        if not isinstance(action, versus.Ply):
             continue  # a draw offer or its answer, a resignation: not a board decision
         plies.append(versus_analysis.PlayedPly(number, str(action), move.seat))
-        before = view(states[number - 1][1])
-        jobs.append(("assess", game, before, str(action), budget.think, budget.depth))
+        jobs.append(
+            ("assess", "versus", view(before, None), str(action), budget.think, budget.depth)
+        )
 
     def combine(answers: Sequence[Any]) -> dict[str, Any]:
         return {
-            "game": game,
+            "game": "versus",
             "plies": [versus_analysis.annotate(p, a) for p, a in zip(plies, answers, strict=True)],
             "judgements": {name: drop for drop, name in versus_analysis.JUDGEMENTS},
             "engine": {"bot": "search", "think": budget.think, "depth": budget.depth},
         }
 
-    return Plan(game, jobs, combine)
+    return Plan("versus", jobs, combine)
+
+
+def _verso(states: Sequence[tuple[MoveRow | None, State]], view: Views, budget: Budget) -> Plan:
+    made: list[tuple[int, int, str]] = []
+    jobs: list[tuple[Any, ...]] = []
+    for number, move, before in _moves(states):
+        if len(before.legal_actions()) < 2:
+            continue  # no choice, nothing to weigh
+        played = str(verso.parse_action(move.action))
+        made.append((number, move.seat, played))
+        # The seat's own view: the decision is weighed on what its player could see.
+        jobs.append(("assess", "verso", view(before, move.seat), played, budget.think, 0))
+
+    def combine(answers: Sequence[Any]) -> dict[str, Any]:
+        decisions: list[dict[str, Any]] = []
+        for (number, seat, played), answer in zip(made, answers, strict=True):
+            assert isinstance(answer, VersoAssessment)
+            best, chosen = round(answer.best_value, 4), round(answer.played_value, 4)
+            decisions.append(
+                {
+                    "ply": number,
+                    "seat": seat,
+                    "played": played,
+                    "best": answer.best,
+                    "played_value": chosen,
+                    "best_value": best,
+                    "cost": round(best - chosen, 4),
+                }
+            )
+        costly = sorted((d for d in decisions if d["cost"] > 0), key=lambda d: -d["cost"])
+        measure = answers[0].measure if answers else "win"
+        return {
+            "game": "verso",
+            "measure": measure,
+            "decisions": decisions,
+            "costliest": [d["ply"] for d in costly[:COSTLIEST]],
+            "engine": {"bot": "ismcts determinizations", "think": budget.think},
+        }
+
+    return Plan("verso", jobs, combine)

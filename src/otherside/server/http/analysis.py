@@ -34,10 +34,24 @@ class PlyAnalysis(BaseModel):
     judgement: str | None  # None, "inaccuracy", "mistake" or "blunder"
 
 
+class DecisionAnalysis(BaseModel):
+    """One decision weighed by the bots from its player's view (Verso)."""
+
+    ply: int  # the action's number in the game (1 for the first)
+    seat: int
+    played: str
+    best: str  # the bots' choice in the same view
+    played_value: float  # expected points (solo) or win chance of the action played
+    best_value: float  # the same of the best action
+    cost: float  # what the action played gave away against the best
+
+
 class AnalysisOut(BaseModel):
     """An analysis: ``running`` (with ``done`` of ``total`` decisions weighed), ``failed``
-    (ask again), or ``done`` with its plies, the judgements' thresholds (the smallest drop of
-    each) and the engine's budget."""
+    (ask again), or ``done``: for VERSUS its plies, the judgements' thresholds (the smallest
+    drop of each); for Verso its decisions, their ``measure`` (``points`` solo, ``win``
+    chance else) and the ``costliest`` (their ply numbers, costliest first); the engine's
+    budget."""
 
     status: str
     game: str
@@ -45,6 +59,9 @@ class AnalysisOut(BaseModel):
     total: int
     plies: list[PlyAnalysis] | None = None
     judgements: dict[str, float] | None = None
+    decisions: list[DecisionAnalysis] | None = None
+    measure: str | None = None
+    costliest: list[int] | None = None
     engine: dict[str, Any] | None = None
     computed_at: str | None = None
 
