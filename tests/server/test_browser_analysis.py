@@ -27,7 +27,7 @@ WAIT = 60000
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     url = sqlite_url(tmp_path_factory.mktemp("browser-analysis") / "otherside.db")
-    process = Server(url, port, "--analysis-think", "1", "--analysis-depth", "2", bot_delay=0.0)
+    process = Server(url, port, "--analysis-think", "0.2", "--analysis-depth", "2", bot_delay=0.0)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -45,16 +45,21 @@ def _page(browser: Any, server: str, viewport: dict[str, int], phone: bool = Fal
     return page
 
 
-def _finished_bot_game(page: Any, server: str) -> str:
+def _finished_bot_game(
+    page: Any,
+    server: str,
+    game: str = "versus",
+    bots: tuple[str, str] = ("random", "search:think=0.1"),
+) -> str:
     def post(path: str, body: dict[str, Any] | None = None) -> Any:
         answer = page.request.post(server + path, data=body or {})
         assert answer.ok, answer.text()
         return answer.json()
 
-    table = str(post("/api/tables", {"game": "versus", "players": 2})["id"])
+    table = str(post("/api/tables", {"game": game, "players": 2})["id"])
     post(f"/api/tables/{table}/leave")
-    post(f"/api/tables/{table}/bots", {"bot": "random", "seat": 0})
-    post(f"/api/tables/{table}/bots", {"bot": "search:think=0.1", "seat": 1})
+    for seat, bot in enumerate(bots):
+        post(f"/api/tables/{table}/bots", {"bot": bot, "seat": seat})
     post(f"/api/tables/{table}/start")
     deadline = time.monotonic() + 120
     while page.request.get(f"{server}/api/tables/{table}").json()["status"] != "over":
@@ -97,3 +102,16 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     assert not phone.locator("header.top").is_visible()
     phone.emulate_media(media="screen")
     assert desktop.errors == [] and phone.errors == []
+
+
+def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, server: str) -> None:
+    page = _page(browser, server, PHONE, phone=True)
+    table = _finished_bot_game(page, server, "verso", ("random", "random"))
+    page.goto(f"{server}/replay/{table}")
+    page.get_by_role("button", name="Analyse this game").click()
+    page.wait_for_selector("#costliest li", timeout=WAIT)  # random play gives points away
+    assert page.locator("#log .analysis-note").count() >= page.locator("#costliest li").count()
+    page.locator("#costliest li button").first.click()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#analysis").screenshot(path=str(SHOTS / "analysis-verso-phone.png"))
+    assert page.errors == []

@@ -56,7 +56,31 @@ export function analysisPanel(page) {
     else root.replaceChildren(el("h2", {}, t("Analysis")), el("p", { class: "muted" }, error.message));
   }
 
+  // Verso: each decision's value from its player's view, the costliest listed.
+  function weighed(answer) {
+    const value = (v) => (answer.measure === "points" ? t("{points} points", { points: number(v, { maximumFractionDigits: 1 }) })
+      : t("{percent} % to win", { percent: number(100 * v, { maximumFractionDigits: 0 }) }));
+    const byPly = new Map(answer.decisions.map((d) => [d.ply, d]));
+    const line = (d) => el("li", {}, el("button", { type: "button", class: "link", onclick: () => { page.show(d.ply - 1); } },
+      t("Move {ply}", { ply: d.ply })), ` · ${page.names[d.seat]}: `,
+    t("played {played} ({value}); best {best} ({best_value})", { played: d.played, value: value(d.played_value), best: d.best, best_value: value(d.best_value) }));
+    root.replaceChildren(el("h2", {}, t("Analysis")),
+      el("p", { class: "muted" }, answer.measure === "points"
+        ? t("Each decision weighed from its player's view: the points expected at the end after it, and after the bots' choice.")
+        : t("Each decision weighed from its player's view: the chance to win after it, and after the bots' choice.")),
+      el("h3", {}, t("The costliest decisions")),
+      answer.costliest.length ? el("ol", { id: "costliest", class: "costliest" }, answer.costliest.map((ply) => line(byPly.get(ply))))
+        : el("p", {}, t("No decision cost anything: every one was as good as the bots'.")));
+    for (const d of answer.decisions) {
+      const item = page.log.children[d.ply - 1];
+      if (!item || d.cost <= 0) continue;
+      item.querySelector(".analysis-note")?.remove();
+      item.append(el("span", { class: "analysis-note block" }, t("better: {move}", { move: d.best }), ` (${value(d.best_value)} / ${value(d.played_value)})`));
+    }
+  }
+
   function drawn(answer) {
+    if (answer.game === "verso") { weighed(answer); return; }
     state.plies = answer.plies;
     const counts = Object.fromEntries(MARKED.map((j) => [j, [0, 0]]));
     for (const ply of answer.plies) if (ply.judgement) counts[ply.judgement][ply.seat] += 1;
