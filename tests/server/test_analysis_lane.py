@@ -1,17 +1,24 @@
-"""The analysis lane of the bot workers yields to live games, and an analysis row is claimed
-by one process at a time (SQLite and PostgreSQL)."""
+"""The analysis lane of the bot workers yields to live games, an analysis row is claimed by one
+process at a time (SQLite and PostgreSQL), and a Recto Verso card not completed gets the
+solver's construction, checked by building it."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from otherside.bots.analysis import assess
+from otherside.core.game import State
 from otherside.games import get_game
-from otherside.server.analysis import rows
+from otherside.games.rectoverso.cards import matches, standard_card
+from otherside.games.rectoverso.construction import Construction
+from otherside.games.rectoverso.notation import parse_placement
+from otherside.server.analysis import plans, rows
 from otherside.server.clock import ManualClock
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, User
+from otherside.server.store.records import MoveRow
 from otherside.server.tables.bot_workers import BotRunner, ProcessWorker
 
 
@@ -85,3 +92,39 @@ def test_an_analysis_is_claimed_once_and_taken_over_when_abandoned(database_url:
         assert mine and retried.status == "running" and retried.owner == "a"
     finally:
         db.close()
+
+
+def _rectoverso_game_without_a_match() -> list[tuple[MoveRow | None, State]]:
+    """A 2-player Recto Verso game whose partners say ``done`` at once every round: no card is
+    completed and the game ends when the cards run out."""
+    state = get_game("rectoverso").new_state(2, seed=1)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    states: list[tuple[MoveRow | None, State]] = [(None, state)]
+    while not state.is_over:
+        seat = state.current_player
+        action = "reveal" if "reveal" in map(str, state.legal_actions()) else "done"
+        state = state.apply(action)
+        states.append((MoveRow(seat, action, at), state))
+    return states
+
+
+def test_a_recto_verso_card_not_completed_gets_the_solvers_construction() -> None:
+    states = _rectoverso_game_without_a_match()
+    work = plans.plan("rectoverso", states, get_game("rectoverso").view, plans.Budget())
+    final = states[-1][1]
+    assert len(work.jobs) == len(final.results) > 0
+    answers = [assess(*job[1:]) for job in work.jobs]
+    cards = work.combine(answers)["cards"]
+    for entry, result in zip(cards, final.results, strict=True):
+        card = standard_card(result.card)
+        assert entry["card"] == result.card and entry["built"] == []
+        # Rebuilt piece by piece, supported at every step, the solution shows the card.
+        left = [parse_placement(p) for p in entry["solution"]["placements"]]
+        built = Construction()
+        while left:
+            placeable = next(p for p in left if built.check_place(p) is None)
+            built = built.place(placeable)
+            left.remove(placeable)
+        assert matches(built, card)
+        assert entry["solution"]["front"] == list(card.front)
+        assert entry["solution"]["back"] == list(card.back)

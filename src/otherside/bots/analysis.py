@@ -8,28 +8,36 @@ is for decisions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from otherside.bots.rectoverso import analysis as rectoverso_analysis
 from otherside.bots.verso import analysis as verso_analysis
 from otherside.bots.versus import analysis as versus_analysis
 
-ANALYSED_GAMES = ("versus", "verso")
+ANALYSED_GAMES = ("versus", "verso", "rectoverso")
 """The games whose finished games the bots analyse."""
 
 
-def assess(game: str, view: Mapping[str, Any], played: str, think: float, depth: int) -> Any:
-    """``played`` weighed in the position of ``view`` (before it) by ``game``'s strongest bot,
-    searching at most ``think`` seconds and ``depth`` plies: the game's assessment (for
-    VERSUS, :class:`otherside.bots.versus.analysis.Assessment`; for Verso, which draws
-    positions from the seat's view rather than searching plies,
-    :class:`otherside.bots.verso.analysis.VersoAssessment`).
+def assess(game: str, *job: Any) -> Any:
+    """One decision or card of a finished ``game`` weighed by the game's bots; ``job`` is the
+    game's own:
+
+    - VERSUS ``(view, played, think, depth)``: ``played`` weighed in the position of ``view``
+      by the search bot (:class:`otherside.bots.versus.analysis.Assessment`);
+    - Verso ``(view, played, think, _)``: ``played`` weighed from its seat's view by drawn
+      positions (:class:`otherside.bots.verso.analysis.VersoAssessment`);
+    - Recto Verso ``(card,)``: the solver's construction for a card not completed.
 
     Raises:
-        ValueError: the game has no analysis, or ``played`` cannot be weighed there.
+        ValueError: the game has no analysis, or the job cannot be done.
     """
     if game == "versus":
+        view, played, think, depth = job
         return versus_analysis.assess(view, played, think, depth)
     if game == "verso":
+        view, played, think, _ = job
         return verso_analysis.assess(view, played, think)
+    if game == "rectoverso":
+        (card,) = job
+        return rectoverso_analysis.solution(card)
     raise ValueError(f"the bots do not analyse {game!r} games")

@@ -2,7 +2,8 @@
 
 A plan is built from the finished game replayed from its stored moves: the worker jobs (one
 per decision to weigh, each with the view the bots may use: the whole table in VERSUS, a game
-of perfect information; the seat's own view in Verso) and a function that turns their
+of perfect information; the seat's own view in Verso; in Recto Verso one per card not
+completed, solved once the game is over) and a function that turns their
 answers, in order, into the analysis sent to players.
 """
 
@@ -17,6 +18,7 @@ from otherside.bots.verso.analysis import VersoAssessment
 from otherside.bots.versus import analysis as versus_analysis
 from otherside.core.game import State
 from otherside.games import verso, versus
+from otherside.games.rectoverso.flow import RectoVersoState
 from otherside.server.store.records import MoveRow
 
 COSTLIEST = 5
@@ -62,6 +64,8 @@ def plan(
         return _versus(states, view, budget)
     if game == "verso":
         return _verso(states, view, budget)
+    if game == "rectoverso":
+        return _rectoverso(states)
     raise ValueError(f"the bots do not analyse {game!r} games")
 
 
@@ -136,3 +140,29 @@ def _verso(states: Sequence[tuple[MoveRow | None, State]], view: Views, budget: 
         }
 
     return Plan("verso", jobs, combine)
+
+
+def _rectoverso(states: Sequence[tuple[MoveRow | None, State]]) -> Plan:
+    final = states[-1][1]
+    assert isinstance(final, RectoVersoState)
+    missed = [(index, r) for index, r in enumerate(final.results, start=1) if not r.matched]
+    jobs: list[tuple[Any, ...]] = [
+        ("assess", "rectoverso", final.card_numbered(r.card).to_json()) for _, r in missed
+    ]
+
+    def combine(answers: Sequence[Any]) -> dict[str, Any]:
+        cards = [
+            {
+                "round": index,
+                "card": r.card,
+                "recto": r.recto,
+                "verso": r.verso,
+                "reason": r.reason,
+                "built": list(r.placements),
+                "solution": answer,
+            }
+            for (index, r), answer in zip(missed, answers, strict=True)
+        ]
+        return {"game": "rectoverso", "cards": cards, "engine": {"bot": "solver"}}
+
+    return Plan("rectoverso", jobs, combine)

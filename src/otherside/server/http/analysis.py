@@ -50,8 +50,9 @@ class AnalysisOut(BaseModel):
     """An analysis: ``running`` (with ``done`` of ``total`` decisions weighed), ``failed``
     (ask again), or ``done``: for VERSUS its plies, the judgements' thresholds (the smallest
     drop of each); for Verso its decisions, their ``measure`` (``points`` solo, ``win``
-    chance else) and the ``costliest`` (their ply numbers, costliest first); the engine's
-    budget."""
+    chance else) and the ``costliest`` (their ply numbers, costliest first); for Recto Verso
+    the ``cards`` not completed, each with the construction left and the solver's (its
+    placements and its front, back and top views); the engine's budget."""
 
     status: str
     game: str
@@ -62,6 +63,7 @@ class AnalysisOut(BaseModel):
     decisions: list[DecisionAnalysis] | None = None
     measure: str | None = None
     costliest: list[int] | None = None
+    cards: list[dict[str, Any]] | None = None  # Recto Verso: the cards not completed, solved
     engine: dict[str, Any] | None = None
     computed_at: str | None = None
 

@@ -94,8 +94,8 @@ def decide(
 
 def run_job(job: tuple[Any, ...]) -> Any:
     """Do one job: ``("decide", game, spec, view, legal, seed)`` (:func:`decide`) or
-    ``("assess", game, view, played, think, depth)`` (:func:`otherside.bots.analysis.assess`,
-    a ply of a finished game weighed for its analysis)."""
+    ``("assess", game, …)`` (:func:`otherside.bots.analysis.assess`: a decision of a finished
+    game weighed for its analysis)."""
     kind, *args = job
     if kind == "decide":
         return decide(*args)
