@@ -79,8 +79,35 @@ export function analysisPanel(page) {
     }
   }
 
+  // Recto Verso: each card not completed, with the solver's building seen from both sides.
+  async function solved(answer) {
+    const { BY_LETTER } = await import("/static/js/games/rectoverso/pieces.js");
+    const side = (title, levels) => {
+      const cell = 20;
+      const width = cell * (levels[0]?.length ?? 4);
+      return el("figure", { class: "rv-side" }, svg("svg", { viewBox: `0 0 ${width} ${cell * levels.length}`, role: "img", "aria-label": `${title}: ${levels.join(" / ")}` },
+        levels.flatMap((row, level) => [...row].map((letter, column) => {
+          const piece = BY_LETTER[letter];
+          return piece ? svg("rect", { x: column * cell + 1, y: level * cell + 1, width: cell - 2, height: cell - 2, rx: 2, fill: piece.colour, stroke: "#23211d", "stroke-width": 0.6 }, svg("title", {}, piece.name))
+            : svg("rect", { x: column * cell + 1, y: level * cell + 1, width: cell - 2, height: cell - 2, fill: "none", stroke: "#d8cfbf", "stroke-width": 0.6 });
+        }))), el("figcaption", {}, title));
+    };
+    const card = (c) => el("li", { class: "rv-missed" },
+      el("strong", {}, t("Round {round} · card {card}", { round: c.round, card: c.card })), " — ",
+      c.solution.placements ? t("the solver's building, from both sides:") : t("no building matches this card."),
+      c.solution.placements ? el("div", { class: "rv-sides" },
+        side(t("front (recto), {name}", { name: page.names[c.recto] ?? "" }), c.solution.front),
+        side(t("back (verso), {name}", { name: page.names[c.verso] ?? "" }), c.solution.back)) : null,
+      c.solution.placements ? el("details", {}, el("summary", {}, t("The placements")),
+        el("ul", { class: "rv-placements" }, c.solution.placements.map((p) => el("li", {}, p)))) : null);
+    root.replaceChildren(el("h2", {}, t("Analysis")),
+      answer.cards.length ? el("ol", { id: "missed-cards", class: "missed-cards" }, answer.cards.map(card))
+        : el("p", {}, t("Every card was completed: nothing to show.")));
+  }
+
   function drawn(answer) {
     if (answer.game === "verso") { weighed(answer); return; }
+    if (answer.game === "rectoverso") { solved(answer); return; }
     state.plies = answer.plies;
     const counts = Object.fromEntries(MARKED.map((j) => [j, [0, 0]]));
     for (const ply of answer.plies) if (ply.judgement) counts[ply.judgement][ply.seat] += 1;
