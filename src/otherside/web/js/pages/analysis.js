@@ -7,6 +7,7 @@ import { el, svg } from "/static/js/core/dom.js";
 import { number, t } from "/static/js/core/i18n.js";
 
 const POLL_MS = 1000;
+const STALLED_MS = 150000; // past the server's two minutes without progress (analysis/rows.py)
 const WIDTH = 100; // graph units per ply column are WIDTH / plies; the SVG stretches to the panel
 const HEIGHT = 100;
 const MARKED = ["blunder", "mistake", "inaccuracy"];
@@ -24,9 +25,10 @@ const evalWords = (value) => `${value > 0 ? "+" : value < 0 ? "−" : "±"}${num
  */
 export function analysisPanel(page) {
   const { root } = page;
-  const state = { plies: null, chosen: null };
+  const state = { plies: null, chosen: null, done: -1, since: Date.now() };
 
   function ask() {
+    state.done = -1;
     root.replaceChildren(el("h2", {}, t("Analysis")), el("p", { class: "muted" }, t("Asking the bots…")));
     api("POST", `/api/tables/${page.tableId}/analysis`).then(follow, failed);
   }
@@ -46,6 +48,10 @@ export function analysisPanel(page) {
   function follow(answer) {
     if (answer.status === "done") { drawn(answer); return; }
     if (answer.status === "failed") { offer(t("The analysis stopped before the end. Ask again.")); return; }
+    // A server that stopped mid-way leaves the analysis to be asked for again (the server
+    // hands it to whoever asks once it has made no progress for two minutes).
+    if (answer.done !== state.done) Object.assign(state, { done: answer.done, since: Date.now() });
+    if (Date.now() - state.since > STALLED_MS) { offer(t("The analysis stopped before the end. Ask again.")); return; }
     progress(answer);
     setTimeout(() => api("GET", `/api/tables/${page.tableId}/analysis`).then(follow, failed), POLL_MS);
   }
