@@ -30,11 +30,12 @@ function plot(values, { label, from = null, unit = "" }) {
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "plot", role: "img", "aria-label": label },
     ticks.map((t) => [svg("line", { x1: left, x2: width - right, y1: y(t), y2: y(t), class: "grid" }),
       svg("text", { x: left - 6, y: y(t) + 4, class: "tick", "text-anchor": "end" }, `${t}`)]),
-    svg("text", { x: left, y: height - 6, class: "tick" }, from === null ? "game 1" : "start"),
-    svg("text", { x: width - right, y: height - 6, class: "tick", "text-anchor": "end" }, `game ${values.length}`),
+    svg("text", { x: left, y: height - 6, class: "tick" }, from === null ? t("game 1") : t("start")),
+    svg("text", { x: width - right, y: height - 6, class: "tick", "text-anchor": "end" }, t("game {number}", { number: values.length })),
     svg("path", { d: path, class: "line" }),
     points.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: 3.2, class: "dot" },
-      svg("title", {}, i === 0 && from !== null ? `start: ${v}` : `game ${from === null ? i + 1 : i}: ${v}${unit}`))));
+      svg("title", {}, i === 0 && from !== null ? t("start: {value}", { value: v })
+        : t("game {number}: {value}", { number: from === null ? i + 1 : i, value: `${v}${unit}` })))));
 }
 
 function ratingCard(r) {
