@@ -190,9 +190,9 @@ def english_outside_catalogs(source: str) -> list[tuple[int, str]]:
             continue  # an object's key, a comparison
         if "".join(before[-2:]) in ("===", "!==") or (after and after[0] in ("==", "!=")):
             continue
-        if len(before) >= 3 and before[-1] == ":" and before[-3] in ("{", ","):
-            if before[-2] not in PLAYER_KEYS:
-                continue  # an attribute or option that is not read by people
+        attribute = len(before) >= 3 and before[-1] == ":" and before[-3] in ("{", ",")
+        if attribute and before[-2] not in PLAYER_KEYS:
+            continue  # an attribute or option that is not read by people
         if _is_english(value):
             found.append((tok.lineno, value))
     return found
@@ -220,7 +220,7 @@ def test_the_check_finds_a_hard_coded_english_sentence_and_passes_the_catalogs()
     good = """import { t } from "/static/js/core/i18n.js";
     export const x = el("p", { class: "muted note" }, t("Your game is waiting for you."));
     if (state === "your turn") tn("{count} game", "{count} games", 2);
-    const b = el("button", {}, many ? tn("Play the bot again", "Play the bots again", 2) : t("Resign"));"""
+    const b = el("b", {}, n ? tn("Play the bot again", "Play the bots again", 2) : t("Resign"));"""
     assert english_outside_catalogs(good) == []
 
 

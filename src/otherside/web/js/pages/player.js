@@ -2,7 +2,14 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { withoutRuleIds } from "/static/js/core/words.js";
+import { reasonWords, withoutRuleIds } from "/static/js/core/words.js";
+
+// A game's result for the reader (the server's word is the key; Verso solo sends "12 VP").
+const RESULT_WORDS = {
+  won: () => t("won"), lost: () => t("lost"), draw: () => t("draw"), resigned: () => t("resigned"),
+  "lost on time": () => t("lost on time"), left: () => t("left"), forfeited: () => t("forfeited"),
+  playing: () => t("playing"), waiting: () => t("waiting"),
+};
 import { dateWords, t, tn } from "/static/js/core/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -61,8 +68,8 @@ function recentTable(games) {
     el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
       el("div", { class: "muted" }, dateWords(g.at))),
     el("td", {}, g.players.map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
-      g.reason ? el("div", { class: "muted" }, `${withoutRuleIds(g.reason)}${g.scores ? ` · ${g.scores.join(" – ")}` : ""}`) : null),
-    el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, g.result),
+      g.reason ? el("div", { class: "muted" }, withoutRuleIds(reasonWords(g)), g.scores ? ` · ${g.scores.join(" – ")}` : "") : null),
+    el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, RESULT_WORDS[g.result]?.() ?? g.result),
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),
     el("td", { style: "text-align:right" }, g.status === "over"
       ? el("a", { class: "button small secondary", href: `/replay/${g.id}` }, t("Replay"))
