@@ -107,12 +107,12 @@ REASONS: list[tuple[re.Pattern[str], str]] = [
             N_("{piece} is already placed; take it off first"),
         ),
         (
-            r"cell \S+ is outside the 4 x 4 build site \(R4\)",
+            r"cell [\d, ]+ is outside the 4 x 4 build site \(R4\)",
             N_("a cube would be outside the 4 × 4 build site (R4)"),
         ),
         (r"those cells are occupied \(R4\)", N_("those cells are taken (R4)")),
         (
-            r"cube \S+ would stand above an empty cell \(R5\)",
+            r"cube [\d, ]+ would stand above an empty cell \(R5\)",
             N_("a cube would stand above an empty cell (R5)"),
         ),
         (r"(?P<piece>[a-z]+) is not placed", N_("{piece} is not on the site")),

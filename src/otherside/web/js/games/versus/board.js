@@ -80,6 +80,8 @@ function reasonWords(outcome) {
   const quiet = /^(\d+) plies in a row without a lock/.exec(reason);
   if (quiet) return tn("{count} ply in a row without a lock", "{count} plies in a row without a lock", Number(quiet[1]));
   if (reason === "draw agreed") return t("both players agreed to a draw");
+  if (reason === "Blue resigned") return t("Blue resigned");
+  if (reason === "Brown resigned") return t("Brown resigned");
   if (outcome.words) return withoutRuleIds(t(outcome.words.template, outcome.words.params));
   return withoutRuleIds(reason);
 }
