@@ -32,6 +32,8 @@ import {
 } from "./rounds.js";
 
 const SIDE_WORDS = { front: "recto", back: "verso" };
+// What comes between a refusal's reason and its legal actions, as the catalogs say it.
+const LEGAL = t("{reason}; legal: {legal}").split("{reason}")[1]?.split("{legal}")[0] ?? "";
 
 /** One line for the log: the round that just ended, or the game's end. */
 export function summary(view, names) {
@@ -55,7 +57,10 @@ export function createBoard(root, context) {
   /** The server refused an action (an `error` message): show its reason on the board. */
   function refused(message) {
     if (!live) return false;
-    const reason = String(message).replace(/^'[^']*' is illegal: /, "").replace(/; legal: .*$/s, "");
+    // The server's words end with the legal actions ("…; legal: place …", in the page's
+    // language): the board shows the reason only.
+    const text = String(message), cut = text.lastIndexOf(LEGAL);
+    const reason = LEGAL && cut > 0 ? text.slice(0, cut) : text;
     ui.message = { text: reason.charAt(0).toUpperCase() + reason.slice(1), kind: "refused", at: performance.now() };
     paint();
     return true;

@@ -10,7 +10,8 @@ export const SCORE_TABLE = [[20, 6], [40, 5], [60, 4], [80, 3], [100, 2], [120, 
 
 export const who = (names, seat) => names?.[seat] ?? t("seat {seat}", { seat: seat + 1 });
 export const clockText = (s) => { const t = Math.max(0, Math.ceil(s)); return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`; };
-export const seconds = (s) => `${number(s, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} s`;
+// A duration in seconds; the unit stays with its number (a no-break space).
+export const seconds = (s) => `${number(s, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0s`;
 export const pointsAt = (elapsed) => (SCORE_TABLE.find(([limit]) => elapsed <= limit) ?? [0, 0])[1];
 
 /** Each past round with the level it was played at (2 players: the level climbs on a clear). */

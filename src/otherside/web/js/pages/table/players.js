@@ -26,7 +26,9 @@ export function clockChips(state) {
   }).filter(Boolean);
 }
 
-const FORFEIT_WORDS = { timeout: () => t("out of time"), away: () => t("was away") };
+const FORFEIT_WORDS = {
+  timeout: () => t("out of time"), away: () => t("was away"), resigned: () => t("resigned"), left: () => t("left"),
+};
 
 function optionText(info, name, value) {
   const spec = info?.options.find((o) => o.name === name);
