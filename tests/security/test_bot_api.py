@@ -230,7 +230,13 @@ async def test_the_example_client_plays_a_game_to_its_end(database: str) -> None
             token = (await account_with_token(owner, "Example"))["token"]
             table_id = await table_against_a_server_bot(api, owner, token)
             example = subprocess.Popen(
-                [sys.executable, str(SRC.parent / "examples" / "bot_client.py"), api.url, token],
+                [
+                    sys.executable,
+                    "-u",
+                    str(SRC.parent / "examples" / "bot_client.py"),
+                    api.url,
+                    token,
+                ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
