@@ -32,7 +32,7 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, language, lobby, outage, players, replays
+from otherside.server.http import accounts, language, lobby, outage, players, replays, settings
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -159,6 +159,7 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(players.router)
     app.include_router(language.router)
+    app.include_router(settings.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")

@@ -53,6 +53,8 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     # The language chosen on the switcher (otherside.i18n); none: the browser's.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Confirm each move before it is sent (the table page's switch); none: the pages' default.
+    confirm_moves: Mapped[bool | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
