@@ -3,7 +3,7 @@
 // server's view; which plies may be played comes from ctx.legal (this page computes no rule).
 import { el, svg } from "/static/js/core/dom.js";
 import { withoutRuleIds } from "/static/js/core/words.js";
-import { confirmBar, confirmKey, pendingMarks, takebackPanel } from "./confirm.js";
+import { confirmBar, confirmKey, pendingMarks, takebackPanel, takebackRequest } from "./confirm.js";
 
 const COLOUR = ["Blue", "Brown"];
 const SEGMENTS = 5;
@@ -556,7 +556,8 @@ export function createBoard(root, context) {
       el("div", { class: "vs-grid" },
         playerCard(view, ctx, 1 - bottom, "top"),
         el("div", { class: "vs-board" }, boardNode,
-          ui.chosen ? confirmBar(ui.chosen, { confirm: () => confirmChosen(ctx), cancel: cancelChosen, busy: ui.pending }) : null),
+          ui.chosen ? confirmBar(ui.chosen, { confirm: () => confirmChosen(ctx), cancel: cancelChosen, busy: ui.pending }) : null,
+          takebackRequest(ctx, (step) => context.takeback(step), (seat) => who(ctx.names, seat))),
         playerCard(view, ctx, bottom, "bottom"),
         el("div", { class: "vs-side" }, statusBox(view, ctx, env), takebackPanel(ctx, (step) => context.takeback(step), (seat) => who(ctx.names, seat))),
         el("div", { class: "vs-below" }, caption, hintLine, legend()))));

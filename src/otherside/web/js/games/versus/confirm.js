@@ -63,36 +63,48 @@ export function confirmKey(event, { confirm, cancel }) {
 
 const isPerson = (seat) => seat && seat.kind === "human" && !seat.forfeit;
 
+function takebackTable(ctx) {
+  const { view, seat, table } = ctx;
+  if (!ctx.takebackable || !table || table.rated || table.status !== "playing" || view.outcome) return false;
+  return (seat === 0 || seat === 1) && (table.seats ?? []).every(isPerson);
+}
+
 /**
- * The takeback panel of a seated player in an unrated game between two people: ask to take
- * back one's last move, or answer the other player's request (the server's ``takeback``).
+ * The other player's takeback request, to accept or decline: shown under the board, where a
+ * phone shows it without scrolling (the server's ``takeback``).
  * @param {object} ctx   the board's frame: view, seat, table, names, takeback
- * @param {(step: string) => void} send  sends "ask", "accept" or "decline"
+ * @param {(step: string) => void} send  sends "accept" or "decline"
  * @param {(seat: number) => string} who  a player's words
  * @returns {HTMLElement|null}
  */
-export function takebackPanel(ctx, send, who) {
-  const { view, seat, table } = ctx;
-  if (!ctx.takebackable || !table || table.rated || table.status !== "playing" || view.outcome) return null;
-  if (seat !== 0 && seat !== 1) return null;
-  if (!(table.seats ?? []).every(isPerson)) return null;
+export function takebackRequest(ctx, send, who) {
   const request = ctx.takeback;
-  if (request && request.seat === 1 - seat) {
-    return el("div", { class: "vs-takeback asked", role: "group", "data-testid": "vs-takeback" },
-      el("div", { class: "vs-head" }, t("{player} asks to take back their last move", { player: who(request.seat) })),
-      el("div", { class: "vs-help" }, request.plies > 1
-        ? t("Accept to go back {count} moves, to before their move; or decline to play on.", { count: request.plies })
-        : t("Accept to go back to before their move; or decline to play on.")),
-      el("div", { class: "vs-actions" },
-        el("button", { type: "button", "data-testid": "vs-takeback-accept", onclick: () => send("accept") }, t("Accept takeback")),
-        el("button", { type: "button", class: "secondary", "data-testid": "vs-takeback-decline", onclick: () => send("decline") }, t("Decline"))));
-  }
+  if (!takebackTable(ctx) || !request || request.seat !== 1 - ctx.seat) return null;
+  return el("div", { class: "vs-takeback asked", role: "group", "data-testid": "vs-takeback" },
+    el("strong", {}, t("{player} asks to take back their last move", { player: who(request.seat) })),
+    el("span", {}, request.plies > 1
+      ? t("Accept to go back {count} moves, to before their move; or decline to play on.", { count: request.plies })
+      : t("Accept to go back to before their move; or decline to play on.")),
+    el("div", { class: "vs-confirm-buttons" },
+      el("button", { type: "button", class: "secondary", "data-testid": "vs-takeback-decline", onclick: () => send("decline") }, t("Decline")),
+      el("button", { type: "button", "data-testid": "vs-takeback-accept", onclick: () => send("accept") }, t("Accept takeback"))));
+}
+
+/**
+ * Beside the status: the button asking to take back one's last move, or, once asked, that the
+ * other player is answering.
+ * @returns {HTMLElement|null}
+ */
+export function takebackPanel(ctx, send, who) {
+  if (!takebackTable(ctx)) return null;
+  const { view, seat } = ctx;
+  const request = ctx.takeback;
   if (request && request.seat === seat) {
     return el("div", { class: "vs-takeback mine", "data-testid": "vs-takeback" },
-      el("div", { class: "vs-help" }, t("You asked to take back your last move. Waiting for {player}.", { player: who(1 - seat) })));
+      t("You asked to take back your last move. Waiting for {player}.", { player: who(1 - seat) }));
   }
   // Blue's first move is ply 1, Brown's ply 2: before it there is nothing of theirs to take back.
-  if (view.ply < seat + 1) return null;
+  if (request || view.ply < seat + 1) return null;
   return el("div", { class: "vs-takeback", "data-testid": "vs-takeback" },
     el("button", { type: "button", class: "secondary small", "data-testid": "vs-takeback-ask", onclick: () => send("ask"),
       title: t("Your opponent may accept (the game goes back to before your last move) or decline") }, t("Ask to take back my last move")));
