@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictBool
 
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo, current_user
@@ -23,7 +23,7 @@ class SettingsBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    confirm_moves: bool | None = None
+    confirm_moves: StrictBool | None = None
 
 
 def _signed_in(user: UserInfo | None) -> UserInfo:
