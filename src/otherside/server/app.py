@@ -32,7 +32,16 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, language, lobby, outage, players, replays, settings
+from otherside.server.http import (
+    accounts,
+    language,
+    lessons,
+    lobby,
+    outage,
+    players,
+    replays,
+    settings,
+)
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -159,6 +168,7 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(players.router)
     app.include_router(language.router)
+    app.include_router(lessons.router)
     app.include_router(settings.router)
     app.include_router(sockets.router)
 
@@ -188,6 +198,10 @@ def create_app(
     async def favicon() -> FileResponse:
         # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
         return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def learn_page(game: str, request: Request) -> HTMLResponse:
+        return page_response(request, "learn.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str, request: Request) -> HTMLResponse:

@@ -210,3 +210,14 @@ class RateLimit(Base):
     key: Mapped[str] = mapped_column(String(80), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer)
     until: Mapped[float] = mapped_column(Float, index=True)
+
+
+class LessonStep(Base):
+    """A lesson step a player has done (:mod:`otherside.lessons`): their progress."""
+
+    __tablename__ = "lesson_steps"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    step: Mapped[str] = mapped_column(String(40), primary_key=True)
+    done_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
