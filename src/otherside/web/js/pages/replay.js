@@ -3,8 +3,8 @@ import { api } from "/static/js/core/http.js";
 import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { ruleNodes, seatLabel } from "/static/js/core/words.js";
-import { t } from "/static/js/core/i18n.js";
+import { reasonWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
+import { language, t } from "/static/js/core/i18n.js";
 import { analysisPanel } from "/static/js/pages/analysis.js";
 
 const STEP_MS = 900;
@@ -61,11 +61,11 @@ function replayPage(tableId, data, module, traits) {
   }
 
   const outcome = data.table.outcome;
-  const winners = outcome.winners.map((s) => names[s]).join(" and ");
+  const winners = new Intl.ListFormat(language, { type: "conjunction" }).format(outcome.winners.map((s) => names[s]));
   byId("page-title").textContent = t("Replay of a {game} game", { game: data.table.title });
   byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
-    el("div", {}, `${outcome.winners.length ? `${winners} won` : "Draw"} — `, ruleNodes(outcome.reason, data.table.game)),
-    el("div", {}, `final scores: ${outcome.scores.join(" – ")}`));
+    el("div", {}, outcome.winners.length ? t("{names} won", { names: winners }) : t("Draw"), " — ", ruleNodes(reasonWords(outcome), data.table.game)),
+    el("div", {}, t("final scores: {scores}", { scores: outcome.scores.join(" – ") })));
   byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", {}, el("button", { type: "button", class: "step", onclick: () => show(i + 1) },
     `${names[s.seat]}: ${s.action}`, el("span", { class: "muted block" }, board.describe(s.view, names).join(" "))))));
   analysis = analysisPanel({ root: byId("analysis"), tableId, last: steps.length - 1, names, log: byId("log"),
