@@ -236,6 +236,10 @@ class Tournament(Base):
     # The round being played (0 before the start); moved on by compare-and-set, so that two
     # server processes never pair the same round twice.
     current_round: Mapped[int] = mapped_column(Integer, default=0)
+    # The server process that runs the event under way, and until when (another process takes
+    # a lapsed lease over): one director makes each round's tables.
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -9,10 +9,11 @@ one or ends the event. An entrant who does not show loses through the tables' ow
 time runs out and they forfeit (:mod:`~otherside.server.tables.forfeits`), which ends a duel, or
 a bot plays their seat on at a bigger table and they are ranked last there.
 
-Each step can be done again safely: a round is paired once (compare-and-set on its number), a
-game's table id is written as soon as the table exists, a table already seated or started is
-taken as it is. A table the director could not make (the host at their limit of open tables)
-is tried again at the next check.
+One server process directs an event at a time (a lease on the event's row, renewed at each
+check and taken over once it lapses). Each step can be done again safely: a round is paired
+once (compare-and-set on its number), a game's table id is written as soon as the table exists,
+a table already seated or started is taken as it is. A table the director could not make (the
+host at their limit of open tables) is tried again at the next check.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from otherside.server.tournaments.swiss import Pairing, pair_swiss
 
 log = logging.getLogger("otherside.server")
 UNRATED = 1500.0  # where a person without a rating in the game, or a bot, is seeded
+LEASE = 30.0  # seconds an event stays with the process directing it after its last check
 
 
 @dataclass(frozen=True)
@@ -140,8 +142,13 @@ class Director:
 
     async def advance(self, event_id: str) -> None:
         """Record what ended at the event's tables, make missing tables, pair the next round
-        when this one is complete, end the event after its last."""
+        when this one is complete, end the event after its last (nothing while another server
+        process holds the event's lease: it does this)."""
         async with self._lock:
+            node, now = self.hub.cluster.node, self.clock.now()
+            held = await self.db.run(lambda s: events.lease(s, event_id, node, now, LEASE))
+            if not held:
+                return
             event = await self._load(event_id)
             while event.status == "playing" and await self._next_round(event):
                 event = await self._load(event_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -132,6 +132,23 @@ def list_events(session: Session, limit: int = 50) -> list[Event]:
 def playing_ids(session: Session) -> list[str]:
     """The events under way."""
     return list(session.scalars(select(Tournament.id).where(Tournament.status == "playing")))
+
+
+def lease(session: Session, event_id: str, node: str, now: datetime, seconds: float) -> bool:
+    """Take or renew the lease of the event under way for the server process ``node``;
+    whether it holds it (another process's unexpired lease keeps it out)."""
+    taken = session.execute(
+        update(Tournament)
+        .where(
+            Tournament.id == event_id,
+            Tournament.status == "playing",
+            (Tournament.lease_owner.is_(None))
+            | (Tournament.lease_owner == node)
+            | (Tournament.lease_until < now),
+        )
+        .values(lease_owner=node, lease_until=now + timedelta(seconds=seconds))
+    )
+    return bool(taken.rowcount)  # type: ignore[attr-defined]
 
 
 def _check_open(row: Tournament) -> None:

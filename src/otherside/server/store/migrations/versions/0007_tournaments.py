@@ -35,6 +35,8 @@ def upgrade() -> None:
         sa.Column("host_id", sa.Integer(), sa.ForeignKey("users.id"), nullable=False),
         sa.Column("status", sa.String(8), nullable=False),
         sa.Column("current_round", sa.Integer(), nullable=False),
+        sa.Column("lease_owner", sa.String(64), nullable=True),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
