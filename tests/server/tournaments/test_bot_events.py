@@ -1,5 +1,6 @@
-"""Events of built-in bots only, on a real server process: Verso at tables of three (a Swiss
-event with a bye each round) and a VERSUS round-robin, both run to their end."""
+"""Events of built-in bots only, on a real server process (SQLite and PostgreSQL): Verso at
+tables of three (a Swiss event with a bye each round) and a VERSUS round-robin, both run to
+their end."""
 
 from __future__ import annotations
 
@@ -15,17 +16,27 @@ import httpx
 import pytest
 
 from otherside.server.store.db import sqlite_url
+from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
 from tests.server.tournaments.test_events_server import PASSWORD, event_of
 
 
-@pytest.fixture(name="server")
-def server_fixture(tmp_path: Path) -> Iterator[Server]:
-    process = Server(sqlite_url(tmp_path / "bots.db"), free_port(), "--bot-workers", "0")
-    try:
-        yield process
-    finally:
-        process.kill()
+@pytest.fixture(
+    name="server", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def server_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    def run(url: str) -> Iterator[Server]:
+        process = Server(url, free_port(), "--bot-workers", "0")
+        try:
+            yield process
+        finally:
+            process.kill()
+
+    if request.param == "sqlite":
+        yield from run(sqlite_url(tmp_path / "bots.db"))
+        return
+    with postgres_database() as url:
+        yield from run(url)
 
 
 async def bot_event(http: httpx.AsyncClient, body: dict[str, Any], bots: list[str]) -> str:
