@@ -115,3 +115,20 @@ async def test_bad_requests_are_refused_and_change_nothing(server: Server) -> No
         assert (await host.get(f"/api/tournaments/{other}")).json()["entrant_list"] == []
         listed = {e["id"]: e for e in (await host.get("/api/tournaments")).json()}
         assert listed[event_id]["entrants"] == 2 and listed[other]["entrants"] == 0
+
+        # The host who entered plays too: the first round's table seats both, and starts.
+        started = await host.post(f"{url}/start")
+        assert started.status_code == 200, started.text
+        (game,) = started.json()["games"]
+        table = (await host.get(f"/api/tables/{game['table_id']}")).json()
+        assert table["status"] == "playing" and not table["rated"]
+        assert sorted(s["name"] for s in table["seats"]) == ["ada", "host"]
+        refused(await host.post(f"{url}/start"), 409, "event_started")
+        refused(await ada.post(f"{url}/leave"), 409, "event_started")
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as later:
+            await signed_up(later, "later")
+            refused(await later.post(f"{url}/join"), 409, "event_started")
+        after = (await host.get(url)).json()
+        assert after["entrant_list"] == started.json()["entrant_list"]
+        assert [e["name"] for e in after["entrant_list"]] == ["ada", "host"]
+        assert len(after["games"]) == 1
