@@ -1,6 +1,7 @@
 """The tournaments' pages in Chromium: the list reached from the lobby, an event finished by
 bots (standings with tie-breaks, every game linked), and an open event a person joins from its
-page; screenshots at a phone's and a laptop's size."""
+page; each passes axe-core (WCAG 2 A/AA) with no script error, and is photographed at a phone's
+and a laptop's size."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import httpx
 import pytest
 
 from otherside.server.store.db import sqlite_url
+from tests.server.axe import report, violations
 from tests.server.processes import Server, free_port
 from tests.server.test_browser import ARGS, CHROMIUM, SHOTS
 from tests.server.tournaments.test_bot_events import bot_event, finished
@@ -21,6 +23,13 @@ from tests.server.tournaments.test_events_server import PASSWORD
 
 pytestmark = pytest.mark.browser
 SIZES = {"phone": (390, 844), "laptop": (1280, 800)}
+
+
+def clean(page: Any, errors: list[str], where: str) -> None:
+    """axe finds nothing on ``page`` as it is now, and the page raised no script error."""
+    found = violations(page)
+    assert not found, f"{where}:\n{report(found)}"
+    assert not errors, errors
 
 
 @pytest.fixture(name="server")
@@ -59,6 +68,8 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
             for size, (width, height) in SIZES.items():
                 context = browser.new_context(viewport={"width": width, "height": height})
                 page = context.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda exc, seen=errors: seen.append(str(exc)))
                 answer = page.request.post(
                     f"{server.url}/api/signup", data={"name": f"ada{size}", "password": PASSWORD}
                 )
@@ -67,6 +78,7 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
                 page.get_by_role("link", name="Tournaments", exact=True).click()
                 expect(page.locator("table.events tr")).to_have_count(2)
                 page.screenshot(path=str(SHOTS / f"tournaments-list-{size}.png"), full_page=True)
+                clean(page, errors, f"the list at {width}px")
 
                 page.get_by_role("link", name="Friday blitz").click()
                 expect(page.locator("table.standings tbody tr")).to_have_count(5)
@@ -79,12 +91,14 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
                 row = page.locator("table.standings tbody tr").first
                 expect(row.locator("td").nth(2)).to_have_text(f"{first['points']:g}")
                 page.screenshot(path=str(SHOTS / f"tournament-over-{size}.png"), full_page=True)
+                clean(page, errors, f"a finished event at {width}px")
 
                 page.goto(f"{server.url}/tournaments/{open_id}")
                 page.get_by_role("button", name="Join").click()
                 expect(page.locator("ul.entrants li")).to_have_count(2)
                 expect(page.get_by_role("button", name="Leave")).to_be_visible()
                 page.screenshot(path=str(SHOTS / f"tournament-open-{size}.png"), full_page=True)
+                clean(page, errors, f"an open event at {width}px")
                 page.get_by_role("button", name="Leave").click()
                 expect(page.locator("ul.entrants li")).to_have_count(1)
                 context.close()
