@@ -101,6 +101,30 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
                 clean(page, errors, f"an open event at {width}px")
                 page.get_by_role("button", name="Leave").click()
                 expect(page.locator("ul.entrants li")).to_have_count(1)
+                if size == "laptop":
+                    host_an_event(page, server.url, errors)
                 context.close()
         finally:
             browser.close()
+
+
+def host_an_event(page: Any, url: str, errors: list[str]) -> None:
+    """Host from the page: the form makes a VERSUS event, the host enters, adds a bot and
+    starts it; round 1's table is linked."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{url}/tournaments")
+    page.select_option("#ev-game", "versus")
+    page.fill("#ev-rounds", "1")
+    page.get_by_role("button", name="Create event").click()
+    expect(page.locator("#title")).to_have_text("VERSUS Swiss")
+    page.get_by_role("button", name="Join").click()
+    expect(page.locator("ul.entrants li")).to_have_count(1)
+    page.get_by_label("bot to add").select_option("greedy")
+    page.get_by_role("button", name="Add bot").click()
+    expect(page.locator("ul.entrants li")).to_have_count(2)
+    page.screenshot(path=str(SHOTS / "tournament-host-laptop.png"), full_page=True)
+    clean(page, errors, "an event seen by its host")
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator("ul.boards a[href^='/table/']")).to_have_count(1)
+    expect(page.locator("table.standings tbody tr")).to_have_count(2)

@@ -13,6 +13,7 @@ from otherside.server.tournaments.records import PARTNERSHIP_GAMES, Settings
 from otherside.server.tournaments.refusals import EventRefused
 
 KINDS = ("swiss", "round-robin")
+KIND_NAMES = {"swiss": "Swiss", "round-robin": "round-robin"}  # an unnamed event's name
 OPEN_TO = ("people", "bots", "both")
 MOST_ROUNDS = 20
 MOST_ENTRANTS = 64
@@ -65,7 +66,7 @@ def checked(
         raise EventRefused("bad_max_entrants", least=fewest, most=MOST_ENTRANTS, given=max_entrants)
     if open_to not in OPEN_TO:
         raise EventRefused("bad_open_to", open_to=open_to)
-    title = (name if name is not None else f"{adapter.title} {kind}").strip()
+    title = (name if name is not None else f"{adapter.title} {KIND_NAMES[kind]}").strip()
     if not 1 <= len(title) <= NAME_LENGTH:
         raise EventRefused("bad_name", most=NAME_LENGTH)
     # A table of the event's size takes these options and this pace (``bad_request`` if not).

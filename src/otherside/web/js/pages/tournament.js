@@ -45,6 +45,7 @@ function eventRow(e) {
 }
 
 function newEventForm(gameList) {
+  const name = el("input", { id: "ev-name", maxlength: 80, placeholder: t("Friday blitz") });
   const game = el("select", { id: "ev-game", name: "game" }, gameList.map((g) => el("option", { value: g.name }, g.title)));
   const kind = el("select", { id: "ev-kind" }, Object.entries(KINDS).map(([value, words]) => el("option", { value }, words())));
   const rounds = el("input", { id: "ev-rounds", type: "number", min: 1, max: 20, value: 5 });
@@ -60,6 +61,7 @@ function newEventForm(gameList) {
   };
   const field = (id, label, control) => el("div", { class: "field" }, el("label", { for: id }, label), control);
   const form = el("form", { id: "new-event" },
+    field("ev-name", t("Name"), name),
     field("ev-game", t("Game"), game),
     field("ev-kind", t("Kind"), kind),
     field("ev-rounds", t("Rounds (Swiss)"), rounds),
@@ -75,6 +77,7 @@ function newEventForm(gameList) {
     showError(null);
     const body = { game: game.value, kind: kind.value, group_size: Number(size.value), open_to: openTo.value, rated: rated.checked };
     if (kind.value === "swiss") body.rounds = Number(rounds.value);
+    if (name.value.trim()) body.name = name.value.trim();
     if (game.value !== "rectoverso") body.pace = { kind: "live", minutes: Number(minutes.value), increment: 2 };
     try {
       const made = await api("POST", "/api/tournaments", body);
