@@ -43,6 +43,7 @@ CONVERTED = [
     "pages/replay.js",
     "pages/player.js",
     "pages/rules.js",
+    "pages/learn.js",
 ]
 FIELD = re.compile(r"\{(\w+)\}")
 

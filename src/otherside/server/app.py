@@ -35,6 +35,7 @@ from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import (
     accounts,
     language,
+    lessons,
     lobby,
     outage,
     players,
@@ -170,6 +171,7 @@ def create_app(
     app.include_router(replays.router)
     app.include_router(players.router)
     app.include_router(language.router)
+    app.include_router(lessons.router)
     app.include_router(tournaments.router)
     app.include_router(sockets.router)
 
@@ -204,6 +206,10 @@ def create_app(
     async def favicon() -> FileResponse:
         # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
         return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def learn_page(game: str, request: Request) -> HTMLResponse:
+        return page_response(request, "learn.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str, request: Request) -> HTMLResponse:

@@ -210,6 +210,17 @@ class RateLimit(Base):
     until: Mapped[float] = mapped_column(Float, index=True)
 
 
+class LessonStep(Base):
+    """A lesson step a player has done (:mod:`otherside.lessons`): their progress."""
+
+    __tablename__ = "lesson_steps"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    step: Mapped[str] = mapped_column(String(40), primary_key=True)
+    done_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Tournament(Base):
     """An event (Swiss or round-robin): its settings, its host and how far it has come."""
 
