@@ -22,7 +22,7 @@ async def test_a_lesson_is_read_in_the_readers_language_with_the_learners_positi
     app: FastAPI,
 ) -> None:
     http = client(app)
-    assert (await http.get("/api/lessons")).json() == ["verso", "versus", "rectoverso"]
+    assert (await http.get("/api/lessons")).json() == {"games": ["verso", "versus", "rectoverso"]}
     english = (await http.get("/api/lessons/versus")).json()
     german = (await http.get("/api/lessons/versus", headers=GERMAN)).json()
     _game, taught = lesson("versus")

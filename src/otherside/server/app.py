@@ -30,10 +30,13 @@ from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
 from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
+from otherside.server.analysis.analyst import Analyst
+from otherside.server.analysis.plans import Budget
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.http import (
     accounts,
+    analysis,
     language,
     lessons,
     lobby,
@@ -87,6 +90,8 @@ def create_app(
     run_scheduler: bool = True,
     limits: Limits | None = None,
     guards: Guards | None = None,
+    analysis_think: float = Budget.think,
+    analysis_depth: int = Budget.depth,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
@@ -107,6 +112,8 @@ def create_app(
         guards: how much of the process one client may hold: body size, JSON depth, time to
             send a request, connections and websockets, replays
             (:class:`~otherside.server.http.guards.Guards`' defaults).
+        analysis_think: seconds the bots may search each decision of a game's analysis.
+        analysis_depth: plies the bots may search each decision of a game's analysis.
     """
     server_limits = limits or Limits()
     server_guards = guards or Guards()
@@ -127,6 +134,8 @@ def create_app(
         app.state.db = db
         app.state.sessions = Sessions(secret, password_hasher)
         app.state.hub = hub
+        budget = Budget(analysis_think, analysis_depth)
+        app.state.analyst = Analyst(db, runner, server_clock, cluster.node, budget)
         app.state.scheduler = scheduler
         app.state.clock = server_clock
         app.state.limits = server_limits
@@ -153,6 +162,7 @@ def create_app(
         finally:
             await scheduler.stop()
             await hub.close()
+            await app.state.analyst.close()
             await cluster.stop()
             await runner.close()
             db.close()
@@ -169,6 +179,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(replays.router)
+    app.include_router(analysis.router)
     app.include_router(players.router)
     app.include_router(language.router)
     app.include_router(lessons.router)

@@ -95,10 +95,16 @@ def _remember(session: Session, user_id: int, game: str, step: str) -> None:
         session.add(LessonStep(user_id=user_id, game=game, step=step, done_at=utcnow()))
 
 
-@router.get("")
-async def games_with_lessons() -> list[str]:
+class LessonsOut(BaseModel):
     """The games that have a lesson."""
-    return list(GAMES)
+
+    games: list[str]
+
+
+@router.get("")
+async def games_with_lessons() -> LessonsOut:
+    """The games that have a lesson."""
+    return LessonsOut(games=list(GAMES))
 
 
 @router.get("/{game}")

@@ -114,8 +114,16 @@ def say(live: LiveTable, lines: list[ChatLineOut]) -> None:
         conn.deliver(out)
 
 
-def error(conn: Connection, live: LiveTable, code: str, message: str) -> None:
-    """Answer ``conn`` that its message was refused, and why."""
-    conn.deliver(
-        ErrorMessage(code=code, message=message, version=live.info.version).model_dump_json()
+def error(
+    conn: Connection,
+    live: LiveTable,
+    code: str,
+    message: str,
+    params: dict[str, Any] | None = None,
+) -> None:
+    """Answer ``conn`` that its message was refused, and why (``params``: the refusal's
+    fields)."""
+    answer = ErrorMessage(
+        code=code, message=message, version=live.info.version, params=params or {}
     )
+    conn.deliver(answer.model_dump_json())

@@ -49,7 +49,8 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
             fanout.send_state(conn, live, now())
     except ProtocolError as exc:
         # In the reader's language (the socket's, from its cookie or Accept-Language).
-        fanout.error(conn, live, exc.code, exc.words(getattr(conn, "language", DEFAULT)))
+        language = getattr(conn, "language", DEFAULT)
+        fanout.error(conn, live, exc.code, exc.words(language), exc.params)
         if exc.code == "stale":
             fanout.send_state(conn, live, now())
     except Exception:

@@ -251,6 +251,8 @@ class ErrorMessage(BaseModel):
     code: str
     message: str
     version: int | None = None
+    # The message's fields (a cell, a seat…): the words are one rendering of code and params.
+    params: dict[str, Any] = Field(default_factory=dict)
 
 
 class PongMessage(BaseModel):

@@ -179,6 +179,25 @@ class ChatLine(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class Analysis(Base):
+    """A finished game's analysis by the bots (:mod:`otherside.server.analysis`): asked for
+    once, computed once by one server process (``owner``, which renews ``updated_at`` as it
+    goes), read by all."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    # "running", "done" or "failed" (a worker failed: asking again starts afresh).
+    status: Mapped[str] = mapped_column(String(16))
+    # Decisions weighed so far, and in all.
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class AuthSession(Base):
     """A signed-in session: the hash of the token its cookie holds. Deleting it signs out."""
 

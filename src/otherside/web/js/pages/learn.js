@@ -34,7 +34,7 @@ async function start() {
   const user = await currentUser().catch(() => null);
   header(user);
   const games = await api("GET", "/api/games").catch(() => []);
-  const withLessons = await api("GET", "/api/lessons").catch(() => []);
+  const withLessons = await api("GET", "/api/lessons").then((found) => found.games, () => []);
   byId("games").replaceChildren(...games.filter(({ name }) => withLessons.includes(name)).map(({ name, title }) =>
     el("a", { class: `button small ${name === game ? "" : "secondary"}`, href: `/learn/${name}` }, title)));
   let lesson;

@@ -22,7 +22,7 @@ async function start() {
     return;
   }
   article.replaceChildren(...renderMarkdown(await response.text()));
-  const lessons = await api("GET", "/api/lessons").catch(() => []);
+  const lessons = await api("GET", "/api/lessons").then((found) => found.games, () => []);
   if (lessons.includes(game)) {
     article.prepend(el("p", { class: "rules-learn" },
       el("a", { class: "button small", href: `/learn/${game}` }, t("Learn to play"))));

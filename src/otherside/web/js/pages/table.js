@@ -43,8 +43,8 @@ function tablePage(state) {
   const play = (action) => send({ type: "action", version: state.frame.version, action });
   const resign = () => {
     const many = state.table && state.table.players > 2;
-    confirmThen(many ? "Resign? A bot plays your seat for the rest of the game and it counts as a loss for you."
-      : "Resign? The game ends now and counts as a loss for you.", () => send({ type: "resign" }));
+    confirmThen(many ? t("Resign? A bot plays your seat for the rest of the game and it counts as a loss for you.")
+      : t("Resign? The game ends now and counts as a loss for you."), () => send({ type: "resign" }));
   };
   const call = async (path, body) => {
     byId("waiting-error").textContent = "";
@@ -214,7 +214,7 @@ function tablePage(state) {
     },
     lost: () => byId("offline").classList.remove("hidden"),
     closed: (code) => {
-      const words = code === CLOSE.NOT_FOUND ? "There is no such table." : "You may not watch this table.";
+      const words = code === CLOSE.NOT_FOUND ? t("There is no such table.") : t("You may not watch this table.");
       byId("board").replaceChildren(el("p", { class: "panel" }, words));
     },
   });

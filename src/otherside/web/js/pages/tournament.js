@@ -149,7 +149,7 @@ function rounds(ev) {
     blocks.push(el("h3", {}, t("Round {round}", { round: r })),
       el("ul", { class: "boards" }, ev.games.filter((g) => g.round === r).map(gameLine)));
   }
-  return el("div", { class: "panel" }, el("h2", {}, t("Rounds")), blocks);
+  return el("div", { class: "panel rounds" }, el("h2", {}, t("Rounds")), blocks);
 }
 
 function standings(ev) {
@@ -159,7 +159,7 @@ function standings(ev) {
   const head = el("tr", {}, ["#", t("Name"), both(t("Points"), t("Pts")), both(t("Buchholz"), t("BH")),
     both(t("Sonneborn–Berger"), t("SB")), both(t("Wins"), t("W"))].map((h) => el("th", {}, h)));
   return el("div", { class: "panel" }, el("h2", {}, ev.status === "over" ? t("Final standings") : t("Standings")),
-    el("div", { class: "scroll" }, el("table", { class: "list standings" }, el("thead", {}, head), el("tbody", {}, ev.standings.map((s) => el("tr", {},
+    el("div", { class: "standings-scroll" }, el("table", { class: "list standings" }, el("thead", {}, head), el("tbody", {}, ev.standings.map((s) => el("tr", {},
       el("td", {}, s.rank), el("td", {}, labels.get(s.number) ?? s.name), el("td", {}, el("strong", {}, points(s.points))),
       el("td", {}, points(s.buchholz)), el("td", {}, points(s.sonneborn_berger)), el("td", {}, s.wins)))))),
     el("p", { class: "muted" }, t("Ties are broken by Buchholz (the opponents' points), then Sonneborn–Berger (the points of those beaten), then wins; a bye counts as a win.")));

@@ -12,7 +12,7 @@ import { t } from "/static/js/core/i18n.js";
  */
 export async function welcome(root, done) {
   // Each game says what it is from its own folder (js/games/<board>/about.js).
-  const lessons = await api("GET", "/api/lessons").catch(() => []);
+  const lessons = await api("GET", "/api/lessons").then((found) => found.games, () => []);
   const games = await Promise.all((await api("GET", "/api/games")).map(async (game) => ({
     name: game.name,
     ...(await import(`/static/js/games/${game.board.module}/about.js`)).about,
