@@ -59,6 +59,8 @@ CONVERTED = [
     "pages/player.js",
     "pages/rules.js",
     "pages/learn.js",
+    "pages/tournament.js",
+    "pages/analysis.js",
 ]
 FIELD = re.compile(r"\{(\w+)\}")
 

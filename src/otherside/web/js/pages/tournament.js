@@ -37,7 +37,7 @@ function statusBadge(status) {
 function eventRow(e) {
   return el("tr", {},
     el("td", {}, el("a", { href: `/tournaments/${encodeURIComponent(e.id)}` }, el("strong", {}, e.name)),
-      el("div", { class: "muted" }, `${e.title} · ${KINDS[e.kind]?.() ?? e.kind} · ${t("hosted by {name}", { name: e.host })}`,
+      el("div", { class: "muted" }, [e.title, KINDS[e.kind]?.() ?? e.kind, t("hosted by {name}", { name: e.host })].join(" · "),
         e.rated ? el("span", { class: "badge rated" }, t("rated")) : null)),
     el("td", {}, statusBadge(e.status),
       el("div", { class: "muted" }, e.status === "open" ? t("{count} of {most} entrants", { count: e.entrants, most: e.max_entrants })
