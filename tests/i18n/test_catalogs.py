@@ -56,6 +56,7 @@ CONVERTED = [
     "pages/table/waiting.js",
     "pages/table.js",
     "pages/replay.js",
+    "pages/analysis.js",
     "pages/player.js",
     "pages/rules.js",
     "pages/learn.js",
