@@ -61,7 +61,6 @@ CONVERTED = [
     "pages/rules.js",
     "pages/learn.js",
     "pages/tournament.js",
-    "pages/analysis.js",
 ]
 FIELD = re.compile(r"\{(\w+)\}")
 
