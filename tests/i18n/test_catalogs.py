@@ -62,6 +62,7 @@ CONVERTED = [
     "pages/player.js",
     "pages/rules.js",
     "pages/learn.js",
+    "pages/tournament.js",
 ]
 FIELD = re.compile(r"\{(\w+)\}")
 

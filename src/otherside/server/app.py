@@ -44,6 +44,7 @@ from otherside.server.http import (
     players,
     replays,
     settings,
+    tournaments,
 )
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
@@ -68,6 +69,7 @@ from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
+from otherside.server.tournaments.director import Director
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 CONFIG_ENV = "OTHERSIDE_SERVE_CONFIG"
@@ -151,8 +153,10 @@ def create_app(
             resumed = await hub.resume()
             if resumed:
                 log.info("resumed %d game(s) in progress", resumed)
+        app.state.tournaments = Director(db, hub, server_clock)
         if run_scheduler:
             scheduler.start()
+            hub.background(app.state.tournaments.run(), name="tournaments")
         try:
             # uvicorn's connections (GuardedProtocol) find the gate in the lifespan state.
             yield {GATE_KEY: ConnectionGate(server_guards)}
@@ -181,6 +185,7 @@ def create_app(
     app.include_router(language.router)
     app.include_router(lessons.router)
     app.include_router(settings.router)
+    app.include_router(tournaments.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")
@@ -204,6 +209,11 @@ def create_app(
     @app.get("/player/{name}", include_in_schema=False)
     async def player_page(name: str, request: Request) -> HTMLResponse:
         return page_response(request, "player.html")
+
+    @app.get("/tournaments", include_in_schema=False)
+    @app.get("/tournaments/{event_id}", include_in_schema=False)
+    async def tournament_page(request: Request) -> HTMLResponse:
+        return page_response(request, "tournament.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
