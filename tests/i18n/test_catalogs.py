@@ -38,6 +38,7 @@ CONVERTED = [
     "games/verso/board.js",
     "games/versus/about.js",
     "games/versus/board.js",
+    "games/versus/confirm.js",
     "games/rectoverso/about.js",
     "games/rectoverso/board.js",
     "games/rectoverso/draw.js",
@@ -48,6 +49,7 @@ CONVERTED = [
     "pages/welcome.js",
     "pages/table/alert.js",
     "pages/table/away.js",
+    "pages/table/confirm_setting.js",
     "pages/table/chat.js",
     "pages/table/dock.js",
     "pages/table/log.js",
@@ -60,6 +62,7 @@ CONVERTED = [
     "pages/player.js",
     "pages/rules.js",
     "pages/learn.js",
+    "pages/tournament.js",
 ]
 FIELD = re.compile(r"\{(\w+)\}")
 

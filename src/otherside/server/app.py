@@ -45,7 +45,9 @@ from otherside.server.http import (
     outage,
     players,
     replays,
+    settings,
     tokens,
+    tournaments,
 )
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
@@ -70,6 +72,7 @@ from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
+from otherside.server.tournaments.director import Director
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 CONFIG_ENV = "OTHERSIDE_SERVE_CONFIG"
@@ -153,8 +156,10 @@ def create_app(
             resumed = await hub.resume()
             if resumed:
                 log.info("resumed %d game(s) in progress", resumed)
+        app.state.tournaments = Director(db, hub, server_clock)
         if run_scheduler:
             scheduler.start()
+            hub.background(app.state.tournaments.run(), name="tournaments")
         try:
             # uvicorn's connections (GuardedProtocol) find the gate in the lifespan state.
             yield {GATE_KEY: ConnectionGate(server_guards)}
@@ -189,6 +194,8 @@ def create_app(
     app.include_router(players.router)
     app.include_router(language.router)
     app.include_router(lessons.router)
+    app.include_router(settings.router)
+    app.include_router(tournaments.router)
     app.include_router(tokens.router)
     app.include_router(bot_account.router)
     app.include_router(feed.router)
@@ -215,6 +222,11 @@ def create_app(
     @app.get("/player/{name}", include_in_schema=False)
     async def player_page(name: str, request: Request) -> HTMLResponse:
         return page_response(request, "player.html")
+
+    @app.get("/tournaments", include_in_schema=False)
+    @app.get("/tournaments/{event_id}", include_in_schema=False)
+    async def tournament_page(request: Request) -> HTMLResponse:
+        return page_response(request, "tournament.html")
 
     @app.get("/docs/bots", include_in_schema=False)
     async def bots_page(request: Request) -> HTMLResponse:

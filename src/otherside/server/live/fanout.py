@@ -68,6 +68,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         "view": live.adapter.game.view(state, seat),
         "legal": legal,
         "clock": clock,
+        "takeback": request.to_json() if (request := live.pending_takeback()) else None,
     }
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 

@@ -54,6 +54,8 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     # The language chosen on the switcher (otherside.i18n); none: the browser's.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Confirm each move before it is sent (the table page's switch); none: the pages' default.
+    confirm_moves: Mapped[bool | None] = mapped_column(nullable=True)
     # A program plays this account (declared by the account, never undone): shown as a bot.
     is_bot: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -257,3 +259,74 @@ class LessonStep(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     step: Mapped[str] = mapped_column(String(40), primary_key=True)
     done_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Tournament(Base):
+    """An event (Swiss or round-robin): its settings, its host and how far it has come."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(32))
+    # "swiss" or "round-robin".
+    kind: Mapped[str] = mapped_column(String(16))
+    # Swiss: chosen by the host; round-robin: set at the start from the entrants.
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Players at each table: 2 (a duel, a partnership), 3 to 6 for Verso's groups.
+    group_size: Mapped[int] = mapped_column(Integer)
+    max_entrants: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    pace: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(default=False)
+    # Who may enter: "people", "bots" (added by the host) or "both".
+    open_to: Mapped[str] = mapped_column(String(8))
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # "open" (taking entrants), "playing", "over".
+    status: Mapped[str] = mapped_column(String(8), index=True, default="open")
+    # The round being played (0 before the start); moved on by compare-and-set, so that two
+    # server processes never pair the same round twice.
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    # The server process that runs the event under way, and until when (another process takes
+    # a lapsed lease over): one director makes each round's tables.
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentEntrant(Base):
+    """An entrant of an event: a person or a built-in bot, numbered in the order they came."""
+
+    __tablename__ = "tournament_entrants"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id"),)
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # The place in the seeding (0 first: by rating at the start, then who came first).
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TournamentGame(Base):
+    """One game of an event (a table) or one bye, with its result once known."""
+
+    __tablename__ = "tournament_games"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The entrants' numbers by seat (one: a bye).
+    entrants: Mapped[list[int]] = mapped_column(JSON)
+    # NULL for a bye, and until the table is made.
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id"), nullable=True, index=True
+    )
+    # The finished table's result as the event reads it ({"strengths": [...], "won": bool}).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Each entrant's points (0 to 1), by seat; NULL while played.
+    points: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)

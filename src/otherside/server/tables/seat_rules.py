@@ -193,13 +193,18 @@ class Started:
     now: datetime
 
 
-def started(info: TableInfo, adapter: GameAdapter, state: State, now: datetime) -> Started:
+def started(
+    info: TableInfo, adapter: GameAdapter, state: State, now: datetime, may_rate: bool = True
+) -> Started:
     """The table ``info`` starting at ``now`` with the game's first state ``state``: rated
-    when every seat holds a registered player at a player count the game rates."""
+    when every seat holds a registered player at a player count the game rates (and
+    ``may_rate``: an unrated tournament's tables are not)."""
     record = state.to_record()
     options = dict(record.get("options", info.options))
-    rated = info.players in adapter.rated_counts and all(
-        s.human and not s.guest for s in info.seats
+    rated = (
+        may_rate
+        and info.players in adapter.rated_counts
+        and all(s.human and not s.guest for s in info.seats)
     )
     plan = timing.starting(info.pace, info.seats, state, now)
     after = replace(info, status="playing", options=options, version=0, rated=rated)

@@ -204,9 +204,13 @@ class Fill:
 
 @dataclass(frozen=True)
 class Start:
-    """The host starts the game once every seat is taken."""
+    """The host starts the game once every seat is taken. A tournament's table may be
+    unrated (``may_rate``), and its games with bots only are bounded by the event rather than
+    counted against its host's own (``limit_bots_only``)."""
 
     user: UserInfo
+    may_rate: bool = True
+    limit_bots_only: bool = True
 
     async def run(self, live: LiveTable, services: Services) -> TableInfo:
         """The table after. Asking the host's table to start once more answers with the game
@@ -217,7 +221,8 @@ class Start:
         def decide(info: TableInfo) -> seat_rules.Started:
             seat_rules.check_start(info, self.user)
             state = live.adapter.new_state(info.players, info.options, live.game)
-            return seat_rules.started(info, live.adapter, state, services.clock.now())
+            now = services.clock.now()
+            return seat_rules.started(info, live.adapter, state, now, self.may_rate)
 
         async def write(known: TableInfo, start: seat_rules.Started) -> None:
             try:
@@ -228,7 +233,9 @@ class Start:
                     start.rated,
                     start.plan,
                     start.now,
-                    bots_only_limit=bot_tables.bots_only_limit(known, services.limits),
+                    bots_only_limit=bot_tables.bots_only_limit(known, services.limits)
+                    if self.limit_bots_only
+                    else None,
                 )
             except LimitReached as exc:
                 raise Refused("too_many_bot_games", most=exc.most) from exc

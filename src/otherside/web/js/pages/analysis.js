@@ -87,7 +87,8 @@ export function analysisPanel(page) {
 
   // Recto Verso: each card not completed, with the solver's building seen from both sides.
   async function solved(answer) {
-    const { BY_LETTER } = await import("/static/js/games/rectoverso/pieces.js");
+    // The pieces' colours and names come from the game's own board folder.
+    const { BY_LETTER } = await import(`/static/js/games/${encodeURIComponent(answer.game)}/pieces.js`);
     const side = (title, levels) => {
       const cell = 20;
       const width = cell * (levels[0]?.length ?? 4);
@@ -112,8 +113,9 @@ export function analysisPanel(page) {
   }
 
   function drawn(answer) {
-    if (answer.game === "verso") { weighed(answer); return; }
-    if (answer.game === "rectoverso") { solved(answer); return; }
+    // What the answer holds says how to draw it: weighed decisions, missed cards, or plies.
+    if (answer.decisions) { weighed(answer); return; }
+    if (answer.cards) { solved(answer); return; }
     state.plies = answer.plies;
     const counts = Object.fromEntries(MARKED.map((j) => [j, [0, 0]]));
     for (const ply of answer.plies) if (ply.judgement) counts[ply.judgement][ply.seat] += 1;

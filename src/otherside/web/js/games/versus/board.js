@@ -4,6 +4,7 @@
 import { el, svg } from "/static/js/core/dom.js";
 import { t, tn } from "/static/js/core/i18n.js";
 import { withoutRuleIds } from "/static/js/core/words.js";
+import { confirmBar, confirmKey, pendingMarks, takebackPanel, takebackRequest } from "./confirm.js";
 
 // The players' colours as the publisher names them (blau, braun; bleu, marron; blauw, bruin),
 // and as the page's classes name them.
@@ -239,9 +240,11 @@ function cellWords(cell, view, stones) {
 export function createBoard(root, context) {
   // What the player is doing between two views: kept across renders, reset when the ply changes.
   // ``shown`` is the last board ply, still drawn while a draw offer is made and answered.
-  const ui = { selected: null, at: -1, pending: false, confirmResign: false, focus: null, last: null, shown: null, seen: -1, legendOpen: false };
+  // ``chosen``: a move chosen and shown, waiting for its confirmation (confirm.js).
+  const ui = { selected: null, chosen: null, at: -1, pending: false, confirmResign: false, focus: null, last: null, shown: null, seen: -1, legendOpen: false };
   const timers = new Set();
   const onKey = (event) => {
+    if (ui.chosen && ui.last && confirmKey(event, { confirm: () => confirmChosen(ui.last.ctx), cancel: cancelChosen })) return;
     if (event.key !== "Escape" || !ui.last || (!ui.selected && !ui.confirmResign)) return;
     ui.selected = null;
     ui.confirmResign = false;
@@ -305,6 +308,10 @@ export function createBoard(root, context) {
     const [sx, sy] = ui.selected ? centre(ui.selected, flip) : [0, 0];
     const selection = ui.selected ? svg("polygon", { class: "vs-selected", points: hexPoints(sx, sy, S * 0.9) }) : null;
     const ring = ui.selected ? svg("circle", { class: "vs-selected-ring", cx: sx, cy: sy, r: 0.95 * S }) : null;
+    const chosenFrom = ui.chosen?.split(">")[0];
+    const chosen = ui.chosen ? pendingMarks(ui.chosen, (cell) => centre(cell, flip), S, view.versus.includes(chosenFrom)
+      ? versusShape(view.versus.indexOf(chosenFrom)) : stoneShape(stones.get(chosenFrom), topSeat, null)) : null;
+    for (const piece of pieces) if (chosenFrom && piece.getAttribute("data-piece") === chosenFrom) piece.classList.add("leaving");
 
     // Tab order: the cells the selected piece can reach, then the pieces to move, as on screen.
     const rank = (cell) => (choices.has(cell) ? 0 : moves.has(cell) ? 1 : 2);
@@ -336,7 +343,7 @@ export function createBoard(root, context) {
       "aria-label": t("VERSUS board, {colour}'s home edge at the bottom", { colour: COLOUR[flip ? 1 : 0] }),
       onclick: () => env.activate(null, false),
       onmouseleave: () => env.hint(null),
-    }, defs(), frame, edgeLabels(flip), cells, marks, selection, ghosts, arrows, pieces, ring, dots, hits);
+    }, defs(), frame, edgeLabels(flip), cells, marks, selection, ghosts, arrows, pieces, ring, dots, chosen, hits);
   }
 
   function edgeLabels(flip) {
@@ -451,9 +458,24 @@ export function createBoard(root, context) {
     return buttons.length ? el("div", { class: "vs-actions" }, buttons) : null;
   }
 
+  function confirmChosen(ctx) {
+    const action = ui.chosen;
+    if (!action || ui.pending) return;
+    ui.chosen = null;
+    ui.focus = null;
+    send(ctx, action);
+  }
+
+  function cancelChosen() {
+    ui.chosen = null;
+    ui.focus = ui.selected ? "choice" : null;
+    redraw();
+  }
+
   function send(ctx, action) {
     ui.pending = true;
     ui.selected = null;
+    ui.chosen = null;
     ctx.play(action);
     redraw();
     // A refused action brings no new view: give the board back after a while.
@@ -507,6 +529,7 @@ export function createBoard(root, context) {
   function render(root, view, ctx) {
     if (ui.at !== view.ply) {
       ui.selected = null;
+      ui.chosen = null;
       ui.confirmResign = false;
       ui.at = view.ply;
     }
@@ -532,6 +555,7 @@ export function createBoard(root, context) {
     const interactive = Boolean(ctx.play) && !outcome && !ui.pending && (ctx.legal ?? []).some((a) => a.includes(">"));
     const moves = interactive ? reachable(ctx.legal) : new Map();
     if (ui.selected && !moves.has(ui.selected)) ui.selected = null;
+    if (ui.chosen && !(ctx.legal ?? []).includes(ui.chosen)) ui.chosen = null;
     const hintLine = el("div", { class: "vs-hint", "aria-live": "polite" });
     const env = {
       interactive, moves, fresh,
@@ -541,10 +565,18 @@ export function createBoard(root, context) {
         ui.focus = keyboard ? cell : null;
         if (cell && ui.selected && (moves.get(ui.selected) ?? []).includes(cell)) {
           const action = `${ui.selected}>${cell}`;
+          if (ctx.confirm) {
+            // Shown, not sent: the bar under the board confirms it (or another choice replaces it).
+            ui.chosen = action;
+            ui.focus = keyboard ? "confirm" : null;
+            draw(root, view, ctx, false);
+            return;
+          }
           ui.focus = null;
           send(ctx, action);
           return;
         }
+        ui.chosen = null;
         const next = cell && moves.has(cell) && cell !== ui.selected ? cell : null;
         if (next === ui.selected) return;
         ui.selected = next;
@@ -562,11 +594,14 @@ export function createBoard(root, context) {
     root.replaceChildren(el("div", { class: "vs-wrap" },
       el("div", { class: "vs-grid" },
         playerCard(view, ctx, 1 - bottom, "top"),
-        el("div", { class: "vs-board" }, boardNode),
+        el("div", { class: "vs-board" }, boardNode,
+          ui.chosen ? confirmBar(ui.chosen, { confirm: () => confirmChosen(ctx), cancel: cancelChosen, busy: ui.pending }) : null,
+          takebackRequest(ctx, (step) => context.takeback(step), (seat) => who(ctx.names, seat))),
         playerCard(view, ctx, bottom, "bottom"),
-        el("div", { class: "vs-side" }, statusBox(view, ctx, env)),
+        el("div", { class: "vs-side" }, statusBox(view, ctx, env), takebackPanel(ctx, (step) => context.takeback(step), (seat) => who(ctx.names, seat))),
         el("div", { class: "vs-below" }, caption, hintLine, legend()))));
-    if (ui.focus) root.querySelector(ui.focus === "choice" ? ".vs-hit.choice" : `[data-cell="${ui.focus}"]`)?.focus();
+    const focusAt = { choice: ".vs-hit.choice", confirm: "[data-testid=vs-confirm-move]" }[ui.focus] ?? `[data-cell="${ui.focus}"]`;
+    if (ui.focus) root.querySelector(focusAt)?.focus();
     ui.focus = null; // once: a later view must not pull the focus away from, say, the chat
     if (fresh) animate(root, view, ctx);
   }
@@ -595,7 +630,10 @@ export function createBoard(root, context) {
   }
 
   return {
-    update: (frame) => render(root, frame.view, { ...frame, play: context.play, resign: context.resign }),
+    update: (frame) => render(root, frame.view, { ...frame, play: context.play, resign: context.resign,
+      takebackable: typeof context.takeback === "function" }),
+    // The table page shows its "Confirm each move" switch for this board (frame.confirm).
+    confirms: true,
     describe: (view, names) => [summary(view, names)],
     dispose() {
       document.removeEventListener("keydown", onKey);

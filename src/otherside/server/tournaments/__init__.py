@@ -1,0 +1,15 @@
+"""Tournaments: Swiss and round-robin events for people and bots.
+
+The pure part decides, from the entrants in seed order and the games played so far, who meets
+whom in the next round and how the entrants stand; it reads no database and knows no table:
+
+- :mod:`.results`: a game of an event as data, and the points a finished game gives by rank;
+- :mod:`.standings`: points and the tie-breaks (Buchholz, Sonneborn–Berger, wins);
+- :mod:`.swiss`: Swiss pairing of duels (a maximum-weight matching: no repeat pairing where one
+  is avoidable, a bye to the lowest-ranked entrant without one);
+- :mod:`.groups`: tables of three to six (Verso) and the table sizes of a round;
+- :mod:`.round_robin`: everyone meets everyone once (the circle, or Berger, method).
+
+The server's side (:mod:`.store`, :mod:`.director`) keeps the events in the database, makes the
+tables of each round through the lobby's own seating code, and records the results.
+"""
