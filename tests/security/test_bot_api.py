@@ -279,15 +279,26 @@ async def test_bot_run_reconnects_by_itself_when_the_server_comes_back(tmp_path:
     try:
         async with client(first) as owner:
             token = (await account_with_token(owner, "Phoenix"))["token"]
-            table_id = await table_against_a_server_bot(first, owner, token)
-            runner = bot_run(first, token, "--bot", "greedy", "--games", "1")
-            async with asyncio.timeout(120):
-                while (await owner.get(f"/api/tables/{table_id}")).json()["version"] < 4:
-                    await asyncio.sleep(0.2)
-        first.kill()  # kill -9 in the middle of the game
-        second = Server(url, port)  # the game resumes where it was
-        async with client(second) as looker:
-            table = await wait_over(looker, table_id)
+            made = await owner.post(
+                "/api/tables", headers=bearer(token), json={"game": "versus", "players": 2}
+            )
+            table_id = made.json()["id"]
+            filled = await owner.post(
+                f"/api/tables/{table_id}/bots", headers=bearer(token), json={"bot": "random"}
+            )
+            assert filled.status_code == 200
+        runner = bot_run(first, token, "--bot", "greedy", "--games", "1")
+        assert runner.stdout is not None
+        async with asyncio.timeout(60):
+            following = await asyncio.to_thread(runner.stdout.readline)
+        assert following.strip() == "following the account's events"
+        first.kill()  # kill -9: the stream breaks
+        second = Server(url, port)
+        async with client(second) as owner:
+            # The game starts on the new process only: the client plays it if it came back.
+            started = await owner.post(f"/api/tables/{table_id}/start", headers=bearer(token))
+            assert started.status_code == 200
+            table = await wait_over(owner, table_id)
         output, _ = await asyncio.to_thread(runner.communicate, timeout=60)
     finally:
         if runner is not None and runner.poll() is None:

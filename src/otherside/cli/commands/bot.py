@@ -145,6 +145,7 @@ class BotClient:
             if stream.status_code != 200:
                 stream.read()
                 raise httpx.TransportError(f"HTTP {stream.status_code}: {stream.text[:200]}")
+            self.say("following the account's events")
             for line in stream.iter_lines():
                 if not line.strip():
                     continue  # keep-alive
