@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from otherside.server.accounts.limiter import SWEEP_SECONDS, Limiter, Quota, TooMany
 from otherside.server.clock import ManualClock
@@ -52,6 +52,30 @@ async def test_slots_are_taken_refused_given_back_and_renewed(
     assert renewed.hits == 1
     await limits.release(slots[1])  # of the ended window: the new one is not touched
     assert (await limits.reserve(THREE, "a")).hits == 2
+
+
+async def test_a_full_key_is_refused_from_memory_until_its_window_ends(
+    limiter: tuple[Limiter, ManualClock],
+) -> None:
+    limits, clock = limiter
+    slots = [await limits.reserve(THREE, "a") for _ in range(3)]
+    with pytest.raises(TooMany):
+        await limits.reserve(THREE, "a")
+    statements: list[str] = []
+    event.listen(limits.db.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    clock.advance(seconds=30)
+    for _ in range(20):  # a flood of refusals: no round trip to the database each
+        with pytest.raises(TooMany) as refused:
+            await limits.reserve(THREE, "a")
+        assert refused.value.headers == {"Retry-After": "30"}
+    assert statements == []
+    assert (await limits.reserve(THREE, "b")).hits == 1 and statements  # others still counted
+    await limits.release(slots[0])  # given back here: free at once
+    assert (await limits.reserve(THREE, "a")).hits == 3
+    with pytest.raises(TooMany):
+        await limits.reserve(THREE, "a")
+    clock.advance(seconds=30)  # the window ended: counted anew
+    assert (await limits.reserve(THREE, "a")).hits == 1
 
 
 async def test_many_at_once_get_exactly_the_limit(limiter: tuple[Limiter, ManualClock]) -> None:

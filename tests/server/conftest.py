@@ -28,10 +28,14 @@ from otherside.bots.base import RandomBot
 from otherside.server.accounts.limits import Limits
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.app import create_app
-from otherside.server.store.db import sqlite_url
+from otherside.server.clock import ManualClock
+from otherside.server.store.db import Database, sqlite_url
+from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables.adapters import GameAdapter, register_adapter, unregister_adapter
+from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
+from otherside.server.tables.play import Play
 from tests.core.toy import Nim
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
@@ -82,6 +86,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
         return
     with postgres_database() as url:
         yield url
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    """The store's :class:`Database` on a fresh database, migrated, without an app."""
+    database = Database(database_url)
+    await asyncio.to_thread(database.migrate)
+    yield database
+    database.close()
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -145,6 +158,24 @@ class Recorder:
 
     def clear(self) -> None:
         self.texts.clear()
+
+
+ADA = UserInfo(1, "Ada", False)
+BOB = UserInfo(2, "Bob", False)
+"""Two accounts for the tests that run tables without an app (a hub or the seat rules alone)."""
+
+
+@pytest.fixture
+async def hub() -> AsyncIterator[TableHub]:
+    """A hub with its store in memory: no app, no database, time from a ``ManualClock``, bots
+    thinking in threads; whole games in milliseconds. (With an app: :func:`hub_of`.)"""
+    runner = BotRunner(workers=0)
+    made = TableHub(None, runner, ManualClock(), store=MemoryTableStore())
+    try:
+        yield made
+    finally:
+        await made.close()
+        await runner.close()
 
 
 def hub_of(app: FastAPI) -> TableHub:
@@ -215,6 +246,25 @@ def mailbox() -> Iterator[Mailbox]:
         controller.stop()
 
 
+PUBLIC_URL = "http://games.example"
+
+
+@asynccontextmanager
+async def reminding(
+    database_url: str, mailbox: Mailbox, clock: ManualClock
+) -> AsyncIterator[tuple[FastAPI, Player, Player]]:
+    """An app that mails turn reminders to ``mailbox`` (their links to :data:`PUBLIC_URL`),
+    its time from ``clock`` and its scheduler run by the test (``app.state.scheduler``); Ada
+    and Bob signed up, Bob with an e-mail address."""
+    async with running(
+        database_url, clock=clock, run_scheduler=False, smtp_url=mailbox.url, public_url=PUBLIC_URL
+    ) as app:
+        ada, bob = await registered(app, "Ada", "Bob")
+        mailed = await bob.http.post("/api/me/email", json={"email": "bob@example.org"})
+        assert mailed.status_code == 200 and mailed.json(), mailed.text
+        yield app, ada, bob
+
+
 async def people(app: FastAPI, count: int) -> list[Player]:
     """``count`` signed-in guests."""
     found = []
@@ -231,12 +281,19 @@ async def table_with(
     game: str = "verso",
     options: dict[str, Any] | None = None,
     start: bool = True,
+    pace: dict[str, Any] | None = None,
 ) -> str:
-    """A table of ``game`` with ``humans`` (the first is the host) and ``bots`` random bots."""
+    """A table of ``game`` with ``humans`` (the first is the host) and ``bots`` random bots, at
+    ``pace`` (the game's usual one if ``None``)."""
     host = humans[0].http
     made = await host.post(
         "/api/tables",
-        json={"game": game, "players": len(humans) + bots, "options": options or {}},
+        json={
+            "game": game,
+            "players": len(humans) + bots,
+            "options": options or {},
+            **({} if pace is None else {"pace": pace}),
+        },
     )
     assert made.status_code == 201, made.text
     table_id: str = made.json()["id"]
@@ -264,6 +321,20 @@ async def watched(
         live = await hub.attach(table_id, conn)
     assert live is not None
     return hub, live, conns
+
+
+async def play_out(hub: TableHub, table_id: str, player: UserInfo) -> LiveTable:
+    """Play ``table_id`` to its end: ``player`` (the only human) their first legal action
+    each turn, the bots theirs; the table, over."""
+    live = await hub.live(table_id)
+    while live.state is not None and not live.state.is_over:
+        await settle(hub, table_id)
+        if live.state.is_over:
+            break
+        action = str(live.state.legal_actions()[0])
+        await hub.ask(table_id, Play(player, live.info.version, action))
+    await settle(hub, table_id)
+    return live
 
 
 async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:

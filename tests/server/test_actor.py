@@ -5,19 +5,16 @@ hub with the store in memory (no database): whole games in milliseconds."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 import pytest
 
-from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import ManualClock
 from otherside.server.live.inbox import handle
 from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables import seating
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.chat import Say
 from otherside.server.tables.deadlines import on_deadline
 from otherside.server.tables.errors import Refused
@@ -26,21 +23,7 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from otherside.server.tables.services import Services
-from tests.server.conftest import Recorder, settle
-
-ADA = UserInfo(1, "Ada", False)
-BOB = UserInfo(2, "Bob", False)
-
-
-@pytest.fixture
-async def hub() -> AsyncIterator[TableHub]:
-    runner = BotRunner(workers=0)
-    made = TableHub(None, runner, ManualClock(), store=MemoryTableStore())
-    try:
-        yield made
-    finally:
-        await made.close()
-        await runner.close()
+from tests.server.conftest import ADA, BOB, Recorder, play_out
 
 
 @dataclass
@@ -215,12 +198,7 @@ async def test_a_whole_game_against_a_bot_without_a_database(hub: TableHub) -> N
     ada = Recorder(ADA)
     live = await hub.attach(table, ada)
     await hub.ask(table, Say(ADA, "good luck"))
-    while live.state is not None and not live.state.is_over:
-        await settle(hub, table)
-        if live.state.is_over:
-            break
-        await hub.ask(table, Play(ADA, live.info.version, str(live.state.legal_actions()[0])))
-    await settle(hub, table)
+    assert await play_out(hub, table, ADA) is live
     assert live.info.status == "over" and live.info.outcome is not None
     assert ada.last("view")["version"] == live.info.version
     assert ada.last("chat")["lines"][-1]["text"] == "good luck"

@@ -5,31 +5,17 @@ refusal and the lobby in German on a phone, without overflow. Screenshots go to 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from otherside.server.store.db import sqlite_url
 from tests.server import test_browser
-from tests.server.processes import Server, free_port
 
-browser, SHOTS = test_browser.browser, test_browser.SHOTS
+server, browser, SHOTS = test_browser.server, test_browser.browser, test_browser.SHOTS
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 # Words a German page never shows, all English (the converted parts must not either).
 ENGLISH = {"the", "your", "you", "with", "and", "this", "table", "game", "games", "play", "seat"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    url = sqlite_url(tmp_path_factory.mktemp("languages") / "otherside.db")
-    process = Server(url, port, bot_delay=0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
 
 
 def _page(browser: Any, locale: str) -> Any:

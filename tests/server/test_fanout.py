@@ -6,34 +6,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
 from otherside.core.simultaneous import actors, legal_actions_of
-from otherside.server.accounts.sessions import UserInfo
-from otherside.server.clock import ManualClock
 from otherside.server.live.protocol import ViewMessage
-from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables import seating
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.play import Play
-from tests.server.conftest import Recorder
-
-ADA = UserInfo(1, "Ada", False)
-BOB = UserInfo(2, "Bob", False)
-
-
-@pytest.fixture
-async def hub() -> AsyncIterator[TableHub]:
-    runner = BotRunner(workers=0)
-    made = TableHub(None, runner, ManualClock(), store=MemoryTableStore())
-    try:
-        yield made
-    finally:
-        await made.close()
-        await runner.close()
+from tests.server.conftest import ADA, BOB, Recorder
 
 
 @pytest.mark.parametrize("game", ["verso", "versus", "rectoverso"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -73,26 +74,50 @@ async def _heard(catch_up: CatchUp, note: dict[str, Any]) -> dict[str, int]:
     return {k: v - before[k] for k, v in catch_up.counts().items()}
 
 
-async def _held(app: FastAPI, table: str, who: Player) -> tuple[LiveTable, Recorder]:
-    watcher = who.recorder()
-    return await hub_of(app).attach(table, watcher), watcher
+@dataclass
+class Followed:
+    """Ada and Bob's game, played on the first process and held, watched by Bob, on the
+    second, which hears of each move only from the notes the test hands its catch-up."""
+
+    owner: TableHub
+    players: list[Player]
+    played: LiveTable
+    held: LiveTable
+    watcher: Recorder
+    catch_up: CatchUp
+
+    async def move(self) -> dict[str, Any]:
+        """The next move, played on the first process; its note for the others."""
+        return await _move(self.owner, self.played.id, self.players)
+
+    def same_game(self) -> bool:
+        """Whether the second process holds the game the first one played."""
+        assert self.held.state is not None and self.played.state is not None
+        return self.held.state.to_record() == self.played.state.to_record()
 
 
-async def test_a_move_heard_at_the_version_before_is_applied_with_no_read(
-    apps: tuple[FastAPI, FastAPI],
-) -> None:
+@pytest.fixture
+async def followed(apps: tuple[FastAPI, FastAPI]) -> Followed:
     first, second = apps
     ada, bob = await people(first, 2)
     table = await table_with(first, [ada, bob])
-    held, watcher = await _held(second, table, bob)
-    catch_up = hub_of(second).catch_up
-    played = await hub_of(first).live(table)
+    watcher = bob.recorder()
+    held = await hub_of(second).attach(table, watcher)
+    owner = hub_of(first)
+    return Followed(
+        owner, [ada, bob], await owner.live(table), held, watcher, hub_of(second).catch_up
+    )
+
+
+async def test_a_move_heard_at_the_version_before_is_applied_with_no_read(
+    followed: Followed,
+) -> None:
+    held, played, watcher = followed.held, followed.played, followed.watcher
     for version in (1, 2, 3):
-        note = await _move(hub_of(first), table, [ada, bob])
-        assert await _heard(catch_up, note) == {"followed": 1, "reads": 0}
+        note = await followed.move()
+        assert await _heard(followed.catch_up, note) == {"followed": 1, "reads": 0}
         assert held.info.version == version
-        assert held.state is not None and played.state is not None
-        assert held.state.to_record() == played.state.to_record()
+        assert held.state is not None and followed.same_game()
         assert held.info.to_move == played.info.to_move
         assert held.info.turn_started_at == played.info.turn_started_at
         view = watcher.last("view")
@@ -100,42 +125,36 @@ async def test_a_move_heard_at_the_version_before_is_applied_with_no_read(
         assert view["legal"] == [str(a) for a in legal_actions_of(held.state, 1)]
     # Heard again (a catch-up read it first): nothing changes, nothing is read.
     texts = len(watcher.texts)
-    assert await _heard(catch_up, note) == {"followed": 1, "reads": 0}
+    assert await _heard(followed.catch_up, note) == {"followed": 1, "reads": 0}
     assert held.info.version == 3 and len(watcher.texts) == texts
 
 
 async def test_a_gap_or_a_move_that_does_not_apply_here_is_read_from_the_database(
-    apps: tuple[FastAPI, FastAPI],
+    followed: Followed,
 ) -> None:
-    first, second = apps
-    ada, bob = await people(first, 2)
-    table = await table_with(first, [ada, bob])
-    held, watcher = await _held(second, table, bob)
-    catch_up = hub_of(second).catch_up
-    played = await hub_of(first).live(table)
-    await _move(hub_of(first), table, [ada, bob])  # its note is lost
-    gap = await _move(hub_of(first), table, [ada, bob])
+    held, catch_up = followed.held, followed.catch_up
+    await followed.move()  # its note is lost
+    gap = await followed.move()
     assert await _heard(catch_up, gap) == {"followed": 0, "reads": 1}
-    assert held.info.version == 2 and watcher.last("view")["version"] == 2
-    assert held.state is not None and played.state is not None
-    assert held.state.to_record() == played.state.to_record()
+    assert held.info.version == 2 and followed.watcher.last("view")["version"] == 2
+    assert followed.same_game()
     # A move the engine refuses here (not what the owner had): read, not applied.
-    wrong = await _move(hub_of(first), table, [ada, bob])
+    wrong = await followed.move()
     wrong["move"]["action"] = "no such action"
     assert await _heard(catch_up, wrong) == {"followed": 0, "reads": 1}
-    assert held.info.version == 3 and held.state.to_record() == played.state.to_record()
+    assert held.info.version == 3 and followed.same_game()
     # A note without the move (an action too long for one NOTIFY) or garbled: read too.
-    bare = await _move(hub_of(first), table, [ada, bob])
+    bare = await followed.move()
     del bare["move"]
     assert await _heard(catch_up, bare) == {"followed": 0, "reads": 1}
-    garbled = await _move(hub_of(first), table, [ada, bob])
+    garbled = await followed.move()
     garbled["move"]["at"] = "yesterday"
     assert await _heard(catch_up, garbled) == {"followed": 0, "reads": 1}
-    assert held.info.version == 5 and held.state.to_record() == played.state.to_record()
+    assert held.info.version == 5 and followed.same_game()
     # And the next move follows on from what was read.
-    note = await _move(hub_of(first), table, [ada, bob])
+    note = await followed.move()
     assert await _heard(catch_up, note) == {"followed": 1, "reads": 0}
-    assert held.state.to_record() == played.state.to_record()
+    assert followed.same_game()
 
 
 def test_a_note_carries_the_move_only_when_it_fits_one_notify() -> None:

@@ -18,7 +18,16 @@ from otherside.server.clock import ManualClock
 from otherside.server.live.inbox import handle
 from otherside.server.store.db import sqlite_url
 from otherside.server.store.models import User
-from tests.server.conftest import Mailbox, client, people, registered, running, watched
+from tests.server.conftest import (
+    PUBLIC_URL,
+    Mailbox,
+    client,
+    people,
+    registered,
+    reminding,
+    table_with,
+    watched,
+)
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
 GERMAN_DAYS = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
@@ -154,23 +163,10 @@ async def test_the_reminder_mail_is_in_the_recipient_language(
     database_url: str, mailbox: Mailbox
 ) -> None:
     clock = ManualClock()
-    async with running(
-        database_url,
-        clock=clock,
-        run_scheduler=False,
-        smtp_url=mailbox.url,
-        public_url="http://games.example",
-    ) as app:
-        ada, bob = await registered(app, "Ada", "Bob")
-        await bob.http.post("/api/me/email", json={"email": "bob@example.org"})
+    async with reminding(database_url, mailbox, clock) as (app, ada, bob):
         assert (await bob.http.post("/api/language", json={"language": "de"})).is_success
         pace = {"kind": "turn", "days": 7, "remind_days": 4}
-        made = await ada.http.post(
-            "/api/tables", json={"game": "versus", "players": 2, "pace": pace}
-        )
-        table_id = made.json()["id"]
-        assert (await bob.http.post(f"/api/tables/{table_id}/join", json={})).is_success
-        assert (await ada.http.post(f"/api/tables/{table_id}/start")).is_success
+        table_id = await table_with(app, [ada, bob], game="versus", pace=pace)
         hub, live, (blue, _brown, _) = await watched(app, table_id, [ada, bob])
         move = {"type": "action", "version": 0, "action": "0:-4>0:-3"}
         await handle(hub, live, blue, json.dumps(move))
@@ -180,7 +176,7 @@ async def test_the_reminder_mail_is_in_the_recipient_language(
         assert mail["Subject"] == "otherside: Du bist am Zug in VERSUS gegen Ada"
         body = mail.get_content().replace("\r\n", "\n")
         assert body.startswith("Hallo Bob,\n\ndeine Partie VERSUS gegen Ada wartet seit 4 Tagen")
-        assert f"http://games.example/table/{table_id}" in body and "7 Tage ohne Zug" in body
+        assert f"{PUBLIC_URL}/table/{table_id}" in body and "7 Tage ohne Zug" in body
         end = live.info.turn_started_at + timedelta(days=7)
         weekday = GERMAN_DAYS[end.weekday()]
         assert f"{weekday}, {end.day}. {GERMAN_MONTHS_LIST[end.month - 1]} {end.year}" in body

@@ -5,7 +5,7 @@ table has left is refused and writes nothing."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
@@ -23,14 +23,6 @@ from otherside.server.store.writes import create_table, save_start
 from otherside.server.tables.pace import Pace
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-
-
-@pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
-    database = Database(database_url)
-    await asyncio.to_thread(database.migrate)
-    yield database
-    database.close()
 
 
 def started_tables(db: Database, count: int) -> list[str]:

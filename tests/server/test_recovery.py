@@ -23,8 +23,7 @@ from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
-from tests.server.conftest import Recorder, settle
-from tests.server.test_actor import ADA, BOB
+from tests.server.conftest import ADA, BOB, Recorder, play_out
 
 WAIT = 20.0
 
@@ -89,13 +88,7 @@ async def test_a_bot_move_that_could_not_be_stored_is_tried_again(
     table = (await seating.create(hub, ADA, "nim", 2, {})).id
     store.bot_writes_to_fail = 2
     await hub.ask(table, seating.Fill(ADA, "random"))
-    live = await hub.live(table)
-    while live.state is not None and not live.state.is_over:
-        await settle(hub, table)
-        if live.state.is_over:
-            break
-        await hub.ask(table, Play(ADA, live.info.version, str(live.state.legal_actions()[0])))
-    await settle(hub, table)
+    live = await play_out(hub, table, ADA)
     # Both failures happened (each a refusal that changed nothing), and the bot played on to
     # the end of the game rather than stop for good.
     assert store.failed == 2

@@ -14,10 +14,9 @@ from otherside.server.tables import seat_rules
 from otherside.server.tables.adapters import get_adapter
 from otherside.server.tables.errors import CODES, HTTP_STATUS, Refused, english
 from otherside.server.tables.pace import Pace
+from tests.server.conftest import ADA, BOB
 
 NOW = datetime(2026, 1, 2, 12, 0, tzinfo=UTC)
-ADA = UserInfo(1, "Ada", False)
-BOB = UserInfo(2, "Bob", False)
 CYD = UserInfo(3, "Cyd", True)
 
 

@@ -24,12 +24,14 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from tests.server.conftest import (
+    PUBLIC_URL,
     Mailbox,
     Player,
     Recorder,
     hub_of,
     people,
     registered,
+    reminding,
     running,
     settle,
     table_with,
@@ -42,15 +44,9 @@ TURN = {"kind": "turn", "days": 7, "remind_days": 4}
 async def _versus(
     app: FastAPI, players: list[Player], pace: dict[str, Any] | None = None
 ) -> tuple[TableHub, LiveTable, list[Recorder]]:
-    host = players[0].http
-    made = await host.post(
-        "/api/tables", json={"game": "versus", "players": 2, "pace": pace or TURN}
-    )
-    assert made.status_code == 201, made.text
-    table_id = made.json()["id"]
-    joined = await players[1].http.post(f"/api/tables/{table_id}/join", json={})
-    assert joined.status_code == 200, joined.text
-    assert (await host.post(f"/api/tables/{table_id}/start")).status_code == 200
+    """A VERSUS game of the two ``players`` (turn-based unless ``pace`` says otherwise),
+    started, and watched by them and a spectator (:func:`watched`)."""
+    table_id = await table_with(app, players, game="versus", pace=pace or TURN)
     return await watched(app, table_id, players)
 
 
@@ -166,15 +162,7 @@ async def test_turn_based_reminder_on_day_4_and_loss_on_day_7(
     database_url: str, mailbox: Mailbox
 ) -> None:
     clock = ManualClock()
-    async with running(
-        database_url,
-        clock=clock,
-        run_scheduler=False,
-        smtp_url=mailbox.url,
-        public_url="http://games.example",
-    ) as app:
-        ada, bob = await registered(app, "Ada", "Bob")
-        assert (await bob.http.post("/api/me/email", json={"email": "bob@example.org"})).json()
+    async with reminding(database_url, mailbox, clock) as (app, ada, bob):
         hub, live, (blue, _brown, _) = await _versus(app, [ada, bob])
         scheduler = app.state.scheduler
         await _send(hub, live, blue, {"type": "action", "version": 0, "action": "0:-4>0:-3"})
@@ -187,7 +175,7 @@ async def test_turn_based_reminder_on_day_4_and_loss_on_day_7(
         mail = mailbox.messages[0]
         assert mail["To"] == "bob@example.org" and "VERSUS" in mail["Subject"]
         body = mail.get_content()
-        assert f"http://games.example/table/{live.id}" in body and "7 days" in body
+        assert f"{PUBLIC_URL}/table/{live.id}" in body and "7 days" in body
         mine = (await bob.http.get("/api/my/tables")).json()
         assert mine[0]["your_turn"] and mine[0]["reminded"]
         assert live.info.deadline_at == turn + timedelta(days=7)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -26,14 +25,6 @@ RENAME_AT = (
     .where(User.name_key == bindparam("key"), User.name == bindparam("was"))
     .values(name=bindparam("now"))
 )
-
-
-@pytest.fixture
-async def db(database_url: str) -> AsyncIterator[Database]:
-    database = Database(database_url)
-    await asyncio.to_thread(database.migrate)
-    yield database
-    database.close()
 
 
 def names(db: Database) -> set[str]:

@@ -17,12 +17,14 @@ from rich.table import Table
 from rich.text import Text
 
 from otherside.bots.match import Step
+from otherside.cli.language import current, t
 from otherside.cli.session import QUIT_HELP, read_command
 from otherside.cli.verso_render import STYLES, render_board
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.core.game import Action, Game, State
 from otherside.games.verso import parse_action
 from otherside.guide import name_rule_ids
+from otherside.i18n import N_
 
 SHORT_WORDS = {
     "d": "draw",
@@ -34,18 +36,20 @@ SHORT_WORDS = {
     "o": "orange",
 }
 
+# What the prompt accepts: the commands stay as typed in every language, their meanings are
+# messages.
 HELP_MOVES = (
-    ("draw, d", "take the top card of the pile as it shows"),
-    ("flip, f", "turn the top card over, then take it (it stays turned)"),
-    ("series COLOUR VALUES", "bank a run of 2-6 cards of one colour, values increasing:"),
-    ("", "series blue 3 4 5, or s b 3 4 5; a star is *N, the value it stands for"),
-    ("pass, p", "only in the final round: bank nothing"),
-    ("a number", "the move of that number in the list of legal moves"),
-    ("moves, ?", "list the legal moves"),
-    ("board", "show the table again"),
+    ("draw, d", N_("take the top card of the pile as it shows")),
+    ("flip, f", N_("turn the top card over, then take it (it stays turned)")),
+    ("series COLOUR VALUES", N_("bank a run of 2-6 cards of one colour, values increasing:")),
+    ("", N_("series blue 3 4 5, or s b 3 4 5; a star is *N, the value it stands for")),
+    ("pass, p", N_("only in the final round: bank nothing")),
+    (N_("a number"), N_("the move of that number in the list of legal moves")),
+    ("moves, ?", N_("list the legal moves")),
+    ("board", N_("show the table again")),
     ("quit, q", QUIT_HELP),
 )
-HELP_RULES = (
+HELP_RULES = N_(
     "Banking a series: your neighbours turn over their highest card of that colour, you score "
     "the VP printed on the series (upper-case faces 3, lower-case 1, a star 1) and discard its "
     "two highest cards. A tableau never holds two equal cards: the new one is discarded. "
@@ -59,8 +63,8 @@ def help_text() -> RenderableType:
     """What the prompt accepts, and the rules in a nutshell."""
     table = Table.grid(padding=(0, 2))
     for words, meaning in HELP_MOVES:
-        table.add_row(Text(words, style="bold"), meaning)
-    return Group(table, Text(HELP_RULES, style="dim"))
+        table.add_row(Text(t(words) if words else "", style="bold"), t(meaning))
+    return Group(table, Text(t(HELP_RULES), style="dim"))
 
 
 def expand_shorthand(text: str) -> str:
@@ -98,7 +102,7 @@ class Referee:
             self.state.apply(str(action))
         except (BadNotation, IllegalAction) as exc:
             return exc.reason
-        return "it is not among the legal moves"
+        return t("it is not among the legal moves")
 
     def points(self, action: Action) -> int:
         """The points a series would bank (V11.3), read from the engine's ``series`` event.
@@ -119,9 +123,9 @@ def moves_text(legal: Sequence[Action], referee: Referee) -> RenderableType:
         colour = notation.split()[1] if notation.startswith("series") else None
         item.append(notation, style=STYLES[colour][2] if colour else "bold")
         if colour:
-            item.append(f" +{referee.points(action)} VP", style="dim")
+            item.append(" " + t("+{points} VP", points=referee.points(action)), style="dim")
         items.append(item)
-    return Group(Text("Legal moves:", style="bold"), Columns(items, padding=(0, 3)))
+    return Group(Text(t("Legal moves:"), style="bold"), Columns(items, padding=(0, 3)))
 
 
 class HumanSeat:
@@ -175,18 +179,22 @@ class HumanSeat:
         if word.isdigit():
             if 1 <= int(word) <= len(legal):
                 return legal[int(word) - 1]
-            self._refuse(f"there is no move {word}: choose 1 to {len(legal)}", legal)
+            self._refuse(
+                t("there is no move {number}: choose 1 to {last}", number=word, last=len(legal)),
+                legal,
+            )
             return None
         try:
             action = parse_action(expand_shorthand(line))
         except BadNotation as exc:
-            self._refuse(f"{line!r} is not a move: {exc.reason}", legal)
+            self._refuse(t("{line!r} is not a move: {reason}", line=line, reason=exc.reason), legal)
             return None
         if action in legal:
             return action
-        self._refuse(f"illegal: {action} — {self.referee.reason(action)}", legal)
+        reason = self.referee.reason(action)
+        self._refuse(t("illegal: {action} — {reason}", action=action, reason=reason), legal)
         return None
 
     def _refuse(self, message: str, legal: Sequence[Action]) -> None:
-        self.console.print(Text(name_rule_ids(message), style="bold red"))
+        self.console.print(Text(name_rule_ids(message, current()), style="bold red"))
         self.console.print(moves_text(legal, self.referee))

@@ -10,8 +10,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from otherside.cli.language import t, tn
 from otherside.games.rectoverso.cards import Card
 from otherside.games.rectoverso.pieces import BY_LETTER
+from otherside.i18n import N_
 
 # One display colour per piece letter (the wooden pieces' colours).
 COLOURS: dict[str, str] = {
@@ -28,7 +30,9 @@ COLOURS: dict[str, str] = {
     "r": "#d32f2f",
 }
 EMPTY_COLOUR = "#ffffff"
-SIDE_TITLES = {"front": "recto (front)", "back": "verso (back)"}
+SIDE_TITLES = {"front": N_("recto (front)"), "back": N_("verso (back)")}
+DIFFICULTY_WORDS = {"easy": N_("easy"), "hard": N_("hard")}
+"""The sides' and difficulties' names as messages (the notation keeps them in English)."""
 
 
 WRONG_MARK = "×"
@@ -66,7 +70,7 @@ def views_table(
     gives, per side, the cells to mark (see :func:`view_text`)."""
     table = Table(title=title, show_edge=False, box=None, padding=(0, 2))
     for side in views:
-        table.add_column(SIDE_TITLES.get(side, side))
+        table.add_column(t(SIDE_TITLES[side]) if side in SIDE_TITLES else side)
     marks = wrong or {}
     table.add_row(*(view_text(v, marks.get(side, frozenset())) for side, v in views.items()))
     return table
@@ -105,11 +109,19 @@ def compare_views(
 
 def card_renderable(card: Card, sides: Sequence[str] = ("front", "back")) -> Group:
     """A card for the terminal: the chosen sides, and a legend of the colours shown."""
-    name = f"card {card.number}" if card.number is not None else "card"
+    name = t("card {number}", number=card.number) if card.number is not None else t("card")
     views = {side: card.front if side == "front" else card.back for side in sides}
     letters = sorted({c for v in views.values() for c in "".join(v)} - {"."})
-    about = f"{card.difficulty}, {card.height} levels: "
-    legend = Text(about + "  ".join(f"{c} {BY_LETTER[c].name}" for c in letters), style="dim")
+    difficulty = t(DIFFICULTY_WORDS[card.difficulty])
+    pieces = "  ".join(f"{c} {BY_LETTER[c].name}" for c in letters)
+    about = tn(
+        "{difficulty}, {count} level: {pieces}",
+        "{difficulty}, {count} levels: {pieces}",
+        card.height,
+        difficulty=difficulty,
+        pieces=pieces,
+    )
+    legend = Text(about, style="dim")
     return Group(views_table(name, views), legend)
 
 

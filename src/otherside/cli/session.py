@@ -19,11 +19,14 @@ from rich.console import Console
 from rich.text import Text
 
 from otherside.bots import Bot, Step, play_match
+from otherside.cli.language import t
 from otherside.cli.records import write_record_file
 from otherside.core.game import Game, State
+from otherside.i18n import N_
 
 QUIT_WORDS = ("quit", "exit", "q")
-QUIT_HELP = "stop the game (with --record, the game so far is saved)"
+QUIT_HELP = N_("stop the game (with --record, the game so far is saved)")
+"""What ``quit`` does (a message: say it with :func:`~otherside.cli.language.t`)."""
 
 
 class QuitGame(Exception):
@@ -71,7 +74,7 @@ def play_until_stopped(
     try:
         result = play_match(game, state, seats, rng, on_step=follow)
     except (QuitGame, KeyboardInterrupt):
-        console.print(Text("\nGame stopped.", style="bold"))
+        console.print(Text("\n" + t("Game stopped."), style="bold"))
         return last, False
     return result.final, True
 
@@ -80,7 +83,8 @@ def check_record_path(record: Path | None) -> None:
     """Refuse a record file that could not be written, before the game rather than after it."""
     if record is not None and not record.parent.is_dir():
         raise typer.BadParameter(
-            f"{record}: the folder {record.parent} does not exist", param_hint="--record"
+            t("{record}: the folder {folder} does not exist", record=record, folder=record.parent),
+            param_hint="--record",
         )
 
 
@@ -91,9 +95,10 @@ def save_record(console: Console, state: State, record: Path | None, names: Sequ
     try:
         write_record_file(record, {**state.to_record(), "names": list(names)})
     except OSError as exc:
-        console.print(Text(f"error: cannot write {record}: {exc.strerror}", style="bold red"))
+        message = t("error: cannot write {record}: {reason}", record=record, reason=exc.strerror)
+        console.print(Text(message, style="bold red"))
         raise typer.Exit(1) from None
-    console.print(Text(f"Record written to {record}", style="dim"))
+    console.print(Text(t("Record written to {record}", record=record), style="dim"))
 
 
 def record_names(record: Mapping[str, Any], default: Sequence[str]) -> list[str]:

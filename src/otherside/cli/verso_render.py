@@ -16,9 +16,11 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from otherside.cli.language import current, fill, t, tn
 from otherside.games.verso import DESIGNERS_BEST
 from otherside.games.verso.cards import COLOURS
 from otherside.guide import name_rule_ids
+from otherside.i18n import N_
 
 LETTER_COLOUR = {colour[0]: colour for colour in COLOURS}
 # (3-VP face, 1-VP face, label) styles per colour; chosen to read on dark and light terminals.
@@ -31,6 +33,20 @@ VALUE_COLUMNS = ("1", "2", "3", "4", "5", "6", "*")
 SQUARE_MARK = "■"
 TURN_MARK = "▶"
 DOWN_MARK = "↓"
+COLOUR_WORDS = {"blue": N_("blue"), "green": N_("green"), "orange": N_("orange")}
+"""The colours' names as messages (the notation keeps them in English)."""
+END_REASONS = {"pile empty": N_("pile empty")}
+"""Why a game ended, as the engine's events say it, as messages."""
+RATINGS = (
+    N_("60+ Deck legend"),
+    N_("55-59 A true pro"),
+    N_("50-54 A model player"),
+    N_("45-49 What talent"),
+    N_("40-44 Nice move"),
+    N_("35-39 The average Verso score"),
+    N_("below 35"),
+)
+"""The solo ratings of V18 (:data:`~otherside.games.verso.RATING_BANDS`) as messages."""
 
 View = Mapping[str, Any]
 
@@ -76,7 +92,8 @@ def card_text(card: Mapping[str, Any]) -> Text:
 
 
 def seat_names(seats: Sequence[str]) -> list[str]:
-    """Display names: ``You`` for a lone human seat, otherwise the seat kind and its number.
+    """Display names: ``You`` (in the terminal's language) for a lone human seat, otherwise the
+    seat kind and its number.
 
     >>> seat_names(["human", "random", "random"])
     ['You', 'random 1', 'random 2']
@@ -85,17 +102,9 @@ def seat_names(seats: Sequence[str]) -> list[str]:
     """
     humans = sum(1 for s in seats if s == "human")
     return [
-        "You" if seat == "human" and humans == 1 else f"{seat} {i}" for i, seat in enumerate(seats)
+        t("You") if seat == "human" and humans == 1 else f"{seat} {i}"
+        for i, seat in enumerate(seats)
     ]
-
-
-def possessive(name: str) -> str:
-    """``Your`` for ``You``, otherwise ``name's``.
-
-    >>> possessive("You"), possessive("random 1")
-    ('Your', "random 1's")
-    """
-    return "Your" if name == "You" else f"{name}'s"
 
 
 def _seat_lines(view: View, names: Sequence[str], me: int | None, seat: int) -> list[Text]:
@@ -106,8 +115,10 @@ def _seat_lines(view: View, names: Sequence[str], me: int | None, seat: int) -> 
         (f"{TURN_MARK} " if seat == current else "  ", "bold yellow"),
         (names[seat], "bold yellow" if seat == current else "bold" if seat == me else ""),
     )
-    score = Text(f"  {tableau['score']} VP", style="bold")
-    square = Text(f"  {SQUARE_MARK} square", style="magenta") if tableau["square"] else Text()
+    score = Text("  " + t("{points} VP", points=tableau["score"]), style="bold")
+    square = (
+        Text(f"  {SQUARE_MARK} " + t("square"), style="magenta") if tableau["square"] else Text()
+    )
     return [name, score, square]
 
 
@@ -122,7 +133,7 @@ def _rows(tableau: Mapping[str, Any]) -> dict[str, dict[str, Text]]:
 def _grid(view: View, names: Sequence[str], me: int | None) -> Table:
     """Every tableau as a grid: one row per colour, one column per value."""
     table = Table(box=box.SIMPLE_HEAD, header_style="dim", padding=0, pad_edge=False)
-    table.add_column("player", min_width=13, no_wrap=True)
+    table.add_column(t("player"), min_width=13, no_wrap=True)
     table.add_column("", min_width=7, no_wrap=True)
     for value in VALUE_COLUMNS:
         # A cell holds " B3 " and, once shown, "↓g4" for its down face: 7 characters.
@@ -131,7 +142,7 @@ def _grid(view: View, names: Sequence[str], me: int | None) -> Table:
         rows = _rows(tableau)
         for colour, first in zip(COLOURS, _seat_lines(view, names, me, seat), strict=True):
             cells = [rows[colour].get(v, Text(" ·", style="dim")) for v in VALUE_COLUMNS]
-            label = Text(colour, style=STYLES[colour][2])
+            label = Text(t(COLOUR_WORDS[colour]), style=STYLES[colour][2])
             table.add_row(first, label, *cells, end_section=colour == COLOURS[-1])
     return table
 
@@ -149,7 +160,8 @@ def _lists(view: View, names: Sequence[str], me: int | None) -> Group:
         for colour in COLOURS:
             cards = [rows[colour][v] for v in VALUE_COLUMNS if v in rows[colour]]
             held = Text(" ").join(cards) if cards else Text(" ·", style="dim")
-            colours.add_row(Text(f"    {colour:<6}", style=STYLES[colour][2]), held)
+            word = t(COLOUR_WORDS[colour])
+            colours.add_row(Text(f"    {word:<6}", style=STYLES[colour][2]), held)
         parts.append(colours)
     return Group(*parts)
 
@@ -173,13 +185,13 @@ class Tableaux:
 
 def _pile_line(view: View) -> Text:
     size = view["pile_size"]
-    line = Text(f"Pile {size} card{'' if size == 1 else 's'}" if size else "Pile empty")
+    line = Text(tn("Pile {count} card", "Pile {count} cards", size) if size else t("Pile empty"))
     line.stylize("bold")
     if view["top"] is not None:
-        line.append("   top ")
+        line.append("   " + t("top") + " ")
         line.append_text(face_text(view["top"]))
-        line.append("  (its other side is hidden)", style="dim")
-    line.append(f"   discards {len(view['discards'])}", style="dim")
+        line.append("  " + t("(its other side is hidden)"), style="dim")
+    line.append("   " + t("discards {count}", count=len(view["discards"])), style="dim")
     return line
 
 
@@ -188,20 +200,24 @@ def _turn_line(view: View, names: Sequence[str], me: int | None) -> Text | None:
     if current is None:
         return None
     who = names[current]
+    mine = who == t("You")
     text = Text(f"{TURN_MARK} ", style="bold yellow")
     if view["phase"] == "final":
-        text.append(f"Final series: {who} may bank one last series, or pass.", style="bold")
+        said = (
+            t("Final series: you may bank one last series, or pass.")
+            if mine
+            else t("Final series: {who} may bank one last series, or pass.", who=who)
+        )
+        text.append(said, style="bold")
         return text
-    text.append(f"{who} to play", style="bold")
+    text.append(t("You to play") if mine else t("{who} to play", who=who), style="bold")
     if current == me and view["top"] is not None:
-        if view["draw_legal"]:
-            text.append(" — draw keeps ")
-            text.append_text(face_text(view["top"]))
-            text.append(", flip takes its other side")
-        else:
-            text.append(" — ")
-            text.append_text(face_text(view["top"]))
-            text.append(" would duplicate a card of yours: flip it, or bank a series")
+        said = (
+            t(" — draw keeps {face}, flip takes its other side")
+            if view["draw_legal"]
+            else t(" — {face} would duplicate a card of yours: flip it, or bank a series")
+        )
+        text.append_text(fill(said, "", face=face_text(view["top"])))
     return text
 
 
@@ -242,77 +258,108 @@ def describe_events(
     'random 1 flipped  g4  →  B3 '
     """
     lines: list[Text] = []
+    you = t("You")
     i = 0
     while i < len(events):
         event = events[i]
         kind = event["type"]
         i += 1
         who = names[event["player"]] if event.get("player") is not None else ""
-        line = Text()
+        mine = who == you
         if kind == "draw":
+            face = face_text(event["face"])
             if event["flipped"]:
-                line.append(f"{who} flipped ")
-                line.append_text(face_text(event["from"]))
-                line.append(" → ")
+                said = (
+                    t("You flipped {before} → {face}")
+                    if mine
+                    else t("{who} flipped {before} → {face}")
+                )
+                line = fill(said, "", who=who, before=face_text(event["from"]), face=face)
             else:
-                line.append(f"{who} drew ")
-            line.append_text(face_text(event["face"]))
+                line = fill(
+                    t("You drew {face}") if mine else t("{who} drew {face}"), "", who=who, face=face
+                )
         elif kind == "discard" and event["reason"] == "series":
             cards, i = _series_discards(events, i - 1)
-            line.append(f"{who} discarded ", style="dim")
-            line.append_text(Text(" ").join(cards))
-            line.append(" (the two highest of the series)", style="dim")
+            said = (
+                t("You discarded {cards} (the two highest of the series)")
+                if mine
+                else t("{who} discarded {cards} (the two highest of the series)")
+            )
+            line = fill(said, "dim", who=who, cards=Text(" ").join(cards))
         elif kind == "discard":
-            owner = possessive(who)
-            owner = owner.lower() if owner == "Your" else owner
-            line.append_text(card_text(event["card"]))
-            line.append(
-                name_rule_ids(f" duplicates a card in {owner} tableau: discarded (V8)"), style="dim"
+            said = (
+                t("{card} duplicates a card in your tableau: discarded (V8)")
+                if mine
+                else t("{card} duplicates a card in {who}'s tableau: discarded (V8)")
+            )
+            line = fill(
+                name_rule_ids(said, current()), "dim", who=who, card=card_text(event["card"])
             )
         elif kind == "series":
-            line.append(f"{who} banked ", style="bold")
-            line.append(event["text"].removeprefix("series "), style=STYLES[event["colour"]][2])
-            line.append(f"  +{event['points']} VP", style="bold")
+            banked = Text(event["text"].removeprefix("series "), style=STYLES[event["colour"]][2])
+            said = (
+                t("You banked {series}  +{points} VP")
+                if mine
+                else t("{who} banked {series}  +{points} VP")
+            )
+            line = fill(said, "bold", who=who, series=banked, points=str(event["points"]))
         elif kind == "turn":
-            line.append(f"{possessive(who)} ")
-            line.append_text(face_text(event["from"]))
-            line.append(" turned over → ")
-            line.append_text(face_text(event["to"]))
+            said = (
+                t("Your {before} turned over → {after}")
+                if mine
+                else t("{who}'s {before} turned over → {after}")
+            )
+            line = fill(
+                said, "", who=who, before=face_text(event["from"]), after=face_text(event["to"])
+            )
         elif kind == "square":
-            line.append(f"{SQUARE_MARK} Square! ", style="bold magenta")
-            holds = "hold" if who == "You" else "holds"
-            line.append(
-                f"{who} {holds} 3 cards of every colour: +{event['points']} VP", style="bold"
+            line = Text(f"{SQUARE_MARK} " + t("Square!") + " ", style="bold magenta")
+            said = (
+                t("You hold 3 cards of every colour: +{points} VP", points=event["points"])
+                if mine
+                else t(
+                    "{who} holds 3 cards of every colour: +{points} VP",
+                    who=who,
+                    points=event["points"],
+                )
             )
+            line.append(said, style="bold")
         elif kind == "square_broken":
-            line.append(f"{possessive(who)} square is broken: the next one scores", style="dim")
-        elif kind == "opponent":
-            line.append("The opponent took ")
-            line.append_text(card_text(event["card"]))
-            if event["effect"] == "turn":
-                colour = face_colour(event["card"]["down"])
-                turned = i < len(events) and events[i]["type"] == "turn"
-                if turned:
-                    line.append(name_rule_ids(f": you turn your highest {colour} card (V16)"))
-                else:
-                    line.append(
-                        name_rule_ids(f": you hold no {colour} card to turn (V16)"), style="dim"
-                    )
-            else:
-                line.append(": no effect", style="dim")
-        elif kind == "pass":
-            line.append(f"{who} passed", style="dim")
-        elif kind == "final":
-            who_may = (
-                "you may bank one last series (V17)"
-                if solo
-                else ("each player may bank one last series (V14)")
+            said = (
+                t("Your square is broken: the next one scores")
+                if mine
+                else t("{who}'s square is broken: the next one scores", who=who)
             )
-            line.append(name_rule_ids(f"The pile is empty: {who_may}."), style="bold")
+            line = Text(said, style="dim")
+        elif kind == "opponent":
+            line = fill(t("The opponent took {card}"), "", card=card_text(event["card"]))
+            if event["effect"] == "turn":
+                down = face_colour(event["card"]["down"])
+                colour = t(COLOUR_WORDS[down])
+                if i < len(events) and events[i]["type"] == "turn":
+                    said = t(": you turn your highest {colour} card (V16)", colour=colour)
+                    line.append(name_rule_ids(said, current()))
+                else:
+                    said = t(": you hold no {colour} card to turn (V16)", colour=colour)
+                    line.append(name_rule_ids(said, current()), style="dim")
+            else:
+                line.append(t(": no effect"), style="dim")
+        elif kind == "pass":
+            line = Text(t("You passed") if mine else t("{who} passed", who=who), style="dim")
+        elif kind == "final":
+            said = (
+                t("The pile is empty: you may bank one last series (V17).")
+                if solo
+                else t("The pile is empty: each player may bank one last series (V14).")
+            )
+            line = Text(name_rule_ids(said, current()), style="bold")
         elif kind == "end":
-            line.append(f"Game over: {event['reason']}.", style="bold")
+            engine = event["reason"]
+            reason = t(END_REASONS[engine]) if engine in END_REASONS else engine
+            line = Text(t("Game over: {reason}.", reason=reason), style="bold")
         else:
-            line.append(str(dict(event)), style="dim")
+            line = Text(str(dict(event)), style="dim")
         lines.append(line)
     return lines
 
@@ -339,9 +386,9 @@ def _winners_line(winners: Sequence[int], names: Sequence[str]) -> Text:
     """
     who = [names[w] for w in winners]
     if len(who) == 1:
-        text = "You win!" if who[0] == "You" else f"{who[0]} wins."
+        text = t("You win!") if who[0] == t("You") else t("{who} wins.", who=who[0])
     else:
-        text = f"{', '.join(who[:-1])} and {who[-1]} share the victory."
+        text = t("{who} and {last} share the victory.", who=", ".join(who[:-1]), last=who[-1])
     return Text(text, style="bold green")
 
 
@@ -349,23 +396,26 @@ def render_results(view: View, names: Sequence[str]) -> RenderableType:
     """The scores, best first: final ones with the winners marked and a solo game's V18 rating,
     or, for a game that stopped before its end, the scores when it stopped."""
     outcome = view["outcome"]
-    title = "Final scores" if outcome else "Scores so far"
+    title = t("Final scores") if outcome else t("Scores so far")
     scores = outcome["scores"] if outcome else view["scores"]
     winners = outcome["winners"] if outcome and not view["solo"] else []
     table = Table(title=title, box=box.SIMPLE_HEAVY, title_style="bold")
     table.add_column("#", justify="right")
-    table.add_column("player")
-    table.add_column("VP", justify="right", style="bold")
+    table.add_column(t("player"))
+    table.add_column(t("VP"), justify="right", style="bold")
     table.add_column("")
     order = sorted(range(len(names)), key=lambda p: -scores[p])
     for rank, seat in enumerate(order, 1):
-        mark = Text("winner", style="bold green") if seat in winners else ""
+        mark = Text(t("winner"), style="bold green") if seat in winners else ""
         table.add_row(str(rank), names[seat], str(scores[seat]), mark)
     if winners:
         return Group(table, _winners_line(winners, names))
     if view.get("rating") is None:
         return table
-    rating = Text("Solo rating: ", style="bold")
-    rating.append(view["rating"], style="bold magenta")
-    rating.append(f"   the designers' best is {DESIGNERS_BEST} (rule V18)", style="dim")
+    rating = Text(t("Solo rating:") + " ", style="bold")
+    band = view["rating"]
+    rating.append(t(band) if band in RATINGS else band, style="bold magenta")
+    rating.append(
+        "   " + t("the designers' best is {best} (rule V18)", best=DESIGNERS_BEST), style="dim"
+    )
     return Group(table, rating)

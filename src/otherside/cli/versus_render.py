@@ -21,12 +21,15 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
+from otherside.cli.language import t
 from otherside.games.versus.hex import RADIUS
+from otherside.i18n import N_
 
 COLOUR_STYLE = ("bold white on blue", "bold white on dark_orange3")
 VERSUS_STYLE = ("bold bright_blue", "bold orange1")
 TARGET_STYLE = "grey85 on grey30"
-NAMES = ("Blue", "Brown")
+NAMES = (N_("Blue"), N_("Brown"))
+"""The sides' names as messages: say them with :func:`~otherside.cli.language.t`."""
 OWNER_MARK = ("●", "○")
 TARGET_MARK = "◇"
 SEGMENTS = 5
@@ -109,15 +112,22 @@ class Board:
             yield board_text(self.view, self.flipped)
         elif width >= COMPACT_WIDTH:
             yield Text(
-                "(narrow terminal: each row starts with its r, an empty cell shows its q, "
-                "a stone its value to Blue; type cells as q:r)",
+                t(
+                    "(narrow terminal: each row starts with its r, an empty cell shows its q, "
+                    "a stone its value to Blue; type cells as q:r)"
+                ),
                 style="grey50",
             )
             yield board_text(self.view, self.flipped, compact=True)
         else:
             yield Text(
-                f"The terminal is {width} columns wide; the board needs {COMPACT_WIDTH} "
-                f"({FULL_WIDTH} with coordinates). Widen it to see the board.",
+                t(
+                    "The terminal is {width} columns wide; the board needs {compact} "
+                    "({full} with coordinates). Widen it to see the board.",
+                    width=width,
+                    compact=COMPACT_WIDTH,
+                    full=FULL_WIDTH,
+                ),
                 style="bold red",
             )
 
@@ -125,44 +135,52 @@ class Board:
 def status_text(view: View, seat_names: tuple[str, str] | None = None) -> Text:
     """One line: ply, scores, who is to move (or the outcome), pending offer, S13.4 counter."""
     text = Text()
-    text.append(f"ply {view['ply']}  ")
-    blue, brown = view["scores"]
-    text.append(f" {OWNER_MARK[0]} Blue {blue} ", style=COLOUR_STYLE[0])
-    text.append(" ")
-    text.append(f" {OWNER_MARK[1]} Brown {brown} ", style=COLOUR_STYLE[1])
+    text.append(t("ply {ply}", ply=view["ply"]) + "  ")
+    for side, score in enumerate(view["scores"]):
+        text.append(f" {OWNER_MARK[side]} {t(NAMES[side])} {score} ", style=COLOUR_STYLE[side])
+        text.append(" " if side == 0 else "")
     names = seat_names or ("", "")
     outcome = view["outcome"]
     if outcome:
         winners = outcome["winners"]
-        result = f"{NAMES[winners[0]]} wins" if len(winners) == 1 else "draw"
-        text.append(f"  game over: {result} ({outcome['reason']})", style="bold")
+        result = t("{side} wins", side=t(NAMES[winners[0]])) if len(winners) == 1 else t("draw")
+        said = t("game over: {result} ({reason})", result=result, reason=outcome["reason"])
+        text.append(f"  {said}", style="bold")
     else:
         mover = view["to_move"]
-        who = f"{NAMES[mover]}{f' ({names[mover]})' if names[mover] else ''}"
-        text.append(f"  {who} to move", style=VERSUS_STYLE[mover])
+        who = f"{t(NAMES[mover])}{f' ({names[mover]})' if names[mover] else ''}"
+        text.append("  " + t("{who} to move", who=who), style=VERSUS_STYLE[mover])
         if view["draw_offer"] is not None:
-            text.append(f"  — {NAMES[view['draw_offer']]} offers a draw", style="bold")
+            offering = NAMES[view["draw_offer"]]
+            offer = t("{side} offers a draw", side=t(offering))
+            text.append(f"  — {offer}", style="bold")
         quiet, limit = view["quiet"], view["options"]["quiet_limit"]
-        ends = f"  {quiet}/{limit} plies without a lock (the game ends at {limit})"
-        text.append(ends, style="grey50")
+        ends = t(
+            "{quiet}/{limit} plies without a lock (the game ends at {limit})",
+            quiet=quiet,
+            limit=limit,
+        )
+        text.append(f"  {ends}", style="grey50")
     if view["last"]:
-        text.append(f"  last: {view['last']}", style="yellow")
+        text.append("  " + t("last: {ply}", ply=view["last"]), style="yellow")
     return text
 
 
-LEGEND = Text.assemble(
-    ("legend: ", "grey50"),
-    (f"{OWNER_MARK[0]} Blue's", COLOUR_STYLE[0]),
-    ("  ", "grey50"),
-    (f"{OWNER_MARK[1]} Brown's", COLOUR_STYLE[1]),
-    ("  3·2 a stone worth 3 to Blue, 2 to Brown  ", "grey50"),
-    (f"{TARGET_MARK} target", TARGET_STYLE),
-    (" (a stone on one is locked)  ", "grey50"),
-    (f"{OWNER_MARK[0]}VS▲", VERSUS_STYLE[0]),
-    (" a VERSUS  ", "grey50"),
-    ("underlined", "underline"),
-    (" the last ply", "grey50"),
-)
+def legend() -> Text:
+    """What the board's marks mean, in the terminal's language."""
+    return Text.assemble(
+        (t("legend:") + " ", "grey50"),
+        (f"{OWNER_MARK[0]} " + t("Blue's"), COLOUR_STYLE[0]),
+        ("  ", "grey50"),
+        (f"{OWNER_MARK[1]} " + t("Brown's"), COLOUR_STYLE[1]),
+        ("  " + t("3·2 a stone worth 3 to Blue, 2 to Brown") + "  ", "grey50"),
+        (f"{TARGET_MARK} " + t("target"), TARGET_STYLE),
+        (" " + t("(a stone on one is locked)") + "  ", "grey50"),
+        (f"{OWNER_MARK[0]}VS▲", VERSUS_STYLE[0]),
+        (" " + t("a VERSUS") + "  ", "grey50"),
+        (t("underlined"), "underline"),
+        (" " + t("the last ply"), "grey50"),
+    )
 
 
 def render(
@@ -171,7 +189,7 @@ def render(
     seat_names: tuple[str, str] | None = None,
 ) -> Group:
     """The board, the status line and the legend, ready for ``console.print``."""
-    return Group(Board(view, flipped), status_text(view, seat_names), LEGEND)
+    return Group(Board(view, flipped), status_text(view, seat_names), legend())
 
 
 def _changed_stones(before: View, after: View) -> Iterator[tuple[Mapping[str, Any], ...]]:
@@ -197,12 +215,26 @@ def describe_attraction(before: View, after: View) -> list[str]:
         b = old["b"]
         stone = f"{OWNER_MARK[old['owner']]}{b}·{SEGMENTS - b}"
         if old["owner"] != new["owner"]:
-            who = NAMES[new["owner"]]
-            line = (
-                f"{who}'s VERSUS pulled {stone} from {old['cell']} to {new['cell']} "
-                f"and flipped it: now {who}'s"
+            said = (
+                t(
+                    "{side}'s VERSUS pulled {stone} from {start} to {end} and flipped it: now "
+                    "{side}'s, locked on that target"
+                )
+                if new["locked"]
+                else t(
+                    "{side}'s VERSUS pulled {stone} from {start} to {end} and flipped it: now "
+                    "{side}'s"
+                )
             )
-            lines.append(line + (", locked on that target" if new["locked"] else ""))
+            winner = NAMES[new["owner"]]
+            side = t(winner)
+            lines.append(said.format(side=side, stone=stone, start=old["cell"], end=new["cell"]))
         elif new["locked"] and not old["locked"]:
-            lines.append(f"{stone} is locked on the target {new['cell']} for the rest of the game")
+            lines.append(
+                t(
+                    "{stone} is locked on the target {cell} for the rest of the game",
+                    stone=stone,
+                    cell=new["cell"],
+                )
+            )
     return lines

@@ -10,10 +10,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
+from otherside.cli.language import current, t, tn
 from otherside.cli.rectoverso_render import (
+    DIFFICULTY_WORDS,
     WRONG_MARK,
     card_renderable,
     compare_views,
@@ -38,6 +39,7 @@ from otherside.games.rectoverso.notation import Place, Remove, parse_action, par
 from otherside.games.rectoverso.pieces import pieces_of
 from otherside.games.rectoverso.solver import Solver, hint
 from otherside.guide import name_rule_ids
+from otherside.i18n import N_
 
 app = typer.Typer(
     help="Recto Verso: cards, the solver and a practice puzzle.", no_args_is_help=True
@@ -49,13 +51,13 @@ SIDES = {"both": ("front", "back"), "recto": ("front",), "verso": ("back",)}
 
 
 def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]{message}[/red]")
+    console.print(Text(message, style="red"))
     return typer.Exit(2)
 
 
 def _pick_card(number: int | None, seed: int | None, hard: bool) -> Card:
     if number is not None and seed is not None:
-        raise _fail("give a card number or a seed, not both")
+        raise _fail(t("give a card number or a seed, not both"))
     if number is not None:
         try:
             return standard_card(number)
@@ -76,7 +78,7 @@ def card_command(
 ) -> None:
     """Show a card: both views as coloured squares (or JSON, or a PNG picture)."""
     if number is None and seed is None:
-        raise _fail("give a card number (1–64) or --seed")
+        raise _fail(t("give a card number (1–64) or --seed"))
     card = _pick_card(number, seed, hard)
     if png:
         save_card_png(card, png)
@@ -85,7 +87,7 @@ def card_command(
         return
     console.print(card_renderable(card))
     if png:
-        console.print(f"drawn into {png}")
+        console.print(t("drawn into {file}", file=png))
 
 
 @app.command("solve")
@@ -107,7 +109,7 @@ def solve_command(
         except ValueError as exc:
             raise _fail(str(exc)) from None
     else:
-        raise _fail("give --card N, or --front and --back")
+        raise _fail(t("give --card N, or --front and --back"))
     start = time.perf_counter()
     solver = Solver(card)
     solution = solver.solve()
@@ -159,21 +161,23 @@ def generate_command(
         typer.echo(json.dumps(item))
 
 
+# The commands stay as typed in every language; their meanings are messages.
 PUZZLE_COMMANDS = (
-    ("place <piece> <x,y,z> …", "put a piece on those cells (any order)"),
-    ("remove <piece>", "take a piece off (nothing may rest on it)"),
-    ("hint", "a next step towards a solution"),
-    ("done", "check it, once every piece is placed: scored by time"),
-    ("help", "these commands"),
-    ("quit, q", "stop the puzzle"),
+    ("place <piece> <x,y,z> …", N_("put a piece on those cells (any order)")),
+    ("remove <piece>", N_("take a piece off (nothing may rest on it)")),
+    ("hint", N_("a next step towards a solution")),
+    ("done", N_("check it, once every piece is placed: scored by time")),
+    ("help", N_("these commands")),
+    ("quit, q", N_("stop the puzzle")),
 )
 PUZZLE_WORDS = "place, remove, hint, done, help, quit"
-CELLS_HELP = "cells x,y,z: x = 0…3 left to right (front), y = 0…3 front to back, z = 0… up"
+CELLS_HELP = N_("cells x,y,z: x = 0…3 left to right (front), y = 0…3 front to back, z = 0… up")
 
 
 def _puzzle_help() -> str:
-    lines = [f"  {words:<26} {meaning}" for words, meaning in PUZZLE_COMMANDS]
-    return "\n".join(["commands:", *lines, CELLS_HELP, "the rules: otherside rules rectoverso"])
+    lines = [f"  {words:<26} {t(meaning)}" for words, meaning in PUZZLE_COMMANDS]
+    rules = t("the rules: otherside rules rectoverso")
+    return "\n".join([t("commands:"), *lines, t(CELLS_HELP), rules])
 
 
 def _show(card: Card, construction: Construction, sides: tuple[str, ...]) -> None:
@@ -186,29 +190,52 @@ def _show(card: Card, construction: Construction, sides: tuple[str, ...]) -> Non
     for side in sides:
         views[side], wrong[side], to_build = compare_views(shown[side], built[side])
         missing += to_build
-    console.print(views_table("your construction", views, wrong))
-    console.print("top view (back row first): " + " | ".join(construction.top_view()))
+    console.print(views_table(t("your construction"), views, wrong))
+    top = " | ".join(construction.top_view())
+    console.print(t("top view (back row first): {rows}", rows=top))
     unplaced = [p.name for p in pieces_of(card.difficulty) if p not in construction.pieces]
-    console.print("not placed: " + (", ".join(unplaced) or "none"))
+    console.print(t("not placed: {pieces}", pieces=", ".join(unplaced) or t("none")))
     differ = sum(len(cells) for cells in wrong.values())
     if differ:
-        cells = "1 cell shows" if differ == 1 else f"{differ} cells show"
-        console.print(f"[red]{cells} a different colour from the card (marked {WRONG_MARK})[/red]")
+        said = tn(
+            "{count} cell shows a different colour from the card (marked {mark})",
+            "{count} cells show a different colour from the card (marked {mark})",
+            differ,
+            mark=WRONG_MARK,
+        )
+        console.print(Text(said, style="red"))
     if construction.pieces and missing:
-        console.print(f"{missing} of the card's cells still to build")
+        console.print(
+            tn(
+                "{count} of the card's cells still to build",
+                "{count} of the card's cells still to build",
+                missing,
+            )
+        )
 
 
 def _puzzle_card(number: int | None, seed: int | None, hard: bool) -> Card:
     """The puzzle's card, and a line saying which one it is and how to play it again."""
     difficulty = "hard" if hard else "easy"
+    words = t(DIFFICULTY_WORDS[difficulty])
     if number is None and seed is None:
         numbers = [c.number for c in standard_cards(difficulty) if c.number is not None]
         number = random.SystemRandom().choice(numbers)
         console.print(
-            f"card {number} ({difficulty}), picked at random: --card {number} plays it again"
+            t(
+                "card {number} ({difficulty}), picked at random: --card {number} plays it again",
+                number=number,
+                difficulty=words,
+            )
         )
     elif number is None:
-        console.print(f"a generated card (seed {seed}, {difficulty}): --seed {seed} plays it again")
+        console.print(
+            t(
+                "a generated card (seed {seed}, {difficulty}): --seed {seed} plays it again",
+                seed=seed,
+                difficulty=words,
+            )
+        )
     return _pick_card(number, seed, hard)
 
 
@@ -223,7 +250,7 @@ def puzzle_command(
 ) -> None:
     """Practice alone: build a card by notation, timed and scored by R14 when done."""
     if side not in SIDES:
-        raise _fail("--side must be both, recto or verso")
+        raise _fail(t("--side must be both, recto or verso"))
     card = _puzzle_card(card_number, seed, hard)
     sides = SIDES[side]
     construction = Construction()
@@ -234,7 +261,7 @@ def puzzle_command(
         try:
             line = read_command(console, "> ")
         except QuitGame:
-            console.print("\nGame stopped.")
+            console.print("\n" + t("Game stopped."))
             return
         word = line.split()[0].lower() if line else ""
         if not word:
@@ -244,19 +271,27 @@ def puzzle_command(
             continue
         if word == "hint":
             step = hint(card, construction)
-            console.print(f"hint: {step}" if step else "hint: nothing to do, say done")
+            console.print(
+                t("hint: {step}", step=step) if step else t("hint: nothing to do, say done")
+            )
             continue
         if word not in ("place", "remove", "done"):
-            console.print(
-                f"[red]{escape(line)!r} is not a puzzle command: use {PUZZLE_WORDS}[/red]"
-            )
+            said = t("{line!r} is not a puzzle command: use {words}", line=line, words=PUZZLE_WORDS)
+            console.print(Text(said, style="red"))
             continue
         try:
             action = parse_action(line)
             if isinstance(action, Place):
                 if action.placement.piece not in pieces_of(card.difficulty):
                     name = action.placement.piece.name
-                    _refuse(f"{name} is not used at {card.difficulty} (R2)")
+                    difficulty = t(DIFFICULTY_WORDS[card.difficulty])
+                    _refuse(
+                        t(
+                            "{piece} is not used at {difficulty} (R2)",
+                            piece=name,
+                            difficulty=difficulty,
+                        )
+                    )
                     continue
                 construction = construction.place(action.placement)
             elif isinstance(action, Remove):
@@ -266,7 +301,12 @@ def puzzle_command(
                     p.name for p in pieces_of(card.difficulty) if p not in construction.pieces
                 ]
                 if unplaced:
-                    _refuse(f"not finished: {', '.join(unplaced)} are not placed yet (R6)")
+                    _refuse(
+                        t(
+                            "not finished: {pieces} are not placed yet (R6)",
+                            pieces=", ".join(unplaced),
+                        )
+                    )
                     continue
                 _finish(card, construction, clock() - start)
                 return
@@ -277,18 +317,26 @@ def puzzle_command(
 
 
 def _refuse(message: str) -> None:
-    console.print(Text(name_rule_ids(message), style="red"))
+    console.print(Text(name_rule_ids(message, current()), style="red"))
 
 
 def _finish(card: Card, construction: Construction, seconds: float) -> None:
     reason = mismatch(construction, card)
     if reason is None:
         points = points_for(seconds)
-        console.print(name_rule_ids(f"it matches! {seconds:.1f} s: {points} points (R14)"))
-    else:
-        console.print(
-            name_rule_ids(f"it does not match: {reason}. {seconds:.1f} s: 0 points (R14)")
+        said = tn(
+            "it matches! {seconds} s: {count} point (R14)",
+            "it matches! {seconds} s: {count} points (R14)",
+            points,
+            seconds=f"{seconds:.1f}",
         )
+    else:
+        said = t(
+            "it does not match: {reason}. {seconds} s: 0 points (R14)",
+            reason=reason,
+            seconds=f"{seconds:.1f}",
+        )
+    console.print(Text(name_rule_ids(said, current())))
 
 
 def register(root: typer.Typer) -> None:

@@ -1,4 +1,5 @@
-"""``otherside rules GAME``: the rules of a game in the project's own words, paged."""
+"""``otherside rules GAME``: the rules of a game in the project's own words and the terminal's
+language (``--lang``, ``LANG``; English for a language without a guide), paged."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 
+from otherside.cli.language import current, t
 from otherside.guide import GAMES, rules_text
 
 
@@ -36,9 +38,11 @@ def rules_command(
     """Print the rules of GAME (verso, versus or rectoverso), paged in a terminal."""
     name = game.strip().lower()
     if name not in GAMES:
-        raise typer.BadParameter(f"{game!r} is not a game; choose {', '.join(GAMES)}")
+        raise typer.BadParameter(
+            t("{game!r} is not a game; choose {games}", game=game, games=", ".join(GAMES))
+        )
     console = Console(highlight=False)
-    text = Markdown(rules_text(name))
+    text = Markdown(rules_text(name, current()))
     if pager and console.is_terminal:
         with console.pager(styles=_pager_shows_colour()):
             console.print(text)

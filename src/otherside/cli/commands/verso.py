@@ -19,6 +19,7 @@ from rich.text import Text
 from otherside.bots import Step, bot_names, make_bot
 from otherside.bots.base import Bot
 from otherside.cli.human import HumanSeat, Referee
+from otherside.cli.language import t, tn
 from otherside.cli.records import read_record_file
 from otherside.cli.session import (
     check_record_path,
@@ -75,13 +76,23 @@ def resolve_seats(players: int | None, seats: str | None) -> list[str]:
         for name in kinds:
             if name != HUMAN and name not in known:
                 raise typer.BadParameter(
-                    f"unknown seat {name!r}: use {HUMAN!r} or a bot ({', '.join(known)})",
+                    t(
+                        "unknown seat {name!r}: use {human!r} or a bot ({bots})",
+                        name=name,
+                        human=HUMAN,
+                        bots=", ".join(known),
+                    ),
                     param_hint="--seats",
                 )
         if players is not None and players != len(kinds):
             raise typer.BadParameter(
-                f"--players {players} but {len(kinds)} seats in {seats!r}: give one seat per "
-                "player, or leave out --players",
+                t(
+                    "--players {players} but {count} seats in {seats!r}: give one seat per "
+                    "player, or leave out --players",
+                    players=players,
+                    count=len(kinds),
+                    seats=seats,
+                ),
                 param_hint="--seats",
             )
     else:
@@ -89,7 +100,11 @@ def resolve_seats(players: int | None, seats: str | None) -> list[str]:
         kinds = [HUMAN] + [default_bot()] * (count - 1)
     if not 1 <= len(kinds) <= MAX_PLAYERS:
         raise typer.BadParameter(
-            f"Verso is for 1 to {MAX_PLAYERS} players (V4), not {len(kinds)}",
+            t(
+                "Verso is for 1 to {most} players (V4), not {count}",
+                most=MAX_PLAYERS,
+                count=len(kinds),
+            ),
             param_hint="--players",
         )
     return kinds
@@ -132,7 +147,11 @@ def _run(
 def _new_state(players: int, seed: int, first_player: int, allow_duplicate_keep: bool) -> State:
     if not 0 <= first_player < players:
         raise typer.BadParameter(
-            f"the first player is a seat from 0 to {players - 1}, not {first_player}",
+            t(
+                "the first player is a seat from 0 to {last}, not {given}",
+                last=players - 1,
+                given=first_player,
+            ),
             param_hint="--first-player",
         )
     options = {"first_player": first_player, "allow_duplicate_keep": allow_duplicate_keep}
@@ -142,14 +161,20 @@ def _new_state(players: int, seed: int, first_player: int, allow_duplicate_keep:
 def _intro(console: Console, kinds: list[str], seed: int, solo: bool) -> None:
     names = seat_names(kinds)
     title = Text("Verso", style="bold")
-    title.append(" · solo" if solo else f" · {len(kinds)} players: {', '.join(names)}")
-    title.append(f" · seed {seed}", style="dim")
+    seats = ", ".join(names)
+    title.append(
+        " · "
+        + (t("solo") if solo else t("{count} players: {names}", count=len(kinds), names=seats))
+    )
+    title.append(" · " + t("seed {seed}", seed=seed), style="dim")
     console.print(title)
     if HUMAN in kinds:
         console.print(
             Text(
-                "Type a move (draw, flip, series …), ? for the legal moves, help, or quit. "
-                "Rule ids such as (V10) point into the rules: otherside rules verso.",
+                t(
+                    "Type a move (draw, flip, series …), ? for the legal moves, help, or quit. "
+                    "Rule ids such as (V10) point into the rules: otherside rules verso."
+                ),
                 style="dim",
             )
         )
@@ -215,7 +240,11 @@ def solo(
     kinds = resolve_seats(None, seats)
     if len(kinds) != 1:
         raise typer.BadParameter(
-            f"solo is played by one seat ('human' or a bot name), not {len(kinds)}: {seats!r}",
+            t(
+                "solo is played by one seat ('human' or a bot name), not {count}: {seats!r}",
+                count=len(kinds),
+                seats=seats,
+            ),
             param_hint="--seats",
         )
     check_record_path(record)
@@ -239,10 +268,15 @@ def replay(
         record = read_record_file(file, "verso")
         final = GAME.replay(record)
     except BadRecord as exc:
-        Console(stderr=True, highlight=False).print(Text(f"error: {exc}", style="bold red"))
+        message = t("error: {reason}", reason=exc)
+        Console(stderr=True, highlight=False).print(Text(message, style="bold red"))
         raise typer.Exit(2) from None
     view = GAME.view(final, None)
-    default = ["You"] if final.players == 1 else [f"seat {p}" for p in range(final.players)]
+    default = (
+        [t("You")]
+        if final.players == 1
+        else [t("seat {seat}", seat=p) for p in range(final.players)]
+    )
     names = record_names(record, default)
     if as_json:
         result = {"view": view, "record": final.to_record(), "names": names}
@@ -250,11 +284,10 @@ def replay(
         return
     console = Console(highlight=False)
     actions = final.to_record()["actions"]
-    title = Text(f"Verso record {file}", style="bold")
-    title.append(
-        f" · {', '.join(names)} · {len(record['pile'])} cards · {len(actions)} actions",
-        style="dim",
-    )
+    title = Text(t("Verso record {file}", file=file), style="bold")
+    cards = tn("{count} card", "{count} cards", len(record["pile"]))
+    moves = tn("{count} action", "{count} actions", len(actions))
+    title.append(f" · {', '.join(names)} · {cards} · {moves}", style="dim")
     console.print(title)
     # The record replayed again one action at a time, from its start (it is valid: see above).
     state = GAME.replay({**record, "actions": []})
@@ -270,11 +303,11 @@ def replay(
     console.print(render_board(view, names))
     if not final.is_over:
         left = view["pile_size"]
-        console.print(
-            Text(
-                f"The record stops after {len(actions)} actions, before the end of the game "
-                f"({left} card{'' if left == 1 else 's'} left in the pile).",
-                style="bold",
-            )
+        stop = tn(
+            "The record stops after {count} action, before the end of the game",
+            "The record stops after {count} actions, before the end of the game",
+            len(actions),
         )
+        still = tn("{count} card left in the pile", "{count} cards left in the pile", left)
+        console.print(Text(f"{stop} ({still}).", style="bold"))
     console.print(render_results(view, names))

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from otherside.bots import Bot, Step, bot_names, make_bot
+from otherside.cli.language import current, t, tn
 from otherside.cli.records import read_record_file
 from otherside.cli.session import (
     QUIT_HELP,
@@ -39,6 +40,7 @@ from otherside.games.versus import (
 )
 from otherside.games.versus.notation import format_cell
 from otherside.guide import name_rule_ids
+from otherside.i18n import N_
 
 app = typer.Typer(
     help="VERSUS: the hex board of magnets (the rules: otherside rules versus).",
@@ -46,11 +48,11 @@ app = typer.Typer(
 )
 HUMAN = "human"
 THINKING_BOTS = ("search", "alphabeta", "best")
-HELP = (
+HELP = N_(
     "Type a ply as <from>><to> (e.g. 0:-4>0:-3 or 2:-5>2:-1), 'moves <cell>' for the plies of "
     "the piece on that cell, 'legal' for every legal action, 'board' to draw it again, "
-    "resign, offer-draw, accept-draw, decline-draw, or quit to "
-    f"{QUIT_HELP}. The rules: otherside rules versus."
+    "resign, offer-draw, accept-draw, decline-draw, or quit to {quit}. "
+    "The rules: otherside rules versus."
 )
 
 
@@ -81,23 +83,41 @@ class HumanSeat:
         self.console.print(render(view, self.flipped, self.seat_names))
         by_text = {str(a): a for a in legal}
         while True:
-            line = read_command(self.console, f"[bold]{NAMES[player]}> [/]")
+            line = read_command(self.console, f"[bold]{t(NAMES[player])}> [/]")
             words = line.split()
             if not words:
                 continue
             if words[0] in ("help", "?"):
-                self.console.print(HELP)
+                self.console.print(t(HELP, quit=t(QUIT_HELP)))
             elif words[0] == "legal":
                 self.console.print(", ".join(by_text))
             elif words[0] == "board":
                 self.console.print(render(view, self.flipped, self.seat_names))
             elif words[0] == "moves":
-                self.console.print(name_rule_ids(moves_of(view, legal, " ".join(words[1:]))))
+                moves = moves_of(view, legal, " ".join(words[1:]))
+                self.console.print(name_rule_ids(moves, current()))
             else:
                 try:
                     return _resolve(view, legal, line)
                 except (BadNotation, IllegalAction) as exc:
-                    self.console.print(Text(name_rule_ids(str(exc)), style="red"))
+                    self.console.print(Text(name_rule_ids(refusal(exc), current()), style="red"))
+
+
+def refusal(exc: BadNotation | IllegalAction) -> str:
+    """A refused ply in the terminal's language (the engine's reason as it gives it)."""
+    if isinstance(exc, BadNotation):
+        said = t("{text!r}: {reason}", text=exc.text, reason=exc.reason)
+    else:
+        said = t("{action!r} is illegal: {reason}", action=exc.action, reason=exc.reason)
+    if exc.legal == []:
+        said += " " + t("(no legal action)")
+    elif exc.legal:
+        shown = ", ".join(exc.legal[:40])
+        more = len(exc.legal) - 40
+        if more > 0:
+            shown += ", … " + tn("({count} more)", "({count} more)", more)
+        said += "; " + t("legal: {moves}", moves=shown)
+    return said
 
 
 def _resolve(view: Mapping[str, Any], legal: Sequence[Action], text: str) -> Action:
@@ -110,8 +130,8 @@ def _resolve(view: Mapping[str, Any], legal: Sequence[Action], text: str) -> Act
         return state_legal[str(action)]
     if isinstance(action, Ply):
         reason = position_from_view(view).illegal_reason(action.origin, action.target)
-        raise IllegalAction(action, reason or "not legal now", legal)
-    raise IllegalAction(action, "not open now", legal)
+        raise IllegalAction(action, reason or t("not legal now"), legal)
+    raise IllegalAction(action, t("not open now"), legal)
 
 
 def moves_of(view: Mapping[str, Any], legal: Sequence[Action], cell_text: str) -> str:
@@ -119,20 +139,20 @@ def moves_of(view: Mapping[str, Any], legal: Sequence[Action], cell_text: str) -
     try:
         cell = parse_cell(cell_text)
     except BadNotation as exc:
-        return f"moves <cell>: {exc}"
+        return f"moves <cell>: {refusal(exc)}"
     plies = [str(a) for a in legal if isinstance(a, Ply) and a.origin == cell]
     name = format_cell(cell)
     if plies:
         return f"{name}: {', '.join(plies)}"
     stone = next((s for s in view["stones"] if s["cell"] == name), None)
     if stone is None and name not in view["versus"]:
-        return f"{name}: no piece there"
+        return t("{cell}: no piece there", cell=name)
     if stone is not None and stone["locked"]:
-        return f"{name}: no legal ply (the stone is locked on a target, S9)"
+        return t("{cell}: no legal ply (the stone is locked on a target, S9)", cell=name)
     owner = stone["owner"] if stone is not None else view["versus"].index(name)
     if owner != view["to_move"]:
-        return f"{name}: no legal ply (the piece is {NAMES[owner]}'s)"
-    return f"{name}: no legal ply (boxed in)"
+        return t("{cell}: no legal ply (the piece is {side}'s)", cell=name, side=t(NAMES[owner]))
+    return t("{cell}: no legal ply (boxed in)", cell=name)
 
 
 def _seats(spec: str, think: float, console: Console) -> tuple[list[Bot], tuple[str, str]]:
@@ -140,9 +160,9 @@ def _seats(spec: str, think: float, console: Console) -> tuple[list[Bot], tuple[
     kinds = [s.strip().lower() for s in spec.split(",")]
     if len(kinds) != 2:
         raise typer.BadParameter(
-            f"VERSUS needs 2 seats (Blue,Brown), got {spec!r}", param_hint="--seats"
+            t("VERSUS needs 2 seats (Blue,Brown), got {spec!r}", spec=spec), param_hint="--seats"
         )
-    blue, brown = ("You" if k == HUMAN and kinds.count(HUMAN) == 1 else k for k in kinds)
+    blue, brown = (t("You") if k == HUMAN and kinds.count(HUMAN) == 1 else k for k in kinds)
     seat_names = (blue, brown)
     known = bot_names("versus")
     seats: list[Bot] = []
@@ -155,7 +175,11 @@ def _seats(spec: str, think: float, console: Console) -> tuple[list[Bot], tuple[
             )
         else:
             raise typer.BadParameter(
-                f"unknown seat {kind!r}; choose human or a bot: {', '.join(known)}",
+                t(
+                    "unknown seat {kind!r}; choose human or a bot: {bots}",
+                    kind=kind,
+                    bots=", ".join(known),
+                ),
                 param_hint="--seats",
             )
     return seats, seat_names
@@ -183,7 +207,7 @@ def play(
         before = view(step.before, None)
         after = view(step.after, None)
         flipped = flipped_cells(before, after)
-        console.print(f"{NAMES[step.player]} ({names[step.player]}): [bold]{step.action}[/]")
+        console.print(f"{t(NAMES[step.player])} ({names[step.player]}): [bold]{step.action}[/]")
         for line in describe_attraction(before, after):
             console.print(f"  {line}")
         for human in humans:
@@ -210,7 +234,7 @@ def replay_command(
         record = read_record_file(file, "versus")
         final = replay(record)
     except BadRecord as exc:
-        console.print(f"[red]{exc}[/]")
+        console.print(Text(t("error: {reason}", reason=exc), style="red"))
         raise typer.Exit(2) from None
     names = record_names(record, ["", ""])
     if as_json:
@@ -220,8 +244,12 @@ def replay_command(
     actions = final.to_record()["plies"]
     if ply is not None and ply > len(actions):
         raise typer.BadParameter(
-            f"{ply} is past the end of the record ({len(actions)} actions): "
-            f"choose 0 to {len(actions)}",
+            tn(
+                "{ply} is past the end of the record ({count} action): choose 0 to {count}",
+                "{ply} is past the end of the record ({count} actions): choose 0 to {count}",
+                len(actions),
+                ply=ply,
+            ),
             param_hint="--ply",
         )
     stop = len(actions) if ply is None else ply
@@ -231,16 +259,24 @@ def replay_command(
         mover = state.current_player if state.current_player is not None else 0
         before = view(state, None)
         state = state.apply(text)
-        who = f"{NAMES[mover]} ({names[mover]})" if names[mover] else NAMES[mover]
+        side = t(NAMES[mover])
+        who = f"{side} ({names[mover]})" if names[mover] else side
         console.print(f"{index + 1:>3}. {who:<18} {text}")
         for line in describe_attraction(before, view(state, None)):
             console.print(f"       {line}")
     after = view(state, None)
     console.print(render(after, flipped_cells(before, after), (names[0], names[1])))
     if stop < len(actions):
-        console.print(f"(after {stop} of {len(actions)} actions; the record goes on)")
+        console.print(
+            tn(
+                "(after {stop} of {count} action; the record goes on)",
+                "(after {stop} of {count} actions; the record goes on)",
+                len(actions),
+                stop=stop,
+            )
+        )
     elif final.outcome is None:
-        console.print("(the record stops before the end of the game)")
+        console.print(t("(the record stops before the end of the game)"))
 
 
 add_simulate_command(

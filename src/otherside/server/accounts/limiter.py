@@ -11,6 +11,11 @@ Several slots taken together (:meth:`Limiter.reserve`) are one transaction: all 
 Windows are fixed: the first hit of a key opens a window of the quota's seconds, and the key may
 be hit ``limit`` times until it ends (a refusal's ``Retry-After`` is the time left). Keys are
 stored hashed (no address or name in clear); ended windows are swept once a minute.
+
+A key found full is remembered in the process until its window ends, and refused again from
+memory, without the database: a flood of refused requests costs no round trip each. (A slot
+given back in another process meanwhile is seen here when the window ends; one given back or
+forgotten here, at once.)
 """
 
 from __future__ import annotations
@@ -34,15 +39,18 @@ from otherside.server.store.db import Database
 from otherside.server.store.models import RateLimit
 
 SWEEP_SECONDS = 60.0  # how often ended windows are deleted (server time)
+MOST_REMEMBERED = 10_000  # full keys remembered at once (the oldest go first)
 log = logging.getLogger("otherside.server")
 
 
 class TooMany(HTTPException):
     """HTTP 429 saying what was too frequent and when to try again (``Retry-After``)."""
 
-    def __init__(self, what: str, wait: float) -> None:
+    def __init__(self, what: str, wait: float, key: str = "", until: float = 0.0) -> None:
         self.what = what
         self.wait = max(1, math.ceil(wait))
+        self.key = key  # the stored key found full, and when its window ends
+        self.until = until
         super().__init__(
             429,
             f"too many {what}; try again in {span(self.wait)}",
@@ -175,8 +183,8 @@ def claim(session: Session, quota: Quota, who: str, now: float) -> Slot:
     key = stored_key(quota.rule, who)
     slot = take(session, key, quota.limit, quota.seconds, now) if quota.limit > 0 else None
     if slot is None:
-        wait = window_end(session, key) - now if quota.limit > 0 else quota.seconds
-        raise TooMany(quota.what, wait)
+        until = window_end(session, key) if quota.limit > 0 else now + quota.seconds
+        raise TooMany(quota.what, until - now, key, until)
     return slot
 
 
@@ -187,6 +195,7 @@ class Limiter:
         self.db = db
         self.clock = clock
         self._swept = 0.0
+        self._full: dict[str, tuple[float, str]] = {}  # key -> (window end, what), see above
 
     def now(self) -> float:
         """The server's time in seconds since the epoch."""
@@ -202,16 +211,41 @@ class Limiter:
         :class:`TooMany`. Callers keep one order of quotas, so that two transactions never
         wait on each other's rows in opposite orders."""
         now = self.now()
+        for quota, who in claims:
+            self._refuse_if_full(stored_key(quota.rule, who), now)
         await self.sweep(now)
-        return await self.db.run(lambda s: [claim(s, quota, who, now) for quota, who in claims])
+        try:
+            return await self.db.run(lambda s: [claim(s, quota, who, now) for quota, who in claims])
+        except TooMany as refused:
+            if refused.key:
+                self._remember_full(refused.key, refused.until, refused.what)
+            raise
+
+    def _refuse_if_full(self, key: str, now: float) -> None:
+        full = self._full.get(key)
+        if full is None:
+            return
+        until, what = full
+        if until > now:
+            raise TooMany(what, until - now, key, until)
+        del self._full[key]
+
+    def _remember_full(self, key: str, until: float, what: str) -> None:
+        self._full.pop(key, None)
+        if len(self._full) >= MOST_REMEMBERED:
+            self._full.pop(next(iter(self._full)))
+        self._full[key] = (until, what)
 
     async def release(self, *slots: Slot) -> None:
         """Give ``slots`` back (the work they were taken for did not count)."""
+        for slot in slots:
+            self._full.pop(slot.key, None)
         await self.db.run(lambda s: give_back(s, slots))
 
     async def forget(self, quota: Quota, who: str) -> None:
         """Drop ``who``'s count under ``quota`` (a right password forgives earlier typos)."""
         key = stored_key(quota.rule, who)
+        self._full.pop(key, None)
         await self.db.run(lambda s: s.execute(delete(RateLimit).where(RateLimit.key == key)))
 
     async def sweep(self, now: float) -> None:

@@ -240,19 +240,22 @@ async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
 async def end_session(state: Any, token: str) -> None:
     """Sign the session ``token`` out: delete it, forget it and close its websockets here at
     once, and tell the other server processes to do the same (in the same transaction as the
-    delete)."""
+    delete); answer once they all have (their receipts, :mod:`..cluster.receipts`), so that
+    no socket of the session anywhere plays a move after the sign-out has answered."""
     digest = session_digest(token)
     cluster = state.hub.cluster
+    ask = cluster.ask()
 
     def close(session: Session) -> None:
         close_session(session, token)
-        cluster.announce(session, "", "signout", digest=digest)
+        cluster.announce(session, "", "signout", digest=digest, ask=ask)
 
     try:
         await state.db.run(close)
     finally:
         # Forgotten here even if the database failed: at worst it is read from there again.
         await forget_session(state, digest)
+    await cluster.heard_by_all(ask)
 
 
 async def forget_session(state: Any, digest: str) -> None:

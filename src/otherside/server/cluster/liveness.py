@@ -90,6 +90,20 @@ class LivenessLock:
                 delay = min(delay * 2, 5.0)
 
 
+def processes_alive(session: Session) -> int:
+    """How many otherside processes hold their liveness lock now (this one included)."""
+    return int(
+        session.scalar(
+            text(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                " AND classid = :namespace AND objsubid = 2 AND granted"
+            ),
+            {"namespace": NAMESPACE},
+        )
+        or 0
+    )
+
+
 def release_gone_owners(session: Session, node: str) -> list[str]:
     """Let the leases of processes whose lock is gone lapse now; the tables among them whose
     bots wait for an owner (to adopt at once)."""

@@ -38,7 +38,13 @@ from typing import Any
 from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
-from otherside.server.cluster.liveness import LOOK_EVERY, LivenessLock, release_gone_owners
+from otherside.server.cluster.liveness import (
+    LOOK_EVERY,
+    LivenessLock,
+    processes_alive,
+    release_gone_owners,
+)
+from otherside.server.cluster.receipts import RECEIPT, Receipts
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
 
@@ -66,6 +72,14 @@ class SoloCluster:
     def message(self, table_id: str, kind: str, **data: Any) -> dict[str, Any] | None:
         """Nothing to tell (``None``)."""
         return None
+
+    def ask(self) -> str:
+        """No one to ask for a receipt."""
+        return ""
+
+    async def heard_by_all(self, ask: str) -> bool:
+        """Every process (this one) has acted already."""
+        return True
 
     def holds(self, table_id: str) -> bool:
         """Every table is this process's."""
@@ -114,6 +128,7 @@ class PostgresCluster:
         self._held: set[str] = set()
         self._taken: set[str] = set()  # leases taken while a renewal was reading the held ones
         self._tasks: list[asyncio.Task[None]] = []
+        self.receipts = Receipts()
         # Held while this process lives: the others tell at once that it is gone.
         self.liveness = LivenessLock(_psycopg_url(url), self.node)
 
@@ -135,6 +150,29 @@ class PostgresCluster:
         ``NOTIFY``: :mod:`otherside.server.store.writer`)."""
         return {"table": table_id, "kind": kind, "node": self.node, **data}
 
+    def ask(self) -> str:
+        """An ``ask`` id to send with an announcement that must be acted on everywhere
+        before the request answers (:mod:`.receipts`); then :meth:`heard_by_all`."""
+        return self.receipts.ask()
+
+    async def heard_by_all(self, ask: str) -> bool:
+        """Wait until every other live process has acted on the announcement sent with
+        ``ask`` (``True``), or a couple of seconds (``False``, said in the log)."""
+        others = await self.db.run(processes_alive) - 1
+        if await self.receipts.wait(ask, others):
+            return True
+        log.warning("not every process confirmed announcement %s in time", ask)
+        return False
+
+    async def _acknowledge(self, message: dict[str, Any]) -> None:
+        receipt = json.dumps(self.message("", RECEIPT, ask=message["ask"]))
+        await self.db.run(
+            lambda session: session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": receipt},
+            )
+        )
+
     async def _listen(self, listener: Listener) -> None:
         import psycopg
 
@@ -149,8 +187,14 @@ class PostgresCluster:
                     await listener({"kind": "resync", "node": ""})
                     async for note in conn.notifies():
                         for message in _messages(note.payload):
-                            if message.get("node") != self.node:
-                                await _hear(listener, message)
+                            if message.get("node") == self.node:
+                                continue
+                            if message.get("kind") == RECEIPT:
+                                self.receipts.hear(message)
+                                continue
+                            await _hear(listener, message)
+                            if message.get("ask"):
+                                await _hear(self._acknowledge, message)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -6,12 +6,14 @@ start, and keeps it on ``app.state``; a handler names the ones it uses in its si
 is read from its signature and checked by mypy. Each dependency is an ``async def`` that
 returns what is already there: FastAPI awaits it in the event loop (a plain ``def`` would go
 through a worker thread on every request) and calls it once per request however many
-dependencies ask for it.
+dependencies ask for it. They differ only in the attribute they read, so one factory,
+:func:`state_dependency`, builds them all.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 
@@ -23,54 +25,54 @@ from otherside.server.http.finished import FinishedGames
 from otherside.server.store.db import Database
 from otherside.server.tables.hub import TableHub
 
+T = TypeVar("T")
 
-async def database(request: Request) -> Database:
-    """The server's database."""
-    found: Database = request.app.state.db
-    return found
-
-
-async def hub(request: Request) -> TableHub:
-    """The hub that finds (and starts) each live table's actor."""
-    found: TableHub = request.app.state.hub
-    return found
+StateDependency = Callable[[Request], Awaitable[T]]
+"""A dependency that returns one service kept on ``app.state``, of type ``T``."""
 
 
-async def clock(request: Request) -> Clock:
-    """Where the server's time comes from (a ``ManualClock`` in tests)."""
-    found: Clock = request.app.state.clock
-    return found
+def state_dependency(attribute: str, doc: str) -> StateDependency[Any]:
+    """Build the dependency that hands a handler one service kept on ``app.state``.
+
+    ``app.state`` is untyped, so the service's type is told where the dependency is named
+    (``clock: StateDependency[Clock] = ...``).
+
+    Args:
+        attribute: The name the composition root keeps the service under on ``app.state``.
+        doc: What the service is: the dependency's docstring.
+
+    Returns:
+        An ``async`` function of the request that returns ``app.state.<attribute>``.
+    """
+
+    async def from_state(request: Request) -> Any:
+        return getattr(request.app.state, attribute)
+
+    from_state.__name__ = from_state.__qualname__ = attribute
+    from_state.__doc__ = doc
+    return from_state
 
 
-async def limits(request: Request) -> Limits:
-    """The server's limits (bots' thinking cap among them)."""
-    found: Limits = request.app.state.limits
-    return found
-
-
-async def throttles(request: Request) -> Throttles:
-    """The quotas of sign-ups, guests and tables, and the limiter they count in."""
-    found: Throttles = request.app.state.throttles
-    return found
-
-
-async def sessions(request: Request) -> Sessions:
-    """Session cookies and password hashes."""
-    found: Sessions = request.app.state.sessions
-    return found
-
-
-async def signin(request: Request) -> SignInGuard:
-    """The guard of sign-in attempts."""
-    found: SignInGuard = request.app.state.signin
-    return found
-
-
-async def finished_games(request: Request) -> FinishedGames:
-    """Finished games' answers, computed once, and the per-address fetch window."""
-    found: FinishedGames = request.app.state.finished_games
-    return found
-
+database: StateDependency[Database] = state_dependency("db", "The server's database.")
+hub: StateDependency[TableHub] = state_dependency(
+    "hub", "The hub that finds (and starts) each live table's actor."
+)
+clock: StateDependency[Clock] = state_dependency(
+    "clock", "Where the server's time comes from (a ``ManualClock`` in tests)."
+)
+limits: StateDependency[Limits] = state_dependency(
+    "limits", "The server's limits (bots' thinking cap among them)."
+)
+throttles: StateDependency[Throttles] = state_dependency(
+    "throttles", "The quotas of sign-ups, guests and tables, and the limiter they count in."
+)
+sessions: StateDependency[Sessions] = state_dependency(
+    "sessions", "Session cookies and password hashes."
+)
+signin: StateDependency[SignInGuard] = state_dependency("signin", "The guard of sign-in attempts.")
+finished_games: StateDependency[FinishedGames] = state_dependency(
+    "finished_games", "Finished games' answers, computed once, and the per-address fetch window."
+)
 
 DatabaseDep = Annotated[Database, Depends(database)]
 HubDep = Annotated[TableHub, Depends(hub)]

@@ -6,19 +6,20 @@ table's history, replay and record are :mod:`otherside.server.http.replays`'."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from otherside.guide import rules_text
+from otherside.guide import guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
+from otherside.server.http.reader import reader_language
 from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
 from otherside.server.live.protocol import TableOut
 from otherside.server.live.wire import table_fields, table_out
@@ -31,6 +32,7 @@ from otherside.server.tables import bot_tables, seating
 from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
+from otherside.server.tables.hub import TableHub
 
 router = APIRouter(prefix="/api")
 Me = Annotated[UserInfo, Depends(require_user)]
@@ -99,35 +101,53 @@ async def games(limits: LimitsDep) -> list[GameOut]:
     return [GameOut.model_validate(adapter.to_json(cap)) for adapter in available_adapters()]
 
 
+@dataclass(frozen=True)
+class TableMaking:
+    """A request that makes a table (a new one, or a rematch): counted against what one
+    account and one address may create in a while, answered with the table made."""
+
+    request: Request
+    hub: TableHub
+    db: Database
+    throttles: Throttles
+    user: UserInfo
+
+    async def make(self, making: Callable[[], Awaitable[TableInfo]]) -> TableOut:
+        """Reserve a table of the quotas (or 429) before ``making`` makes it, and give it back
+        if none is made (a bad game, too many open); the table made, with its ratings."""
+        throttles = self.throttles
+        slots = await throttles.limiter.reserve_all(
+            [
+                (throttles.tables_user, str(self.user.id)),
+                (throttles.tables_address, client_address(self.request)),
+            ]
+        )
+        try:
+            made = await making()
+        except (HTTPException, Refused):
+            await throttles.limiter.release(*slots)
+            raise
+        return await table_summary(self.db, made)
+
+
+async def table_making(
+    request: Request, hub: HubDep, db: DatabaseDep, throttles: ThrottlesDep, user: Me
+) -> TableMaking:
+    """What a route that makes a table needs, in one dependency."""
+    return TableMaking(request, hub, db, throttles, user)
+
+
+MakingDep = Annotated[TableMaking, Depends(table_making)]
+
+
 @router.post("/tables", status_code=201)
-async def create(
-    body: NewTable,
-    request: Request,
-    hub: HubDep,
-    db: DatabaseDep,
-    throttles: ThrottlesDep,
-    user: Me,
-) -> TableOut:
+async def create(body: NewTable, making: MakingDep) -> TableOut:
     """Create a table; the creator sits in seat 0 and is its host."""
-    async with _counted_table(throttles, request, user):
-        made = await seating.create(hub, user, body.game, body.players, body.options, body.pace)
-    return await table_summary(db, made)
-
-
-@asynccontextmanager
-async def _counted_table(
-    throttles: Throttles, request: Request, user: UserInfo
-) -> AsyncIterator[None]:
-    """Reserve a table of what one account and one address may create in a while (or 429)
-    before it is made; give it back if none is (a bad game, too many open)."""
-    slots = await throttles.limiter.reserve_all(
-        [(throttles.tables_user, str(user.id)), (throttles.tables_address, client_address(request))]
+    return await making.make(
+        lambda: seating.create(
+            making.hub, making.user, body.game, body.players, body.options, body.pace
+        )
     )
-    try:
-        yield
-    except (HTTPException, Refused):
-        await throttles.limiter.release(*slots)
-        raise
 
 
 @router.get("/tables")
@@ -219,18 +239,9 @@ async def stop(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOu
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)
-async def rematch(
-    table_id: str,
-    request: Request,
-    hub: HubDep,
-    db: DatabaseDep,
-    throttles: ThrottlesDep,
-    user: Me,
-) -> TableOut:
+async def rematch(table_id: str, making: MakingDep) -> TableOut:
     """A player of a finished game: a new table with the same seats (or the one already made)."""
-    async with _counted_table(throttles, request, user):
-        made = await seating.rematch(hub, table_id, user)
-    return await table_summary(db, made)
+    return await making.make(lambda: seating.rematch(making.hub, table_id, making.user))
 
 
 @router.get(
@@ -238,13 +249,16 @@ async def rematch(
     response_class=Response,
     responses={200: {"content": {"text/markdown": {"schema": {"type": "string"}}}}},
 )
-async def rules(game: str) -> Response:
-    """The rules of ``game`` in the project's own words (Markdown)."""
+async def rules(game: str, request: Request, lang: str | None = None) -> Response:
+    """The rules of ``game`` in the project's own words (Markdown), in ``lang`` (the page's
+    language) or else the reader's; English for a language that has no guide."""
+    language = guide_language(lang or reader_language(request))
     try:
-        text = rules_text(game)
+        text = rules_text(game, language)
     except ValueError as exc:
         raise HTTPException(404, str(exc)) from exc
-    return Response(text, media_type="text/markdown; charset=utf-8")
+    headers = {"Content-Language": language, "Vary": "Accept-Language, Cookie"}
+    return Response(text, media_type="text/markdown; charset=utf-8", headers=headers)
 
 
 @router.get("/ratings")

@@ -7,6 +7,7 @@ database; the same contract tests run against both stores."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -24,7 +25,7 @@ from otherside.server.store.records import (
     Timing,
 )
 from otherside.server.tables.pace import Pace
-from otherside.server.tables.seat_rules import first_seats
+from otherside.server.tables.seat_rules import created
 from otherside.server.tables.timing import with_timing
 
 
@@ -105,36 +106,16 @@ class MemoryTableStore:
     ) -> str:
         if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
             raise LimitReached(most_waiting)
-        return self._create(owner, game, players, options, pace, now, first_seats(owner, players))
+        return self._add(
+            lambda table_id: created(table_id, owner, game, players, options, pace, now)
+        )
 
-    def _create(
-        self,
-        owner: UserInfo,
-        game: str,
-        players: int,
-        options: dict[str, Any],
-        pace: Pace,
-        now: datetime,
-        seats: tuple[SeatInfo, ...],
-    ) -> str:
+    def _add(self, made: Callable[[str], TableInfo]) -> str:
+        """Keep the waiting table ``made`` gives for a new id; the id."""
         table_id = secrets.token_urlsafe(6)
         while table_id in self._tables:
             table_id = secrets.token_urlsafe(6)
-        info = TableInfo(
-            id=table_id,
-            game=game,
-            players=players,
-            options=dict(options),
-            status="waiting",
-            owner_id=owner.id,
-            owner_name=owner.name,
-            seats=seats,
-            version=0,
-            outcome=None,
-            created_at=now,
-            pace=pace,
-            updated_at=now,
-        )
+        info = made(table_id)
         self._tables[table_id] = _Stored(info)
         return table_id
 
@@ -206,8 +187,10 @@ class MemoryTableStore:
             replace(s, guest=finished.seats[s.seat].guest if s.user_id is not None else False)
             for s in seats
         )
-        info = finished
-        new_id = self._create(owner, info.game, info.players, options, info.pace, now, named)
+        game, players, pace = finished.game, finished.players, finished.pace
+        new_id = self._add(
+            lambda table_id: created(table_id, owner, game, players, options, pace, now, named)
+        )
         stored.info = replace(stored.info, rematch_id=new_id)
         return new_id
 

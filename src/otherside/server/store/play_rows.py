@@ -82,9 +82,14 @@ def _timing_row(table_id: str, was: int, timing: Timing, now: datetime) -> dict[
     }
 
 
+def clock_rows(table_id: str, clocks: dict[int, int | None]) -> list[dict[str, Any]]:
+    """The rows of :data:`CLOCK` that set each seat's time left (ms; ``None``: no clock)."""
+    return [{"c_table": table_id, "c_seat": seat, "c_left": left} for seat, left in clocks.items()]
+
+
 def _clocks(batch: Batch, table_id: str, clocks: dict[int, int | None]) -> None:
-    for seat, left in clocks.items():
-        batch.add(CLOCK, {"c_table": table_id, "c_seat": seat, "c_left": left}, expect=1)
+    for row in clock_rows(table_id, clocks):
+        batch.add(CLOCK, row, expect=1)
 
 
 def add_move(

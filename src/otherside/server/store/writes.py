@@ -20,6 +20,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from otherside.server.store.models import ChatLine, GameTable, Seat
+from otherside.server.store.play_rows import CLOCK, clock_rows
 from otherside.server.store.records import SeatInfo, StaleWrite, Timing
 from otherside.server.tables.pace import Pace
 
@@ -46,11 +47,6 @@ _SEAT = (
         forfeit=bindparam("s_forfeit"),
         time_left_ms=bindparam("s_left"),
     )
-)
-_CLOCK = (
-    update(SEATS)
-    .where(SEATS.c.table_id == bindparam("t_id"), SEATS.c.seat == bindparam("s_seat"))
-    .values(time_left_ms=bindparam("s_left"))
 )
 _TOUCHED = (
     update(TABLES).where(TABLES.c.id == bindparam("t_id")).values(updated_at=bindparam("t_now"))
@@ -158,10 +154,7 @@ def save_host(session: Session, table_id: str, user_id: int) -> None:
 
 def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
     if clocks:
-        session.connection().execute(
-            _CLOCK,
-            [{"t_id": table_id, "s_seat": seat, "s_left": left} for seat, left in clocks.items()],
-        )
+        session.connection().execute(CLOCK, clock_rows(table_id, clocks))
 
 
 @cache

@@ -50,9 +50,11 @@ def created(
     options: dict[str, Any],
     pace: Pace,
     now: datetime,
+    seats: tuple[SeatInfo, ...] | None = None,
 ) -> TableInfo:
     """The new waiting table ``table_id`` as it was written (:func:`new_table`'s options and
-    pace, made at ``now``): what a load of it from the database would give."""
+    pace, made at ``now``; ``seats`` those of a rematch, else :func:`first_seats`): what a load
+    of it from the database would give."""
     return TableInfo(
         id=table_id,
         game=game,
@@ -61,7 +63,7 @@ def created(
         status="waiting",
         owner_id=owner.id,
         owner_name=owner.name,
-        seats=first_seats(owner, players),
+        seats=first_seats(owner, players) if seats is None else seats,
         version=0,
         outcome=None,
         created_at=now,

@@ -22,7 +22,8 @@ export function renderMarkdown(text) {
   const lines = text.replace(/\r/g, "").split("\n");
   const blocks = [];
   let i = 0;
-  const slug = (words) => words.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  // Letters of any language stay in a heading's anchor ("#straße-werten-v10-v11").
+  const slug = (words) => words.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "");
   while (i < lines.length) {
     const line = lines[i];
     if (!line.trim()) { i += 1; continue; }

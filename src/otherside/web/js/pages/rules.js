@@ -1,9 +1,10 @@
-// The rules of a game, in the project's own words (the same text as `otherside rules GAME`).
+// The rules of a game, in the project's own words and the page's language (the same text as
+// `otherside rules GAME`).
 import { api } from "/static/js/core/http.js";
 import { el, pathTail } from "/static/js/core/dom.js";
 import { renderMarkdown } from "/static/js/core/markdown.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { t } from "/static/js/core/i18n.js";
+import { language, t } from "/static/js/core/i18n.js";
 
 async function start() {
   const game = pathTail();
@@ -12,7 +13,9 @@ async function start() {
   const games = await api("GET", "/api/games").catch(() => []);
   document.getElementById("games").replaceChildren(...games.map(({ name, title }) =>
     el("a", { class: `button small ${name === game ? "" : "secondary"}`, href: `/rules/${name}` }, title)));
-  const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
+  // The rules in the page's language (the server falls back to English for a language
+  // without a guide).
+  const response = await fetch(`/api/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(language)}`);
   const article = document.getElementById("rules");
   if (!response.ok) {
     article.replaceChildren(el("p", {}, t("There are no rules for “{game}”.", { game })));
