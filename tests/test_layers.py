@@ -23,6 +23,8 @@ FORBIDDEN = {
     "research": ("cli", "server"),
     "server": ("research",),
     # The players' rules texts: data read by the CLI and the server, depending on nothing.
+    # Lessons: positions and words checked by the engines; no server, no terminal.
+    "lessons": ("simulate", "research", "cli", "server", "rl"),
     "guide": ("core", "games", "bots", "simulate", "research", "cli", "server", "rl"),
 }
 RESEARCH_COMMANDS = {"cli/verso_train.py", "cli/verso_simulate.py"}

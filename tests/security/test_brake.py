@@ -35,8 +35,11 @@ async def test_an_address_refused_past_its_share_is_braked_and_the_others_are_no
             assert braked.status_code == 429 and braked.json()["code"] == "braked"
             assert 1 <= int(braked.headers["retry-after"]) <= 3
             assert waited >= 0.3  # the attacker waits; the server only answers later
-            # Braked means braked: even a request that would be fine waits and is refused.
-            assert (await attacker.post("/api/guest")).status_code == 429
+            # Braked means braked: even a request that would be fine waits and is refused,
+            # told in the reader's language.
+            german = await attacker.post("/api/guest", headers={"Accept-Language": "de"})
+            assert german.status_code == 429 and german.json()["code"] == "braked"
+            assert german.json()["detail"].startswith("zu viele abgelehnte Anfragen")
             # Another address is served at once, as before.
             assert (await honest.post("/api/guest")).status_code == 200
             made = await honest.post("/api/tables", json={"game": "verso", "players": 2})

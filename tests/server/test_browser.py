@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +19,13 @@ from otherside.server.store.db import sqlite_url
 from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser
+# The browser tests play with a click sending the move at once, as a player who switched "Confirm
+# each move" off does (a guest's choice, kept in the browser; test_browser_versus_confirm
+# tests the confirmation, in contexts without this script: ``browser.plain_context``).
+MOVES_AT_ONCE = """try {
+  const key = "otherside.confirm-moves";
+  if (localStorage.getItem(key) === null) localStorage.setItem(key, "off");
+} catch (refused) {}"""
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -51,6 +59,15 @@ def browser() -> Iterator[object]:
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        plain = launched.new_context
+
+        def new_context(**options: Any) -> Any:
+            context = plain(**options)
+            context.add_init_script(MOVES_AT_ONCE)
+            return context
+
+        launched.new_context = new_context  # type: ignore[method-assign]
+        launched.plain_context = plain  # type: ignore[attr-defined]
         yield launched
         launched.close()
 

@@ -18,7 +18,8 @@ from otherside.server.store.queries import load_moves
 from otherside.server.tables.hub import TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, settle, table_with
 
-VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock"}
+# ``takeback``: an open takeback request (seat, version, plies; always null in Verso).
+VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock", "takeback"}
 # Card notation ("B3/g4") only ever appears in records, which hold the pile.
 CARD_NOTATION = re.compile(r"[BGObgo][1-6*]/[BGObgo][1-6*]")
 SECRET_KEYS = {"pile", "record", "initial_record", "seed", "actions"}

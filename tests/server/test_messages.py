@@ -194,3 +194,23 @@ def test_a_socket_to_no_table_is_closed_as_not_found(tmp_path: Any) -> None:
     ):
         socket.receive_text()
     assert (closed.value.code, closed.value.reason) == (4404, "no table 'nothing'")
+
+
+def test_a_socket_closes_in_the_readers_language(tmp_path: Any) -> None:
+    app = create_app(sqlite_url(tmp_path / "none.db"), bot_workers=0, run_scheduler=False)
+    german = {"Accept-Language": "de-DE,de;q=0.9"}
+    with TestClient(app) as http:
+        with (
+            http.websocket_connect("/ws/tables/nothing", headers=german) as socket,
+            pytest.raises(WebSocketDisconnect) as closed,
+        ):
+            socket.receive_text()
+        assert (closed.value.code, closed.value.reason) == (4404, "kein Tisch „nothing“")
+        foreign = {**german, "Origin": "http://elsewhere.example"}
+        with (
+            http.websocket_connect("/ws/tables/nothing", headers=foreign) as socket,
+            pytest.raises(WebSocketDisconnect) as refused,
+        ):
+            socket.receive_text()
+        assert refused.value.code == 4403
+        assert refused.value.reason == "Verbindung von einer fremden Seite abgelehnt"

@@ -107,7 +107,12 @@ async def test_bad_input_gets_a_clear_error_and_changes_nothing(app: FastAPI) ->
         (brown, {"type": "action", "version": 0, "action": "0:4>0:3"}, "not_your_turn", "turn"),
         (blue, {"type": "action", "version": 3, "action": "0:-4>0:-3"}, "stale", "version 0"),
         (blue, {"type": "action", "version": 0, "action": "accept-draw"}, "illegal", "no draw"),
-        (blue, {"type": "action", "version": 0, "action": "0:-4>0:-1"}, "illegal", "0:-1"),
+        (
+            blue,
+            {"type": "action", "version": 0, "action": "0:-4>0:-1"},
+            "illegal",
+            "exactly one cell",
+        ),
         (blue, {"type": "action", "version": 0, "action": "9:9>0:0"}, "illegal", "not a cell"),
         (spectator, {"type": "action", "version": 0, "action": "0:-4>0:-3"}, "not_seated", "seat"),
         (spectator, {"type": "resign"}, "not_seated", "no seat"),

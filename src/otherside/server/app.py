@@ -30,9 +30,21 @@ from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
 from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
+from otherside.server.analysis.analyst import Analyst
+from otherside.server.analysis.plans import Budget
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.http import accounts, language, lobby, outage, players, replays
+from otherside.server.http import (
+    accounts,
+    analysis,
+    language,
+    lessons,
+    lobby,
+    outage,
+    players,
+    replays,
+    settings,
+)
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -77,6 +89,8 @@ def create_app(
     run_scheduler: bool = True,
     limits: Limits | None = None,
     guards: Guards | None = None,
+    analysis_think: float = Budget.think,
+    analysis_depth: int = Budget.depth,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
@@ -97,6 +111,8 @@ def create_app(
         guards: how much of the process one client may hold: body size, JSON depth, time to
             send a request, connections and websockets, replays
             (:class:`~otherside.server.http.guards.Guards`' defaults).
+        analysis_think: seconds the bots may search each decision of a game's analysis.
+        analysis_depth: plies the bots may search each decision of a game's analysis.
     """
     server_limits = limits or Limits()
     server_guards = guards or Guards()
@@ -117,6 +133,8 @@ def create_app(
         app.state.db = db
         app.state.sessions = Sessions(secret, password_hasher)
         app.state.hub = hub
+        budget = Budget(analysis_think, analysis_depth)
+        app.state.analyst = Analyst(db, runner, server_clock, cluster.node, budget)
         app.state.scheduler = scheduler
         app.state.clock = server_clock
         app.state.limits = server_limits
@@ -141,6 +159,7 @@ def create_app(
         finally:
             await scheduler.stop()
             await hub.close()
+            await app.state.analyst.close()
             await cluster.stop()
             await runner.close()
             db.close()
@@ -157,8 +176,11 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(replays.router)
+    app.include_router(analysis.router)
     app.include_router(players.router)
     app.include_router(language.router)
+    app.include_router(lessons.router)
+    app.include_router(settings.router)
     app.include_router(sockets.router)
 
     @app.get("/api/health")
@@ -187,6 +209,10 @@ def create_app(
     async def favicon() -> FileResponse:
         # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
         return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/learn/{game}", include_in_schema=False)
+    async def learn_page(game: str, request: Request) -> HTMLResponse:
+        return page_response(request, "learn.html")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str, request: Request) -> HTMLResponse:

@@ -87,6 +87,15 @@ class AlphaBeta:
                 break
         return best
 
+    def value_of(self, position: Position, code: int, depth: int) -> float:
+        """The value, for the player to move in ``position``, of playing ``code``: the child
+        searched ``depth - 1`` plies without a time limit, as :meth:`best_move`'s root would
+        search it (its transposition table reused). For analysis, right after a search of the
+        same position."""
+        self.root_player = position.to_move
+        self.deadline = float("inf")
+        return -self._search(position.play(code), depth - 1, -float("inf"), float("inf"), 1)
+
     def _root(
         self, position: Position, order: list[int], depth: int, deadline_check: bool
     ) -> tuple[float, int]:

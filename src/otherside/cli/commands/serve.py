@@ -90,6 +90,13 @@ def serve(
             "cap a decision's thinking with --limit bot_think_cap=SECONDS.",
         ),
     ] = 2,
+    analysis_think: Annotated[
+        float,
+        typer.Option(min=0.01, help="Seconds the bots may search each ply of a game's analysis."),
+    ] = 1.0,
+    analysis_depth: Annotated[
+        int, typer.Option(min=1, help="Plies the bots may search each ply of a game's analysis.")
+    ] = 3,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Start the table server: play in the browser with friends and bots."""
@@ -134,6 +141,8 @@ def serve(
         "smtp_url": smtp,
         "mail_from": mail_from,
         "public_url": public_url or f"http://{shown}:{port}",
+        "analysis_think": analysis_think,
+        "analysis_depth": analysis_depth,
     }
     typer.echo(f"otherside table server on {url.split('@')[-1]}")
     if workers > 1:

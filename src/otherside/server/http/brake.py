@@ -23,13 +23,25 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from otherside.i18n import COOKIE, N_, choose, say
 from otherside.server.accounts.addresses import address_key
 from otherside.server.http.guards import Guards
 
 REFUSED = frozenset({400, 401, 403, 413, 422, 429})
 MOST_ADDRESSES = 100_000  # the counts kept at once (the oldest go first)
+BRAKED = N_("too many refused requests from your address; try again later")
+
+
+def _language(scope: Scope) -> str:
+    """The reader's language from the request's headers alone (the brake does no other work):
+    the switcher's cookie, else Accept-Language (both choices are cached)."""
+    headers = Headers(scope=scope)
+    cookie = cookie_parser(headers.get("cookie", "")).get(COOKIE)
+    return choose(cookie, headers.get("accept-language"))
 
 
 class Brake:
@@ -70,7 +82,7 @@ class Brake:
             start, count = now, 0
             self._counts.pop(key, None)
         if count >= self.most:
-            await self._braked(send, start + self.window - now)
+            await self._braked(send, start + self.window - now, _language(scope))
             return
 
         async def watch(message: Message) -> None:
@@ -89,12 +101,12 @@ class Brake:
             self._counts.pop(next(iter(self._counts)))
         self._counts[key] = (start, count + 1)  # re-inserted: the dict keeps the newest last
 
-    async def _braked(self, send: Send, left: float) -> None:
+    async def _braked(self, send: Send, left: float, language: str) -> None:
         await self.sleep(self.pause)
         retry = max(1, math.ceil(left))
         body = json.dumps(
             {
-                "detail": "too many refused requests from your address; try again later",
+                "detail": say(language, BRAKED),
                 "code": "braked",
                 "params": {"retry_after": retry},
             }

@@ -18,6 +18,7 @@ from otherside.server.ratings.rated import current_ratings, rating_history
 from otherside.server.store.queries import find_user, finished_scores, list_user_tables
 from otherside.server.store.records import TableInfo
 from otherside.server.tables.adapters import available_adapters
+from otherside.server.tables.outcome_words import words as outcome_words
 
 router = APIRouter(prefix="/api")
 RECENT = 20
@@ -97,6 +98,7 @@ async def player(name: str, db: DatabaseDep) -> PlayerOut:
                     "result": _result(info, seat),
                     "scores": info.outcome["scores"] if info.outcome else None,
                     "reason": info.outcome.get("reason") if info.outcome else None,
+                    "words": outcome_words(info.outcome) if info.outcome else None,
                     "rated": info.rated,
                     "change": changes.get(info.id),
                     "at": (info.updated_at or info.created_at).isoformat(),

@@ -206,6 +206,8 @@ class RecentGameOut(BaseModel):
     result: str
     scores: list[int | float] | None
     reason: str | None
+    # The reason as a catalog message and its fields, for the reader's language.
+    words: dict[str, Any] | None = None
     rated: bool
     change: float | None
     at: str

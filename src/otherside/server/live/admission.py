@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
 from otherside.server.accounts.addresses import address_key
 from otherside.server.http.guards import Guards
+from otherside.server.live.close_words import FULL, SIGNED_OUT, TOO_MANY
 
 CLOSE_TRY_LATER = 1013
 CLOSE_SIGNED_OUT = 4401
@@ -32,11 +33,14 @@ class Closable(Protocol):
 
 
 class OverCap(Exception):
-    """A socket over a cap: ``code`` and words to close it with."""
+    """A socket over a cap: ``code``, and the words to close it with (a catalog ``template``
+    and its ``params``, said in the reader's language by :mod:`.close_words`)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, template: str, **params: Any) -> None:
         self.code = CLOSE_TRY_LATER
-        super().__init__(reason)
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params))
 
 
 class Admission:
@@ -59,12 +63,9 @@ class Admission:
         """Count ``socket`` in for the block; :class:`OverCap` if over a cap."""
         key = address_key(address)
         if self._by_address.get(key, 0) >= self.per_address:
-            raise OverCap(
-                f"too many connections from your address (at most {self.per_address}); "
-                "close other tabs or try again later"
-            )
+            raise OverCap(TOO_MANY, most=self.per_address)
         if self._count >= self.total:
-            raise OverCap("the server is full; try again later")
+            raise OverCap(FULL)
         self._by_address[key] = self._by_address.get(key, 0) + 1
         self._count += 1
         if session is not None:
@@ -89,5 +90,6 @@ class Admission:
         sockets = self._by_session.pop(session, set())
         for socket in sockets:
             with contextlib.suppress(Exception):
-                await socket.close(CLOSE_SIGNED_OUT, "signed out")
+                # Every tab of the session, whatever their languages: the code says it all.
+                await socket.close(CLOSE_SIGNED_OUT, SIGNED_OUT)
         return len(sockets)

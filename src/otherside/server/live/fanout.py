@@ -68,6 +68,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         "view": live.adapter.game.view(state, seat),
         "legal": legal,
         "clock": clock,
+        "takeback": request.to_json() if (request := live.pending_takeback()) else None,
     }
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
@@ -115,8 +116,16 @@ def say(live: LiveTable, lines: list[ChatLineOut]) -> None:
         conn.deliver(out)
 
 
-def error(conn: Connection, live: LiveTable, code: str, message: str) -> None:
-    """Answer ``conn`` that its message was refused, and why."""
-    conn.deliver(
-        ErrorMessage(code=code, message=message, version=live.info.version).model_dump_json()
+def error(
+    conn: Connection,
+    live: LiveTable,
+    code: str,
+    message: str,
+    params: dict[str, Any] | None = None,
+) -> None:
+    """Answer ``conn`` that its message was refused, and why (``params``: the refusal's
+    fields)."""
+    answer = ErrorMessage(
+        code=code, message=message, version=live.info.version, params=params or {}
     )
+    conn.deliver(answer.model_dump_json())

@@ -16,6 +16,7 @@ from otherside.server.live.protocol import (
     PongMessage,
     ProtocolError,
     ResignMessage,
+    TakebackMessage,
     parse_client_message,
 )
 from otherside.server.tables.chat import Say
@@ -23,6 +24,7 @@ from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.play import Play
+from otherside.server.tables.takebacks import Takeback
 
 log = logging.getLogger("otherside.server")
 
@@ -40,6 +42,8 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
                 fanout.send_state(conn, live, now())
         elif isinstance(message, ResignMessage):
             await hub.ask(live.id, Resign(conn.user))
+        elif isinstance(message, TakebackMessage):
+            await hub.ask(live.id, Takeback(conn.user, message.version, message.step))
         elif isinstance(message, ChatMessage):
             await hub.ask(live.id, Say(conn.user, message.text))
         else:
@@ -49,7 +53,8 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
             fanout.send_state(conn, live, now())
     except ProtocolError as exc:
         # In the reader's language (the socket's, from its cookie or Accept-Language).
-        fanout.error(conn, live, exc.code, exc.words(getattr(conn, "language", DEFAULT)))
+        language = getattr(conn, "language", DEFAULT)
+        fanout.error(conn, live, exc.code, exc.words(language), exc.params)
         if exc.code == "stale":
             fanout.send_state(conn, live, now())
     except Exception:

@@ -9,6 +9,9 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
   hint: an action still legal when it arrives is applied;
 - ``{"type": "resign"}``: give up the game (any time, any game: see
   :mod:`otherside.server.tables.forfeits`);
+- ``{"type": "takeback", "version": 17, "step": "ask"}``: ask to take back your last move
+  (``"accept"`` or ``"decline"``: answer the other player's request; see
+  :mod:`otherside.server.tables.takebacks`);
 - ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
 - ``{"type": "sync"}``: send me the table and my view again;
 - ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
@@ -16,8 +19,14 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
 The server sends ``table``, ``view`` (``view`` is exactly ``Game.view(state, seat)``: a seat gets
 its own, a spectator the public one; ``legal`` lists the actions that seat may play now, for
 that seat only; ``clock`` the table's clocks), ``chat`` (new lines, or the recent ones on
+<<<<<<< HEAD
 connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR_CODES`,
 ``message`` in words). A refused message changes nothing.
+=======
+connecting) and ``error`` (``code`` from :data:`ERROR_CODES`, ``message`` in words). A refused
+message changes nothing. A ``view`` also carries ``takeback``: the open takeback request
+(``{"seat", "version", "plies"}``) or ``null``.
+>>>>>>> main
 """
 
 from __future__ import annotations
@@ -47,6 +56,12 @@ ERROR_CODES = {
     "chat": N_("the chat line is empty, too long, or sent too fast"),
     "stale": N_("the action was chosen on an older state; here is the current one"),
     "illegal": N_("the action is malformed or not legal now"),
+    "takeback_unsupported": N_("this game has no takebacks"),
+    "takeback_rated": N_("takebacks are only for unrated games"),
+    "takeback_bot": N_("only a person can agree to a takeback"),
+    "takeback_pending": N_("a takeback is already asked for"),
+    "takeback_none": N_("there is no move of yours to take back"),
+    "no_takeback": N_("no takeback was asked for"),
     "server_error": N_("the server could not save the action; nothing changed, try again"),
 }
 
@@ -69,6 +84,14 @@ class ResignMessage(_Message):
     type: Literal["resign"]
 
 
+class TakebackMessage(_Message):
+    """Ask to take back one's last move, or answer the other player's request."""
+
+    type: Literal["takeback"]
+    version: int = Field(ge=0)
+    step: Literal["ask", "accept", "decline"]
+
+
 class ChatMessage(_Message):
     """A line of chat (plain text, shown as text)."""
 
@@ -89,10 +112,10 @@ class PingMessage(_Message):
 
 
 ClientMessage = Annotated[
-    ActionMessage | ResignMessage | ChatMessage | SyncMessage | PingMessage,
+    ActionMessage | ResignMessage | TakebackMessage | ChatMessage | SyncMessage | PingMessage,
     Field(discriminator="type"),
 ]
-CLIENT_TYPES = ("action", "resign", "chat", "sync", "ping")
+CLIENT_TYPES = ("action", "resign", "takeback", "chat", "sync", "ping")
 _CLIENT = TypeAdapter(ClientMessage)
 
 
@@ -113,7 +136,7 @@ class ProtocolError(ValueError):
 
 def parse_client_message(
     text: str,
-) -> ActionMessage | ResignMessage | ChatMessage | SyncMessage | PingMessage:
+) -> ActionMessage | ResignMessage | TakebackMessage | ChatMessage | SyncMessage | PingMessage:
     """Parse one client message; :class:`ProtocolError` saying what is wrong.
 
     >>> parse_client_message('{"type": "action", "version": 3, "action": "flip"}').action
@@ -226,6 +249,7 @@ class ViewMessage(BaseModel):
     view: dict[str, Any]
     legal: list[str]
     clock: ClockOut
+    takeback: dict[str, int] | None = None
 
 
 class ChatLineOut(BaseModel):
@@ -255,6 +279,8 @@ class ErrorMessage(BaseModel):
     code: str
     message: str
     version: int | None = None
+    # The message's fields (a cell, a seat…): the words are one rendering of code and params.
+    params: dict[str, Any] = Field(default_factory=dict)
 
 
 class PongMessage(BaseModel):

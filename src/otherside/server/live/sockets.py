@@ -20,8 +20,16 @@ from otherside.i18n import choose
 from otherside.server.accounts.sessions import COOKIE, UserInfo, session_digest, user_of_cookie
 from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
+from otherside.server.live.close_words import (
+    BUSY,
+    CROSS_ORIGIN,
+    SIGNED_OUT,
+    TOO_SLOW,
+    close_reason,
+    fit,
+)
 from otherside.server.live.inbox import handle
-from otherside.server.tables.errors import Refused
+from otherside.server.tables.errors import Refused, words
 from otherside.server.tables.hub import TableHub
 
 router = APIRouter()
@@ -40,9 +48,7 @@ class SocketConnection:
         self.user = user
         # The reader's language for refusals, as the pages': the switcher's cookie, else
         # the browser's Accept-Language.
-        self.language = choose(
-            socket.cookies.get(LANGUAGE_COOKIE), socket.headers.get("accept-language")
-        )
+        self.language = _language(socket)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.too_slow = False
 
@@ -59,7 +65,12 @@ class SocketConnection:
         while (text := await self.queue.get()) is not None:
             await self.socket.send_text(text)
         if self.too_slow:
-            await self.socket.close(CLOSE_TOO_SLOW, "too far behind; reconnect")
+            await self.socket.close(CLOSE_TOO_SLOW, close_reason(self.language, TOO_SLOW))
+
+
+def _language(socket: WebSocket) -> str:
+    """The reader's language, as the pages': the switcher's cookie, else Accept-Language."""
+    return choose(socket.cookies.get(LANGUAGE_COOKIE), socket.headers.get("accept-language"))
 
 
 def _same_origin(socket: WebSocket) -> bool:
@@ -76,8 +87,9 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     state = socket.app.state
     hub: TableHub = state.hub
     await socket.accept()
+    language = _language(socket)
     if not _same_origin(socket):
-        await socket.close(CLOSE_FORBIDDEN, "cross-origin connection refused")
+        await socket.close(CLOSE_FORBIDDEN, close_reason(language, CROSS_ORIGIN))
         return
     cookie = socket.cookies.get(COOKIE)
     admission: Admission = state.admission
@@ -88,7 +100,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         with admission.holding(address, digest, socket):
             await _watch(socket, table_id, cookie, hub)
     except OverCap as over:
-        await socket.close(over.code, str(over))
+        await socket.close(over.code, close_reason(language, over.template, **over.params))
 
 
 async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: TableHub) -> None:
@@ -98,12 +110,13 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
         conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
-        await socket.close(CLOSE_NOT_FOUND, str(exc))
+        reason = words(exc.code, exc.params, _language(socket))
+        await socket.close(CLOSE_NOT_FOUND, fit(reason))
         return
     except OUTAGE_ERRORS as exc:
         # The database is away: say "try again later" with a close frame, in our words.
         log.warning("table socket %s: database unavailable: %r", table_id, exc)
-        await socket.close(CLOSE_TRY_LATER, "the server is busy; try again shortly")
+        await socket.close(CLOSE_TRY_LATER, close_reason(_language(socket), BUSY))
         return
     sender = asyncio.create_task(conn.pump())
     try:
@@ -116,7 +129,7 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
                 text = "<binary>"
             if user is not None and await user_of_cookie(state, cookie) is None:
                 # Signed out (maybe through another server process): no more acting.
-                await socket.close(CLOSE_SIGNED_OUT, "signed out")
+                await socket.close(CLOSE_SIGNED_OUT, close_reason(conn.language, SIGNED_OUT))
                 break
             await handle(hub, live, conn, text)
     except WebSocketDisconnect:
@@ -124,7 +137,7 @@ async def _watch(socket: WebSocket, table_id: str, cookie: str | None, hub: Tabl
     except OUTAGE_ERRORS as exc:
         # Whether the user is still signed in cannot be told while the database is away.
         log.warning("table socket %s: database unavailable: %r", table_id, exc)
-        await socket.close(CLOSE_TRY_LATER, "the server is busy; try again shortly")
+        await socket.close(CLOSE_TRY_LATER, close_reason(conn.language, BUSY))
     finally:
         hub.detach(live, conn)
         conn.queue.put_nowait(None)

@@ -9,6 +9,7 @@ from typing import Any
 from otherside.bots.spec import BotSpec
 from otherside.server.live.protocol import SeatOut, TableOut
 from otherside.server.store.records import SeatInfo, TableInfo
+from otherside.server.tables.outcome_words import with_words
 
 
 def bot_label(spec: str, seat: int) -> str:
@@ -108,7 +109,7 @@ def table_fields(
             for s in info.seats
         ],
         version=info.version,
-        outcome=info.outcome,
+        outcome=with_words(info.outcome),
         to_move=list(info.to_move) if info.status == "playing" else [],
         deadline_at=_iso(info.deadline_at),
         reminded=info.reminded_at is not None,

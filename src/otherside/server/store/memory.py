@@ -220,6 +220,11 @@ class MemoryTableStore:
             stored.record = final_record
         return self._rate(info, outcome) if outcome is not None else {}
 
+    async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
+        stored = self._at(info.id, info.version)
+        stored.info = _timed(replace(stored.info, version=version), plan, now)
+        del stored.moves[version:]
+
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
         stored = self._at(info.id, info.version)
         stored.info = _timed(stored.info.with_seat(seat), plan, now)

@@ -53,6 +53,8 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     # The language chosen on the switcher (otherside.i18n); none: the browser's.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Confirm each move before it is sent (the table page's switch); none: the pages' default.
+    confirm_moves: Mapped[bool | None] = mapped_column(nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -179,6 +181,25 @@ class ChatLine(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class Analysis(Base):
+    """A finished game's analysis by the bots (:mod:`otherside.server.analysis`): asked for
+    once, computed once by one server process (``owner``, which renews ``updated_at`` as it
+    goes), read by all."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    # "running", "done" or "failed" (a worker failed: asking again starts afresh).
+    status: Mapped[str] = mapped_column(String(16))
+    # Decisions weighed so far, and in all.
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class AuthSession(Base):
     """A signed-in session: the hash of the token its cookie holds. Deleting it signs out."""
 
@@ -208,3 +229,14 @@ class RateLimit(Base):
     key: Mapped[str] = mapped_column(String(80), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer)
     until: Mapped[float] = mapped_column(Float, index=True)
+
+
+class LessonStep(Base):
+    """A lesson step a player has done (:mod:`otherside.lessons`): their progress."""
+
+    __tablename__ = "lesson_steps"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    step: Mapped[str] = mapped_column(String(40), primary_key=True)
+    done_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -38,6 +38,7 @@ from otherside.server.store.records import (
     TableInfo,
     Timing,
 )
+from otherside.server.store.takebacks import add_takeback
 from otherside.server.store.writer import Batch, Writer
 from otherside.server.store.writes import (
     check_seats,
@@ -147,6 +148,11 @@ class TableStore(Protocol):
     ) -> dict[int, float]:
         """Append move ``info.version + 1`` of ``seat`` (``forfeit``: the seat gives up with
         it, as ``info`` says); the new ratings by user id when it ended a rated game."""
+        ...
+
+    async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
+        """Take the table from ``info.version`` back to ``version`` (the moves after it
+        forgotten), whose turn and clocks are then ``plan``; ``StaleWrite`` if it moved on."""
         ...
 
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
@@ -336,6 +342,14 @@ class SqlTableStore:
             return _rate(batch.session, info, outcome, now) if outcome is not None else {}
 
         return await self.writer.write(write)
+
+    async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
+        def write(batch: Batch) -> None:
+            add_takeback(batch, info.id, info.version, version, plan, now)
+            # The others rebuild the table from the database: its version went down.
+            self._announce(batch, info.id, "table")
+
+        await self.writer.write(write)
 
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
         def write(batch: Batch) -> None:

@@ -103,6 +103,8 @@ class GameAdapter:
             leaves), rather than going on with a bot in their seat.
         bot_pace: the least seconds between a bot's actions when the server paces bots at all
             (a Recto Verso partner builds at a person's speed, not in a flash).
+        takebacks: a player of an unrated duel may ask to take back their last move
+            (:mod:`.takebacks`): a game of open information, where going back reveals nothing.
     """
 
     name: str
@@ -118,6 +120,7 @@ class GameAdapter:
     replacement: tuple[str, ...] = ("greedy",)
     ends_on_forfeit: bool = False
     bot_pace: float = 0.0
+    takebacks: bool = False
 
     @property
     def game(self) -> Game:
@@ -258,6 +261,8 @@ VERSUS = GameAdapter(
     rated_counts=(2,),
     # The sheet: after 7 days the player to move loses; resigning loses at once.
     ends_on_forfeit=True,
+    # The site lets the players of a friendly game take a misplaced move back.
+    takebacks=True,
 )
 
 RECTOVERSO = GameAdapter(

@@ -1,9 +1,10 @@
 """A bot worker process: the program ``python -m otherside.server.tables.bot_process --server PID``.
 
 The server (:mod:`otherside.server.tables.bot_workers`) starts a few of these and sends each one
-decision at a time over its standard input; the worker makes the bot from its spec
+job at a time over its standard input: a decision (the worker makes the bot from its spec
 (:mod:`otherside.bots.spec`), lets it choose among the legal actions and answers with the
-chosen action's index on its standard output. Frames are a 4-byte big-endian length and a
+chosen action's index) or a ply of a finished game to weigh for its analysis; the answer goes
+to its standard output. Frames are a 4-byte big-endian length and a
 pickle; the first frame a worker writes says it is ready (its imports done), so that the
 server's time cap of a decision counts thinking, not start-up.
 
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from otherside.bots import bot_names
+from otherside.bots.analysis import assess
 from otherside.bots.spec import BotSpec, make
 from otherside.core.game import Action
 from otherside.games import GAME_NAMES
@@ -90,6 +92,18 @@ def decide(
     raise ValueError(f"bot {spec} chose {chosen!s}, which is not legal")
 
 
+def run_job(job: tuple[Any, ...]) -> Any:
+    """Do one job: ``("decide", game, spec, view, legal, seed)`` (:func:`decide`) or
+    ``("assess", game, …)`` (:func:`otherside.bots.analysis.assess`: a decision of a finished
+    game weighed for its analysis)."""
+    kind, *args = job
+    if kind == "decide":
+        return decide(*args)
+    if kind == "assess":
+        return assess(*args)
+    raise ValueError(f"unknown job {kind!r}")
+
+
 def serve(parent: int, source: IO[bytes], out: IO[bytes]) -> None:
     """Answer decisions from ``source`` on ``out`` until the input ends."""
     # A bot thinking may hold this thread for seconds: the watchdog ends the process anyway.
@@ -101,7 +115,7 @@ def serve(parent: int, source: IO[bytes], out: IO[bytes]) -> None:
     write_frame(out, ("ready", os.getpid()))
     while (job := read_frame(source)) is not None:
         try:
-            reply: tuple[str, Any] = ("ok", decide(*job))
+            reply: tuple[str, Any] = ("ok", run_job(job))
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             reply = ("error", f"{type(exc).__name__}: {exc}")

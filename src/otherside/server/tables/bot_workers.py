@@ -18,6 +18,10 @@ One client must not be able to take the machine from everyone else's bots:
   and lowered to it here (a table made before the cap was lowered). A worker still busy when a
   decision's time is up (the cap and a grace for the search to return; less in the quick lane)
   is killed and replaced, and the bot plays its game's ``random`` bot's move instead.
+- **Analysis after the game** (:mod:`otherside.server.analysis`) goes through the same
+  workers in a lane of its own, fair across tables too, that yields to live games: a worker
+  takes an analysis job only when no decision waits, and one search worker is kept for them.
+  A job is one ply with a small budget, so a decision waits for at most one such job.
 
 A worker exits by itself when the server dies, even by ``kill -9`` (see
 :mod:`~otherside.server.tables.bot_process`); :meth:`BotRunner.close` stops them at shutdown.
@@ -45,9 +49,9 @@ from otherside.server.tables.bot_process import (
     HEADER_BYTES,
     MODULE,
     body_size,
-    decide,
     decode,
     encode,
+    run_job,
 )
 from otherside.server.tables.bot_queue import FairQueue
 
@@ -71,6 +75,21 @@ class Decision:
     seed: int
     quick: bool
     done: asyncio.Future[Action] = field(repr=False)
+
+    @property
+    def job(self) -> tuple[Any, ...]:
+        """What a worker is sent (:func:`~otherside.server.tables.bot_process.run_job`)."""
+        return ("decide", self.game, str(self.spec), self.view, self.legal, self.seed)
+
+
+@dataclass(eq=False)
+class Assessing:
+    """One ply of a finished game to weigh for its analysis (the analysis lane)."""
+
+    table: str
+    job: tuple[Any, ...]
+    seconds: float
+    done: asyncio.Future[Any] = field(repr=False)
 
 
 class ProcessWorker:
@@ -109,12 +128,11 @@ class ProcessWorker:
         with contextlib.suppress(Exception):
             await self._started()
 
-    async def run(self, decision: Decision, seconds: float) -> int:
-        """The index of the action chosen; ``TimeoutError`` (the worker stopped) after
-        ``seconds`` of thinking, ``RuntimeError`` if the bot failed."""
+    async def run(self, job: tuple[Any, ...], seconds: float) -> Any:
+        """The job's answer (a decision's: the index of the action chosen); ``TimeoutError``
+        (the worker stopped) after ``seconds`` of thinking, ``RuntimeError`` if it failed."""
         process = await self._started()
         assert process.stdin is not None
-        job = (decision.game, str(decision.spec), decision.view, decision.legal, decision.seed)
         try:
             process.stdin.write(encode(job))
             await process.stdin.drain()
@@ -125,7 +143,7 @@ class ProcessWorker:
             raise
         if reply[0] != "ok":
             raise RuntimeError(str(reply[1]))
-        return int(reply[1])
+        return reply[1]
 
     async def stop(self) -> None:
         """Kill the process (if any) and reap it."""
@@ -154,13 +172,12 @@ class ThreadWorker:
         self.pool = pool
         self.quick_only = quick_only
         self.busy = False
-        self.thinking: asyncio.Future[int] | None = None
+        self.thinking: asyncio.Future[Any] | None = None
 
-    async def run(self, decision: Decision, seconds: float) -> int:
-        """The index of the action chosen; ``TimeoutError`` after ``seconds``."""
+    async def run(self, job: tuple[Any, ...], seconds: float) -> Any:
+        """The job's answer; ``TimeoutError`` after ``seconds``."""
         loop = asyncio.get_running_loop()
-        job = (decision.game, str(decision.spec), decision.view, decision.legal, decision.seed)
-        self.thinking = loop.run_in_executor(self.pool, decide, *job)
+        self.thinking = loop.run_in_executor(self.pool, run_job, job)
         return await asyncio.wait_for(asyncio.shield(self.thinking), seconds)
 
     async def stop(self) -> None:
@@ -195,6 +212,8 @@ class BotRunner:
         self.fallbacks = 0  # decisions that fell back to a random move (overrun or failure)
         self._quick: FairQueue[Decision] = FairQueue()
         self._slow: FairQueue[Decision] = FairQueue()
+        self._analysis: FairQueue[Assessing] = FairQueue()
+        self._assessing = 0  # analysis jobs in workers now
         self._tasks: set[asyncio.Task[None]] = set()
         self._pool: ThreadPoolExecutor | None = None
         self.workers: list[Worker]
@@ -225,19 +244,42 @@ class BotRunner:
         self._dispatch()
         return await done
 
+    async def assess(self, table: str, job: tuple[Any, ...], seconds: float) -> Any:
+        """The answer of an analysis job of finished game ``table`` (a worker's
+        :func:`~otherside.server.tables.bot_process.run_job`), when the analysis lane's turn
+        comes; ``TimeoutError`` past ``seconds`` and the grace, ``RuntimeError`` if it failed.
+
+        The lane yields to live games: a worker takes an analysis job only when no decision
+        waits, and one search worker (when there are two or more) is always left to them.
+        """
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._analysis.put(table, Assessing(table, job, seconds, done))
+        self._dispatch()
+        return await done
+
     def waiting(self) -> int:
         """Decisions queued, not yet in a worker."""
         return len(self._quick) + len(self._slow)
+
+    def _analysis_room(self) -> bool:
+        searchers = sum(1 for worker in self.workers if not worker.quick_only)
+        return self._assessing < max(1, searchers - 1)
 
     def _dispatch(self) -> None:
         for worker in self.workers:
             if worker.busy:
                 continue
             decision = self._next(worker.quick_only)
-            if decision is None:
+            work: Any
+            if decision is not None:
+                work = self._run(worker, decision)
+            elif not worker.quick_only and self._analysis_room() and self._analysis:
+                self._assessing += 1
+                work = self._run_assessing(worker, self._analysis.take())
+            else:
                 continue
             worker.busy = True
-            task = asyncio.create_task(self._run(worker, decision), name="otherside-bot-decision")
+            task = asyncio.create_task(work, name="otherside-bot-job")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -252,7 +294,7 @@ class BotRunner:
 
     async def _run(self, worker: Worker, decision: Decision) -> None:
         cap = min(QUICK_CAP, self.think_cap) if decision.quick else self.think_cap
-        thinking = asyncio.ensure_future(worker.run(decision, cap + self.grace))
+        thinking = asyncio.ensure_future(worker.run(decision.job, cap + self.grace))
         waits: set[asyncio.Future[Any]] = {thinking, decision.done}
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -280,6 +322,23 @@ class BotRunner:
             self._free(worker)
         if not decision.done.done():
             decision.done.set_result(action)
+
+    async def _run_assessing(self, worker: Worker, item: Assessing | None) -> None:
+        assert item is not None  # taken only when the lane is not empty
+        try:
+            answer = await worker.run(item.job, item.seconds + self.grace)
+        except asyncio.CancelledError:
+            item.done.cancel()
+            raise
+        except Exception as exc:
+            if not item.done.done():
+                item.done.set_exception(exc)
+        else:
+            if not item.done.done():
+                item.done.set_result(answer)
+        finally:
+            self._assessing -= 1
+            self._free(worker)
 
     def _free(self, worker: Worker) -> None:
         thinking = worker.thinking if isinstance(worker, ThreadWorker) else None

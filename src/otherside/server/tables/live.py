@@ -47,6 +47,20 @@ class GameClock:
         return self.pinned if self.pinned is not None else seconds(self.clock)
 
 
+@dataclass(frozen=True)
+class TakebackRequest:
+    """``seat`` asked, at table ``version``, to take back the last ``plies`` moves (their own
+    last move and whatever followed it); it lapses as soon as the version moves on."""
+
+    seat: int
+    version: int
+    plies: int
+
+    def to_json(self) -> dict[str, int]:
+        """The request as a ``view`` message carries it."""
+        return {"seat": self.seat, "version": self.version, "plies": self.plies}
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table held in memory while it is watched or played."""
@@ -71,6 +85,8 @@ class LiveTable:
     # since the table was loaded, so that a read overtaken by a line is not kept.
     chat: list[ChatLineOut] | None = None
     chat_said: int = 0
+    # A takeback asked for and not yet answered (:mod:`.takebacks`); kept by this process only.
+    takeback: TakebackRequest | None = None
 
     @property
     def id(self) -> str:
@@ -83,6 +99,13 @@ class LiveTable:
         for user, rating in after.items():
             self.rating_changes[user] = rating - self.ratings.get(user, START)
         self.ratings.update(after)
+
+    def pending_takeback(self) -> TakebackRequest | None:
+        """The takeback request still open: asked at the current version of a game in play."""
+        request = self.takeback
+        if request is None or request.version != self.info.version:
+            return None
+        return request if self.info.status == "playing" else None
 
     def away_since(self, user_id: int) -> datetime | None:
         """Since when ``user_id`` has had no connection to this table here (``None``: here)."""

@@ -20,6 +20,7 @@ from otherside.server.tables import timing
 from otherside.server.tables.commit import commit
 from otherside.server.tables.forfeits import forfeit
 from otherside.server.tables.live import LiveTable
+from otherside.server.tables.refusals import refusal
 from otherside.server.tables.services import Services
 
 
@@ -87,8 +88,8 @@ async def apply_action(
         action = state.parse_action(text)
         after = apply_as(state, seat, action)
     except ValueError as exc:
-        # The engine's reason is in English (its refusals carry no code yet).
-        raise ProtocolError("illegal", "{reason}", reason=str(exc)) from exc
+        # The engine's English reason becomes a catalog message with its fields.
+        raise refusal(exc, text) from exc
     try:
         await commit(services, live, seat, action, after)
     except ProtocolError as exc:

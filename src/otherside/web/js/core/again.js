@@ -3,6 +3,7 @@
 // by itself already).
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
+import { tn } from "/static/js/core/i18n.js";
 import { toast } from "/static/js/core/toast.js";
 
 /**
@@ -28,6 +29,6 @@ export function playAgainButton({ table, you, tableId }) {
   const button = el("button", { class: "small", id: "play-again", onclick: async () => {
     button.disabled = true;
     try { await playAgain(tableId); } catch (error) { toast(error.message); button.disabled = false; }
-  } }, others.length > 1 ? "Play the bots again" : "Play the bot again");
+  } }, tn("Play the bot again", "Play the bots again", others.length));
   return button;
 }

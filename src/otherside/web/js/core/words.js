@@ -4,7 +4,11 @@ import { t, tn } from "/static/js/core/i18n.js";
 
 const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
-const BOT_NAMES = { ismcts: () => t("Tree-search bot"), expectimax: () => t("Look-ahead bot"), partner: () => t("Bot partner") };
+const BOT_NAMES = {
+  ismcts: () => t("Tree-search bot"), expectimax: () => t("Look-ahead bot"), partner: () => t("Bot partner"),
+  random: () => t("Random bot"), greedy: () => t("Greedy bot"), expert: () => t("Expert bot"), best: () => t("Best bot"),
+  search: () => t("Search bot"), alphabeta: () => t("Alpha-beta bot"),
+};
 const OPTION_WORDS = { think: (value) => t("{seconds} s a move", { seconds: value }) };
 
 /**
@@ -17,8 +21,9 @@ const OPTION_WORDS = { think: (value) => t("{seconds} s a move", { seconds: valu
  */
 export function botWords(bot) {
   if (bot && typeof bot === "object") {
-    if (bot.bot_label) return bot.bot_label;
-    return botWords(bot.bot ?? bot.spec ?? bot.bot_name ?? bot.name);
+    // The spec, said through the catalogs; the server's label is English.
+    const spec = bot.bot ?? bot.spec ?? bot.bot_name ?? bot.name;
+    return spec ? botWords(spec) : bot.bot_label ?? bot.label ?? botWords(null);
   }
   if (!bot) return t("a bot");
   const [name, ...options] = String(bot).split(":");
@@ -46,7 +51,6 @@ export function paceWords(pace) {
 export function seatLabel(seat, seats = []) {
   if (seat.kind === "empty" || (!seat.name && !seat.bot)) return t("seat {seat}", { seat: seat.seat + 1 });
   if (seat.kind !== "bot") return seat.name;
-  if (seat.bot_label) return seat.bot_label;
   const words = botWords(seat.bot);
   const alike = seats.filter((s) => s.kind === "bot" && botWords(s.bot) === words);
   return alike.length > 1 ? `${words} ${alike.indexOf(alike.find((s) => s.seat === seat.seat)) + 1}` : words;
@@ -71,6 +75,16 @@ export function ruleNodes(text, game) {
   }
   out.push(String(text).slice(last));
   return out.filter((part) => part !== "");
+}
+
+/**
+ * How a game ended, in the reader's language: the outcome's `words` (a catalog message and
+ * its fields, from the server), else its reason as the server wrote it.
+ */
+export function reasonWords(outcome) {
+  if (!outcome) return "";
+  const words = outcome.words;
+  return words?.template ? t(words.template, words.params ?? {}) : String(outcome.reason ?? "");
 }
 
 /** The same sentence without its rule ids, for places that take plain text (a title, a toast). */

@@ -4,7 +4,7 @@ import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { toast } from "/static/js/core/toast.js";
-import { botWords, paceWords, ruleNodes, withoutRuleIds } from "/static/js/core/words.js";
+import { botWords, paceWords, reasonWords, ruleNodes, withoutRuleIds } from "/static/js/core/words.js";
 import { welcome } from "/static/js/pages/welcome.js";
 import { t, tn } from "/static/js/core/i18n.js";
 
@@ -139,7 +139,7 @@ function tableList(tables, empty, action) {
           table.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
           el("div", { class: "muted" }, table.pace ? paceWords(table.pace) : table.pace_text)),
         el("td", {}, seatNodes(table),
-          table.status === "over" && table.outcome ? el("div", { class: "muted" }, `${withoutRuleIds(table.outcome.reason)} · ${table.outcome.scores.join(" – ")}`) : null,
+          table.status === "over" && table.outcome ? el("div", { class: "muted" }, `${withoutRuleIds(reasonWords(table.outcome))} · ${table.outcome.scores.join(" – ")}`) : null,
           table.your_turn && table.reminded ? el("div", { class: "reminder" }, t("Reminder: this game has waited days for your move.")) : null),
         el("td", { style: "text-align:right" }, action(table)));
     })));

@@ -2,7 +2,14 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { withoutRuleIds } from "/static/js/core/words.js";
+import { reasonWords, withoutRuleIds } from "/static/js/core/words.js";
+
+// A game's result for the reader (the server's word is the key; Verso solo sends "12 VP").
+const RESULT_WORDS = {
+  won: () => t("won"), lost: () => t("lost"), draw: () => t("draw"), resigned: () => t("resigned"),
+  "lost on time": () => t("lost on time"), left: () => t("left"), forfeited: () => t("forfeited"),
+  playing: () => t("playing"), waiting: () => t("waiting"),
+};
 import { dateWords, t, tn } from "/static/js/core/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,11 +37,12 @@ function plot(values, { label, from = null, unit = "" }) {
   return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "plot", role: "img", "aria-label": label },
     ticks.map((t) => [svg("line", { x1: left, x2: width - right, y1: y(t), y2: y(t), class: "grid" }),
       svg("text", { x: left - 6, y: y(t) + 4, class: "tick", "text-anchor": "end" }, `${t}`)]),
-    svg("text", { x: left, y: height - 6, class: "tick" }, from === null ? "game 1" : "start"),
-    svg("text", { x: width - right, y: height - 6, class: "tick", "text-anchor": "end" }, `game ${values.length}`),
+    svg("text", { x: left, y: height - 6, class: "tick" }, from === null ? t("game 1") : t("start")),
+    svg("text", { x: width - right, y: height - 6, class: "tick", "text-anchor": "end" }, t("game {number}", { number: values.length })),
     svg("path", { d: path, class: "line" }),
     points.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: 3.2, class: "dot" },
-      svg("title", {}, i === 0 && from !== null ? `start: ${v}` : `game ${from === null ? i + 1 : i}: ${v}${unit}`))));
+      svg("title", {}, i === 0 && from !== null ? t("start: {value}", { value: v })
+        : t("game {number}: {value}", { number: from === null ? i + 1 : i, value: `${v}${unit}` })))));
 }
 
 function ratingCard(r) {
@@ -60,8 +68,8 @@ function recentTable(games) {
     el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
       el("div", { class: "muted" }, dateWords(g.at))),
     el("td", {}, g.players.map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
-      g.reason ? el("div", { class: "muted" }, `${withoutRuleIds(g.reason)}${g.scores ? ` · ${g.scores.join(" – ")}` : ""}`) : null),
-    el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, g.result),
+      g.reason ? el("div", { class: "muted" }, withoutRuleIds(reasonWords(g)), g.scores ? ` · ${g.scores.join(" – ")}` : "") : null),
+    el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, RESULT_WORDS[g.result]?.() ?? g.result),
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),
     el("td", { style: "text-align:right" }, g.status === "over"
       ? el("a", { class: "button small secondary", href: `/replay/${g.id}` }, t("Replay"))

@@ -3,8 +3,9 @@ import { api } from "/static/js/core/http.js";
 import { byId, el, pathTail } from "/static/js/core/dom.js";
 import { boardTraits, gameInfo, loadBoard } from "/static/js/core/games.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { ruleNodes, seatLabel } from "/static/js/core/words.js";
-import { t } from "/static/js/core/i18n.js";
+import { reasonWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
+import { language, t } from "/static/js/core/i18n.js";
+import { analysisPanel } from "/static/js/pages/analysis.js";
 
 const STEP_MS = 900;
 
@@ -21,6 +22,7 @@ function replayPage(tableId, data, module, traits) {
   const names = data.table.seats.map((s) => seatLabel(s, data.table.seats));
   const board = module.createBoard(byId("board"), { mode: "replay", play: null, resign: null });
   const state = { at: 0, timer: null };
+  let analysis = null;
 
   function show(index) {
     state.at = Math.max(0, Math.min(steps.length - 1, index));
@@ -36,6 +38,7 @@ function replayPage(tableId, data, module, traits) {
       item.classList.toggle("current", current);
       if (current) item.scrollIntoView({ block: "nearest" });
     }
+    analysis?.at(at);
   }
 
   // The pause before the next step: as it happened in a timed game (up to 3 s), else even.
@@ -58,13 +61,15 @@ function replayPage(tableId, data, module, traits) {
   }
 
   const outcome = data.table.outcome;
-  const winners = outcome.winners.map((s) => names[s]).join(" and ");
+  const winners = new Intl.ListFormat(language, { type: "conjunction" }).format(outcome.winners.map((s) => names[s]));
   byId("page-title").textContent = t("Replay of a {game} game", { game: data.table.title });
   byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
-    el("div", {}, `${outcome.winners.length ? `${winners} won` : "Draw"} — `, ruleNodes(outcome.reason, data.table.game)),
-    el("div", {}, `final scores: ${outcome.scores.join(" – ")}`));
+    el("div", {}, outcome.winners.length ? t("{names} won", { names: winners }) : t("Draw"), " — ", ruleNodes(reasonWords(outcome), data.table.game)),
+    el("div", {}, t("final scores: {scores}", { scores: outcome.scores.join(" – ") })));
   byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", {}, el("button", { type: "button", class: "step", onclick: () => show(i + 1) },
     `${names[s.seat]}: ${s.action}`, el("span", { class: "muted block" }, board.describe(s.view, names).join(" "))))));
+  analysis = analysisPanel({ root: byId("analysis"), tableId, last: steps.length - 1, names, log: byId("log"),
+    show: (index) => { show(index); return byId("board"); } });
   byId("slider").max = steps.length - 1;
   byId("download").href = `/api/tables/${tableId}/record`;
   byId("first").onclick = () => show(0);
@@ -83,7 +88,7 @@ function replayPage(tableId, data, module, traits) {
 // No replay to show (a game still under way, no such table): say so plainly, and take away the
 // controls and panels that would look as if they worked.
 function noReplay(tableId, error) {
-  for (const part of document.querySelectorAll(".replay-controls, .table-layout > aside")) part.classList.add("hidden");
+  for (const part of document.querySelectorAll(".replay-controls, .table-layout > aside, #analysis")) part.classList.add("hidden");
   const live = error.status === 409;
   byId("board").replaceChildren(el("div", { class: "panel no-replay", id: "no-replay" },
     live ? [el("h2", {}, t("This game is still being played — watch it live")),

@@ -22,6 +22,11 @@ async function start() {
     return;
   }
   article.replaceChildren(...renderMarkdown(await response.text()));
+  const lessons = await api("GET", "/api/lessons").then((found) => found.games, () => []);
+  if (lessons.includes(game)) {
+    article.prepend(el("p", { class: "rules-learn" },
+      el("a", { class: "button small", href: `/learn/${game}` }, t("Learn to play"))));
+  }
   const title = games.find(({ name }) => name === game)?.title ?? game;
   document.title = t("otherside — {game} rules", { game: title });
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();

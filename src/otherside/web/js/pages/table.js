@@ -22,6 +22,7 @@ import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
 import { clockChips, outcomeWords, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
 import { createTypedMoves } from "/static/js/pages/table/typed.js";
+import { moveConfirmation } from "/static/js/pages/table/confirm_setting.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
 import { t } from "/static/js/core/i18n.js";
 
@@ -43,8 +44,8 @@ function tablePage(state) {
   const play = (action) => send({ type: "action", version: state.frame.version, action });
   const resign = () => {
     const many = state.table && state.table.players > 2;
-    confirmThen(many ? "Resign? A bot plays your seat for the rest of the game and it counts as a loss for you."
-      : "Resign? The game ends now and counts as a loss for you.", () => send({ type: "resign" }));
+    confirmThen(many ? t("Resign? A bot plays your seat for the rest of the game and it counts as a loss for you.")
+      : t("Resign? The game ends now and counts as a loss for you."), () => send({ type: "resign" }));
   };
   const call = async (path, body) => {
     byId("waiting-error").textContent = "";
@@ -65,7 +66,10 @@ function tablePage(state) {
     if (made) location.href = `/table/${made.id}`;
   };
 
-  const board = state.module.createBoard(byId("board"), { mode: "live", play, resign });
+  // A takeback: asked, accepted or declined at the version the page shows (tables/takebacks.py).
+  const takeback = (step) => send({ type: "takeback", version: state.frame.version, step });
+  const board = state.module.createBoard(byId("board"), { mode: "live", play, resign, takeback });
+  const confirming = () => Boolean(board.confirms) && state.confirmMoves.on(state.table);
   const dock = createDock();
   const alert = createTurnAlert([...document.querySelectorAll("[data-mute]")]);
   // Looking back at an earlier position: the board shows it, play goes on underneath.
@@ -86,6 +90,7 @@ function tablePage(state) {
   };
   byId("browsing-back").addEventListener("click", backToGame);
   const log = createLog(byId("log"), browse);
+  state.rerender = () => { renderActions(); renderBoard(); };
   const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }), dock);
   let logFilled = false;
   const typed = createTypedMoves({ form: byId("typed-form"), input: byId("typed-move"), list: byId("typed-legal"), spoken: byId("spoken") }, play);
@@ -114,6 +119,7 @@ function tablePage(state) {
       over && seated ? el("button", { class: again ? "small secondary" : "small", id: "rematch", onclick: rematch }, t("Rematch")) : null,
       table.rematch ? el("a", { class: "button small", href: `/table/${table.rematch}` }, t("Go to the rematch")) : null,
       el("a", { class: "button small secondary", href: `/rules/${table.game}`, target: "_blank" }, t("Rules")),
+      table.status === "playing" && seated && board.confirms ? state.confirmMoves.control(table) : null,
     ].filter(Boolean));
   }
 
@@ -155,7 +161,7 @@ function tablePage(state) {
       return;
     }
     board.update({ view: frame.view, seat: frame.seat, legal: frame.legal, names: seatNames(state),
-      previous: frame.previous, clock: frame.clock, table: state.table });
+      previous: frame.previous, clock: frame.clock, table: state.table, confirm: confirming(), takeback: frame.takeback ?? null });
   }
 
   async function fillLog() {
@@ -189,11 +195,14 @@ function tablePage(state) {
       const before = state.frame;
       const previous = before && before.version < message.version ? before.view : null;
       if (previous) log.add(message.view, board.describe(message.view, seatNames(state)));
+      // A takeback took the game back: the log is told again from the game as it now is.
+      const undone = before && message.version < before.version;
+      if (undone) toast(t("The last move was taken back."), 5000);
       state.frame = { ...message, previous };
       state.clock = clockState(message.clock);
       if (state.table) renderTable();
       renderBoard();
-      if (!logFilled) fillLog();
+      if (!logFilled || undone) fillLog();
       speak(previous ? board.describe(message.view, seatNames(state)) : []);
       alert.update(message.legal.length > 0 && state.table?.status !== "over", state.table?.title ?? "table");
     } else if (message.type === "chat") {
@@ -213,7 +222,7 @@ function tablePage(state) {
     },
     lost: () => byId("offline").classList.remove("hidden"),
     closed: (code) => {
-      const words = code === CLOSE.NOT_FOUND ? "There is no such table." : "You may not watch this table.";
+      const words = code === CLOSE.NOT_FOUND ? t("There is no such table.") : t("You may not watch this table.");
       byId("board").replaceChildren(el("p", { class: "panel" }, words));
     },
   });
@@ -228,6 +237,7 @@ async function start() {
   const summary = await api("GET", `/api/tables/${state.tableId}`).catch(() => null);
   state.info = summary ? await gameInfo(summary.game) : null;
   state.traits = boardTraits(state.info);
+  state.confirmMoves = await moveConfirmation(state.user, () => state.rerender?.());
   state.module = await loadBoard(state.traits);
   byId("copy").addEventListener("click", () => navigator.clipboard?.writeText(byId("invite").href).then(() => toast("Link copied")));
   tablePage(state);

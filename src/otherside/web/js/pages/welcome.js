@@ -12,6 +12,7 @@ import { t } from "/static/js/core/i18n.js";
  */
 export async function welcome(root, done) {
   // Each game says what it is from its own folder (js/games/<board>/about.js).
+  const lessons = await api("GET", "/api/lessons").then((found) => found.games, () => []);
   const games = await Promise.all((await api("GET", "/api/games")).map(async (game) => ({
     name: game.name,
     ...(await import(`/static/js/games/${game.board.module}/about.js`)).about,
@@ -30,7 +31,9 @@ export async function welcome(root, done) {
       el("div", { class: "game-art" }, game.art()),
       el("h2", {}, game.title, " ", el("span", { class: "muted" }, game.players)),
       el("p", {}, game.about),
-      el("a", { href: `/rules/${game.name}` }, t("Read the rules"))))),
+      el("div", { class: "game-links" },
+        el("a", { href: `/rules/${game.name}` }, t("Read the rules")),
+        lessons.includes(game.name) ? el("a", { href: `/learn/${game.name}` }, t("Learn to play")) : "")))),
     el("section", { class: "panel welcome-auth" },
       el("h2", {}, t("Sign in to keep your games and your rating")),
       authForm({ done, guestLabel: t("Play now as a guest") })));

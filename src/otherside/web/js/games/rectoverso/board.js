@@ -22,8 +22,9 @@
 // whole building in colour. Between rounds: the last result, the levels (2 players, R16) or the
 // scores (R14), and the active player's "Reveal the next card" / "Turn a token".
 import { el } from "/static/js/core/dom.js";
+import { t, tn } from "/static/js/core/i18n.js";
 import { ruleNodes } from "/static/js/core/words.js";
-import { BY_LETTER, BY_NAME, orientations, shapeKey } from "./pieces.js";
+import { BY_LETTER, BY_NAME, cap, colourName, orientations, pieceWords, shapeKey } from "./pieces.js";
 import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./model.js";
 import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./draw.js";
 import {
@@ -31,6 +32,8 @@ import {
 } from "./rounds.js";
 
 const SIDE_WORDS = { front: "recto", back: "verso" };
+// What comes between a refusal's reason and its legal actions, as the catalogs say it.
+const LEGAL = t("{reason}; legal: {legal}").split("{reason}")[1]?.split("{legal}")[0] ?? "";
 
 /** One line for the log: the round that just ended, or the game's end. */
 export function summary(view, names) {
@@ -54,7 +57,10 @@ export function createBoard(root, context) {
   /** The server refused an action (an `error` message): show its reason on the board. */
   function refused(message) {
     if (!live) return false;
-    const reason = String(message).replace(/^'[^']*' is illegal: /, "").replace(/; legal: .*$/s, "");
+    // The server's words end with the legal actions ("…; legal: place …", in the page's
+    // language): the board shows the reason only.
+    const text = String(message), cut = text.lastIndexOf(LEGAL);
+    const reason = LEGAL && cut > 0 ? text.slice(0, cut) : text;
     ui.message = { text: reason.charAt(0).toUpperCase() + reason.slice(1), kind: "refused", at: performance.now() };
     paint();
     return true;
@@ -87,7 +93,7 @@ export function createBoard(root, context) {
     if (view.phase === "build") ui.lastBuild = { view, role: live.role, rounds: view.rounds.length };
     if (ui.pickedUp && view.unplaced.includes(ui.pickedUp)) ui.pickedUp = null;
     if (ui.selected && !view.unplaced.includes(ui.selected) && ui.pickedUp !== ui.selected) {
-      ui.note = `Your partner has placed the ${ui.selected} piece you were holding.`;
+      ui.note = t("Your partner has placed {piece}, which you were holding.", { piece: pieceWords(ui.selected) });
       ui.selected = null;
       endDrag();
     }
@@ -156,7 +162,7 @@ export function createBoard(root, context) {
       ui.selected = piece.name;
       ui.pickedUp = piece.name;
       ui.message = null;
-      ui.note = `You hold the ${piece.name} piece again: point at the site to put it back.`;
+      ui.note = t("You hold {piece} again: point at the site to put it back.", { piece: pieceWords(piece.name) });
     }
     ui.hoverLetter = null;
     paint();
@@ -329,15 +335,16 @@ export function createBoard(root, context) {
     const worth = node.querySelector(".worth");
     if (worth) {
       const points = pointsAt(now);
-      worth.textContent = left <= 0 ? "time is up" : `a match now scores ${points}`;
+      worth.textContent = left <= 0 ? t("time is up") : t("a match now scores {points}", { points });
     }
   }
 
   function clock(view) {
     const limit = view.clock.limit;
-    return el("div", { class: "rv-clock", "data-rv-clock": "", "data-testid": "clock", role: "timer", "aria-label": "time left in the round" },
+    return el("div", { class: "rv-clock", "data-rv-clock": "", "data-testid": "clock", role: "timer", "aria-label": t("time left in the round") },
       el("div", { class: "time" }, clockText(limit - view.clock.elapsed)),
-      el("div", { class: "of" }, view.players === 2 ? `of ${clockText(limit)} · level ${view.level + 1}` : `of ${clockText(limit)}`),
+      el("div", { class: "of" }, view.players === 2 ? t("of {limit} · level {level}", { limit: clockText(limit), level: view.level + 1 })
+        : t("of {limit}", { limit: clockText(limit) })),
       el("div", { class: "bar" }, el("i", { class: "fill" })),
       view.players === 2 ? null : el("div", { class: "worth" }));
   }
@@ -407,31 +414,32 @@ export function createBoard(root, context) {
       el("div", { class: "rv-role" },
         el("span", { class: `rv-side-chip ${role}` }, side.toUpperCase()),
         el("div", {},
-          el("div", { class: "rv-role-main" }, `You build from the ${role} (${side}).`),
-          el("div", { class: "muted" }, `Partner: ${who(names, partner)} (${SIDE_WORDS[role === "front" ? "back" : "front"]}) · `,
-            partnerDone ? el("strong", {}, "said “Recto”: done") : "building"))),
+          el("div", { class: "rv-role-main" }, role === "front" ? t("You build from the front ({side}).", { side }) : t("You build from the back ({side}).", { side })),
+          el("div", { class: "muted" }, t("Partner: {name} ({side})", { name: who(names, partner), side: SIDE_WORDS[role === "front" ? "back" : "front"] }), " · ",
+            partnerDone ? el("strong", {}, t("said “Recto”: done")) : t("building")))),
       clock(view),
       doneBox(view, meDone, partnerDone, names, partner, count));
 
-    const site = el("section", { class: "rv-panel rv-site-panel", "aria-label": "build site" },
-      el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"), el("span", { class: "muted" }, `seen from your side · ${view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? "" : "s"} to place` : "every piece placed"}`)),
-      siteDrawing(model, { ghost, lift, levels, near: "▼ your side" }),
+    const toPlace = view.unplaced.length ? tn("{count} piece to place", "{count} pieces to place", view.unplaced.length) : t("every piece placed");
+    const site = el("section", { class: "rv-panel rv-site-panel", "aria-label": t("build site") },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("Build site")), el("span", { class: "muted" }, t("seen from your side"), " · ", toPlace)),
+      siteDrawing(model, { ghost, lift, levels, near: t("▼ your side") }),
       live.canBuild ? (ui.selected ? orientationBar(ui.selected) : view.unplaced.length ? howTo() : readyBox(count, partnerDone)) : null,
       hintLine(view, target, lift));
 
-    const compare = el("section", { class: "rv-panel rv-compare", "aria-label": "your side of the card and of the building" },
-      el("div", { class: "rv-panel-head" }, el("h3", {}, `Your side: ${side}`), el("span", { class: "muted" }, "what you must see")),
+    const compare = el("section", { class: "rv-panel rv-compare", "aria-label": t("your side of the card and of the building") },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("Your side: {side}", { side })), el("span", { class: "muted" }, t("what you must see"))),
       el("div", { class: "rv-pair" },
-        el("figure", {}, el("figcaption", {}, "Card"), sideGrid(card, levels, { side: role, testid: "card-side" })),
-        el("figure", {}, el("figcaption", {}, "Your view"), sideGrid(built, levels, { compare: card, ghost: preview, side: role, testid: "own-view", pick: live.canBuild }))),
+        el("figure", {}, el("figcaption", {}, t("Card")), sideGrid(card, levels, { side: role, testid: "card-side" })),
+        el("figure", {}, el("figcaption", {}, t("Your view")), sideGrid(built, levels, { compare: card, ghost: preview, side: role, testid: "own-view", pick: live.canBuild }))),
       matchLine(count));
 
-    const top = el("section", { class: "rv-panel rv-top-panel", "aria-label": "top view" },
-      el("div", { class: "rv-panel-head" }, el("h3", {}, "Top view"), el("span", { class: "muted" }, "colour and height of each column")),
+    const top = el("section", { class: "rv-panel rv-top-panel", "aria-label": t("top view") },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("Top view")), el("span", { class: "muted" }, t("colour and height of each column"))),
       el("div", { class: "rv-top-wrap" },
-        el("div", { class: "rv-edge far" }, `${who(names, partner)}'s side`),
+        el("div", { class: "rv-edge far" }, t("{name}'s side", { name: who(names, partner) })),
         topGrid(model, { ghost, pick: live.canBuild }),
-        el("div", { class: "rv-edge" }, "▼ your side")));
+        el("div", { class: "rv-edge" }, t("▼ your side"))));
 
     return el("div", { class: "rv-builder" }, bar,
       el("div", { class: "rv-main rv-build-grid" }, site, compare, top, tray(view, held)));
@@ -443,72 +451,73 @@ export function createBoard(root, context) {
   function doneBox(view, meDone, partnerDone, names, partner, count) {
     if (meDone) {
       return el("div", { class: "rv-done waiting", "data-testid": "done-box" },
-        el("div", { class: "rv-done-said" }, "You said “Recto”"),
-        el("div", { class: "muted" }, `Waiting for ${who(names, partner)} to say “Verso”: then the clock stops and the building is checked.`));
+        el("div", { class: "rv-done-said" }, t("You said “Recto”")),
+        el("div", { class: "muted" }, t("Waiting for {name} to say “Verso”: then the clock stops and the building is checked.", { name: who(names, partner) })));
     }
     if (!live.canBuild) return el("div", { class: "rv-done" });
     const word = partnerDone ? "Verso" : "Recto";
     if (ui.confirmDone) return doneConfirm(view, word, names, partner, count);
     return el("div", { class: "rv-done", "data-testid": "done-box" },
       el("button", { class: `rv-done-button ${partnerDone ? "second" : ""}`, "data-act": "ask-done", "data-testid": "done" },
-        `Say “${word}”…`),
+        t("Say “{word}”…", { word })),
       el("div", { class: "muted" }, partnerDone
-        ? `${who(names, partner)} is done: say “Verso” to stop the clock and check the building.`
-        : `When you are done. ${who(names, partner)} then says “Verso” and the clock stops.`));
+        ? t("{name} is done: say “Verso” to stop the clock and check the building.", { name: who(names, partner) })
+        : t("When you are done. {name} then says “Verso” and the clock stops.", { name: who(names, partner) })));
   }
 
   // R13: the first to be done says "Recto" and may not touch the building again this round;
   // the other's "Verso" stops the clock and the building is checked. Neither can be taken back.
   function doneConfirm(view, word, names, partner, { differ }) {
     const warnings = [
-      view.unplaced.length ? `${view.unplaced.length} piece${view.unplaced.length === 1 ? " is" : "s are"} not placed.` : null,
-      differ ? `${differ} cell${differ === 1 ? "" : "s"} of your side ${differ === 1 ? "differs" : "differ"} from the card.` : null,
+      view.unplaced.length ? tn("{count} piece is not placed.", "{count} pieces are not placed.", view.unplaced.length) : null,
+      differ ? tn("{count} cell of your side differs from the card.", "{count} cells of your side differ from the card.", differ) : null,
     ].filter(Boolean);
     const what = word === "Recto"
-      ? `You won't move pieces again this round. When ${who(names, partner)} says “Verso”, the clock stops and the building is checked.`
-      : "The clock stops now and the building is checked.";
-    return el("div", { class: "rv-done confirm", "data-testid": "done-confirm", role: "alertdialog", "aria-label": `say ${word}?` },
-      el("div", { class: "rv-done-q" }, `Say “${word}”?`),
+      ? t("You won't move pieces again this round. When {name} says “Verso”, the clock stops and the building is checked.", { name: who(names, partner) })
+      : t("The clock stops now and the building is checked.");
+    return el("div", { class: "rv-done confirm", "data-testid": "done-confirm", role: "alertdialog", "aria-label": t("say {word}?", { word }) },
+      el("div", { class: "rv-done-q" }, t("Say “{word}”?", { word })),
       el("div", { class: "rv-done-what" }, what),
       warnings.length ? el("div", { class: "rv-done-warn" }, warnings.join(" ")) : null,
       el("div", { class: "rv-done-buttons" },
-        el("button", { class: "small", "data-act": "confirm-done", "data-testid": "done-yes" }, `Yes, say “${word}”`),
-        el("button", { class: "small secondary", "data-act": "cancel-done", "data-testid": "done-cancel" }, "Keep building")));
+        el("button", { class: "small", "data-act": "confirm-done", "data-testid": "done-yes" }, t("Yes, say “{word}”", { word })),
+        el("button", { class: "small secondary", "data-act": "cancel-done", "data-testid": "done-cancel" }, t("Keep building"))));
   }
 
   function hintLine(view, target, lift) {
     if (ui.message) {
       return el("p", { class: `rv-hint ${ui.message.kind}`, role: "alert", "data-testid": "refusal" }, el("span", {}, ruleNodes(ui.message.text, "rectoverso")),
-        el("button", { class: "rv-dismiss", "data-act": "dismiss", "aria-label": "close", title: "close" }, "×"));
+        el("button", { class: "rv-dismiss", "data-act": "dismiss", "aria-label": t("close"), title: t("close") }, "×"));
     }
     let text;
     if (!live.canBuild) text = "";
-    else if (target?.action) text = `${cap(ui.selected)} piece: ${levelWords(target.cells)} — ${ui.drag ? "let go" : "click or tap"} to place it.`;
+    else if (target?.action) {
+      const params = { piece: cap(pieceWords(ui.selected)), where: levelWords(target.cells) };
+      text = ui.drag ? t("{piece}: {where} — let go to place it.", params) : t("{piece}: {where} — click or tap to place it.", params);
+    }
     else if (target) return el("p", { class: "rv-hint warn", "data-testid": "aim-problem" }, ruleNodes(target.reason, "rectoverso"));
     else if (ui.selected && ui.note) text = ui.note;
-    else if (ui.selected) text = `Point at the site (or the top view) to see where the ${ui.selected} piece would go. The dot marks the cube you hold it by.`;
-    else if (lift) text = `Click to pick up the ${nameOf(lift)} piece.`;
+    else if (ui.selected) text = t("Point at the site (or the top view) to see where {piece} would go. The dot marks the cube you hold it by.", { piece: pieceWords(ui.selected) });
+    else if (lift) text = t("Click to pick up {piece}.", { piece: pieceWords(nameOf(lift)) });
     else if (ui.hoverLetter) text = pickUpProblem(nameOf(ui.hoverLetter), live.legal) ?? "";
     else if (ui.note) text = ui.note;
     else text = "";
     return el("p", { class: "rv-hint" }, text);
   }
 
-  const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
-
   function levelWords(cells) {
     const low = Math.min(...cells.map((c) => c[2])) + 1, high = Math.max(...cells.map((c) => c[2])) + 1;
-    return low === high ? `on level ${low}` : `levels ${low}–${high}`;
+    return low === high ? t("on level {level}", { level: low }) : t("levels {low}–{high}", { low, high });
   }
 
   function matchLine({ right, needed, wrong }, mine = true) {
     const all = right === needed && wrong === 0;
     return el("div", { class: `rv-match ${all ? "all" : ""}`, "data-testid": "match" },
-      all ? (mine ? "✓ Your side matches the card." : "✓ This side matches the card.") : [
+      all ? (mine ? t("✓ Your side matches the card.") : t("✓ This side matches the card.")) : [
         // Nothing right yet is no success: no tick, no green.
-        right ? el("span", { class: "ok" }, `✓ ${right} of ${needed}`) : el("span", { class: "none" }, `${right} of ${needed}`),
-        wrong ? el("span", { class: "wrong" }, ` · ✗ ${wrong} wrong`) : null,
-        el("span", { class: "muted" }, mine ? " cubes as on your side of the card" : " cubes as on the card")]);
+        right ? el("span", { class: "ok" }, "✓ ", t("{right} of {needed}", { right, needed })) : el("span", { class: "none" }, t("{right} of {needed}", { right, needed })),
+        wrong ? el("span", { class: "wrong" }, " · ✗ ", t("{count} wrong", { count: wrong })) : null,
+        el("span", { class: "muted" }, " ", mine ? t("cubes as on your side of the card") : t("cubes as on the card"))]);
   }
 
   function tray(view, held) {
@@ -516,24 +525,25 @@ export function createBoard(root, context) {
     const unplaced = pieces.filter((p) => view.unplaced.includes(p.name));
     const placed = pieces.filter((p) => !view.unplaced.includes(p.name));
     const editable = live.canBuild;
-    return el("section", { class: "rv-panel rv-tray", "aria-label": "pieces" },
-      el("div", { class: "rv-panel-head" }, el("h3", {}, "Pieces"), el("span", { class: "muted" }, editable ? "tap to hold · drag onto the site" : "")),
+    return el("section", { class: "rv-panel rv-tray", "aria-label": t("pieces") },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("Pieces")), el("span", { class: "muted" }, editable ? t("tap to hold · drag onto the site") : "")),
       el("div", { class: "rv-pieces" }, unplaced.length ? unplaced.map((p) => {
         const cells = p.name === ui.selected ? held : orientationsOf(p.name)[ui.orient[p.name] ?? 0];
         return el("div", {
           class: `rv-piece ${p.name === ui.selected ? "selected" : ""} ${editable ? "" : "idle"}`,
           "data-piece": editable ? p.name : null, "data-name": p.name, role: editable ? "button" : null, tabindex: editable ? "0" : null,
-          "aria-pressed": editable ? String(p.name === ui.selected) : null, title: `${p.name} (${p.shape}, letter ${p.letter.toUpperCase()})`,
+          "aria-pressed": editable ? String(p.name === ui.selected) : null, title: t("{colour} ({shape}, letter {letter})", { colour: colourName(p.name), shape: p.shape, letter: p.letter.toUpperCase() }),
         }, el("div", { class: "rv-piece-pic" }, pieceDrawing(p.name, cells, 22)),
-        el("div", { class: "rv-piece-name" }, el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), p.name));
-      }) : el("p", { class: "muted" }, "Every piece is on the site.")),
+        el("div", { class: "rv-piece-name" }, el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), colourName(p.name)));
+      }) : el("p", { class: "muted" }, t("Every piece is on the site."))),
       placed.length ? el("div", { class: "rv-placed" },
-        el("span", { class: "muted" }, editable ? "On the site (click to pick up):" : "On the site:"),
+        el("span", { class: "muted" }, editable ? t("On the site (click to pick up):") : t("On the site:")),
         placed.map((p) => {
           const problem = editable ? pickUpProblem(p.name, live.legal) : "";
-          const chip = [el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), p.name];
+          const chip = [el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), colourName(p.name)];
           return editable
-            ? el("button", { "data-act": "pickup", "data-name": p.name, "data-placed": p.name, disabled: Boolean(problem), title: problem || `take the ${p.name} piece off the site` }, chip)
+            ? el("button", { "data-act": "pickup", "data-name": p.name, "data-placed": p.name, disabled: Boolean(problem),
+              title: problem || t("take {piece} off the site", { piece: pieceWords(p.name) }) }, chip)
             : el("span", { class: "rv-placed-piece", "data-placed": p.name }, chip);
         })) : null);
   }
@@ -543,18 +553,19 @@ export function createBoard(root, context) {
     const good = differ === 0;
     const word = partnerDone ? "Verso" : "Recto";
     return el("div", { class: `rv-hand rv-ready ${good ? "good" : ""}` }, good
-      ? `✓ Every piece is placed and your side matches the card. Sure? Say “${word}”.`
-      : `Every piece is placed, but ${differ} cell${differ === 1 ? "" : "s"} of your side ${differ === 1 ? "differs" : "differ"} from the card: pick a piece up and move it — and tell your partner.`);
+      ? t("✓ Every piece is placed and your side matches the card. Sure? Say “{word}”.", { word })
+      : tn("Every piece is placed, but {count} cell of your side differs from the card: pick a piece up and move it — and tell your partner.",
+        "Every piece is placed, but {count} cells of your side differ from the card: pick a piece up and move it — and tell your partner.", differ));
   }
 
   // Shown where the held piece's orientations go, so that holding one shifts nothing.
   function howTo() {
     return el("ol", { class: "rv-hand rv-howto" },
-      el("li", {}, el("strong", {}, "Pick"), " a piece: tap it, or drag it onto the site."),
-      el("li", {}, el("strong", {}, "Turn"), " it: choose a way, or press R."),
-      el("li", {}, el("strong", {}, "Point"), " at the site or the top view; click to place."),
-      el("li", {}, el("strong", {}, "Click a placed cube"), " to pick its piece up."),
-      el("li", { class: "keys muted" }, "Keys: R turns, arrows and Enter place, Esc puts back."));
+      el("li", {}, t("Pick a piece: tap it, or drag it onto the site.")),
+      el("li", {}, t("Turn it: choose a way, or press R.")),
+      el("li", {}, t("Point at the site or the top view; click to place.")),
+      el("li", {}, t("Click a placed cube to pick its piece up.")),
+      el("li", { class: "keys muted" }, t("Keys: R turns, arrows and Enter place, Esc puts back.")));
   }
 
   function orientationBar(name) {
@@ -562,12 +573,12 @@ export function createBoard(root, context) {
     const index = (ui.orient[name] ?? 0) % list.length;
     return el("div", { class: "rv-hand rv-orient", "data-testid": "orientation", "data-key": shapeKey(list[index]) },
       el("div", { class: "rv-orient-head" },
-        el("span", { class: "rv-orient-what" }, el("strong", {}, `${cap(name)}: `),
-          list.length > 1 ? `orientation ${index + 1} of ${list.length}` : "a cube looks the same every way"),
-        list.length > 1 ? el("button", { class: "small", "data-act": "turn", "data-step": "1", title: "next orientation (R; Shift+R goes back)" }, "↻ Turn (R)") : null,
-        el("button", { class: "small secondary", "data-act": "drop", title: "put it back in the tray (Esc)" }, "Put back")),
+        el("span", { class: "rv-orient-what" }, el("strong", {}, `${cap(colourName(name))}: `),
+          list.length > 1 ? t("orientation {number} of {count}", { number: index + 1, count: list.length }) : t("a cube looks the same every way")),
+        list.length > 1 ? el("button", { class: "small", "data-act": "turn", "data-step": "1", title: t("next orientation (R; Shift+R goes back)") }, t("↻ Turn (R)")) : null,
+        el("button", { class: "small secondary", "data-act": "drop", title: t("put it back in the tray (Esc)") }, t("Put back"))),
       list.length > 1 ? el("div", { class: "rv-orient-list" }, list.map((cells, i) =>
-        el("button", { class: `rv-orient-option ${i === index ? "chosen" : ""}`, "data-act": "orient", "data-index": String(i), "data-key": shapeKey(cells), "aria-label": `orientation ${i + 1}`, "aria-pressed": String(i === index) },
+        el("button", { class: `rv-orient-option ${i === index ? "chosen" : ""}`, "data-act": "orient", "data-index": String(i), "data-key": shapeKey(cells), "aria-label": t("orientation {number}", { number: i + 1 }), "aria-pressed": String(i === index) },
           pieceDrawing(name, cells, 11)))) : null);
   }
 
@@ -581,42 +592,45 @@ export function createBoard(root, context) {
     const sides = ["front", "back"].map((side) => {
       const seat = side === "front" ? view.recto : view.verso;
       const count = matchCount(built[side] ?? [], card[side] ?? [], levels);
-      return el("section", { class: "rv-panel rv-compare", "aria-label": `${SIDE_WORDS[side]} side` },
+      return el("section", { class: "rv-panel rv-compare", "aria-label": t("{side} side", { side: SIDE_WORDS[side] }) },
         el("div", { class: "rv-panel-head" }, el("h3", {}, `${cap(SIDE_WORDS[side])} — ${who(names, seat)}`),
-          view.done.includes(seat) ? el("span", { class: "rv-said" }, "said “Recto”") : el("span", { class: "muted" }, "building")),
+          view.done.includes(seat) ? el("span", { class: "rv-said" }, t("said “Recto”")) : el("span", { class: "muted" }, t("building"))),
         el("div", { class: "rv-pair" },
-          el("figure", {}, el("figcaption", {}, side === "front" ? "Card, front" : "Card, back"), sideGrid(card[side] ?? [], levels, { side })),
-          el("figure", {}, el("figcaption", {}, "Building from there"), sideGrid(built[side] ?? [], levels, { compare: card[side], side }))),
+          el("figure", {}, el("figcaption", {}, side === "front" ? t("Card, front") : t("Card, back")), sideGrid(card[side] ?? [], levels, { side })),
+          el("figure", {}, el("figcaption", {}, t("Building from there")), sideGrid(built[side] ?? [], levels, { compare: card[side], side }))),
         matchLine(count, false));
     });
     const bar = el("div", { class: "rv-bar" },
       el("div", { class: "rv-role" },
-        el("span", { class: "rv-side-chip watch" }, "WATCH"),
+        el("span", { class: "rv-side-chip watch" }, t("WATCH")),
         el("div", {},
-          el("div", { class: "rv-role-main" }, `${who(names, view.recto)} and ${who(names, view.verso)} build ${view.card?.number ? `card ${view.card.number}` : "a card"}.`),
-          el("div", { class: "muted" }, "You see both sides; each builder sees only their own."))),
+          el("div", { class: "rv-role-main" }, view.card?.number
+            ? t("{recto} and {verso} build card {card}.", { recto: who(names, view.recto), verso: who(names, view.verso), card: view.card.number })
+            : t("{recto} and {verso} build a card.", { recto: who(names, view.recto), verso: who(names, view.verso) })),
+          el("div", { class: "muted" }, t("You see both sides; each builder sees only their own.")))),
       clock(view));
     const unplaced = piecesOf(view.difficulty).filter((p) => view.unplaced.includes(p.name));
     return el("div", { class: "rv-watcher" }, bar,
       el("div", { class: "rv-main" },
         el("div", { class: "rv-col rv-col-site" },
           el("section", { class: "rv-panel rv-site-panel" },
-            el("div", { class: "rv-panel-head" }, el("h3", {}, "Build site"),
-              el("span", { class: "muted" }, from === "front" ? "from the front (recto)" : "from the back (verso)"),
-              el("button", { class: "small secondary rv-walk", "data-act": "walk", title: "see the building from the other side" },
-                from === "front" ? "⟲ Go round to the back" : "⟲ Go round to the front")),
-            siteDrawing(model, { levels, near: `▼ ${from === "front" ? `front: ${who(names, view.recto)}` : `back: ${who(names, view.verso)}`}` })),
+            el("div", { class: "rv-panel-head" }, el("h3", {}, t("Build site")),
+              el("span", { class: "muted" }, from === "front" ? t("from the front (recto)") : t("from the back (verso)")),
+              el("button", { class: "small secondary rv-walk", "data-act": "walk", title: t("see the building from the other side") },
+                from === "front" ? t("⟲ Go round to the back") : t("⟲ Go round to the front"))),
+            siteDrawing(model, { levels, near: from === "front" ? t("▼ front: {name}", { name: who(names, view.recto) }) : t("▼ back: {name}", { name: who(names, view.verso) }) })),
           el("section", { class: "rv-panel rv-tray" },
-            el("div", { class: "rv-panel-head" }, el("h3", {}, "Pieces not placed yet")),
+            el("div", { class: "rv-panel-head" }, el("h3", {}, t("Pieces not placed yet"))),
             el("div", { class: "rv-pieces" }, unplaced.length ? unplaced.map((p) => el("div", { class: "rv-piece idle", "data-name": p.name },
               el("div", { class: "rv-piece-pic" }, pieceDrawing(p.name, orientationsOf(p.name)[0], 20, { anchor: false })),
-              el("div", { class: "rv-piece-name" }, el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), p.name)))
-              : el("p", { class: "muted" }, "Every piece is on the site.")))),
+              el("div", { class: "rv-piece-name" }, el("span", { class: "rv-chip", style: `--c:${p.colour};--ink:${p.ink}` }, p.letter.toUpperCase()), colourName(p.name))))
+              : el("p", { class: "muted" }, t("Every piece is on the site."))))),
         el("div", { class: "rv-col rv-col-side" }, sides,
           el("section", { class: "rv-panel rv-top-panel" },
-            el("div", { class: "rv-panel-head" }, el("h3", {}, "Top view"), el("span", { class: "muted" }, `${from} at the bottom`)),
-            el("div", { class: "rv-top-wrap" }, el("div", { class: "rv-edge far" }, from === "front" ? "back" : "front"), topGrid(model),
-              el("div", { class: "rv-edge" }, `▼ ${from}`))))));
+            el("div", { class: "rv-panel-head" }, el("h3", {}, t("Top view")),
+              el("span", { class: "muted" }, from === "front" ? t("front at the bottom") : t("back at the bottom"))),
+            el("div", { class: "rv-top-wrap" }, el("div", { class: "rv-edge far" }, from === "front" ? t("back") : t("front")), topGrid(model),
+              el("div", { class: "rv-edge" }, "▼ ", from === "front" ? t("front") : t("back")))))));
   }
 
   function betweenPage(view) {
@@ -630,17 +644,19 @@ export function createBoard(root, context) {
       const reveal = legal.has("reveal");
       next = el("div", { class: "rv-next mine" },
         el("button", { class: "rv-go", "data-act": "play", "data-action": reveal ? "reveal" : "turn", "data-testid": "next-round" },
-          reveal ? "Reveal the next card" : "Turn a token"),
+          reveal ? t("Reveal the next card") : t("Turn a token")),
         el("p", { class: "muted" }, reveal
-          ? `The clock starts at once: level ${view.level + 1}, ${clockText(LEVEL_LIMITS[Math.min(view.level, 6)])} to build it. You build from the front (recto): who reveals builds recto, and your partner reveals the next card.`
-          : "Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts."));
+          ? t("The clock starts at once: level {level}, {limit} to build it. You build from the front (recto): who reveals builds recto, and your partner reveals the next card.",
+            { level: view.level + 1, limit: clockText(LEVEL_LIMITS[Math.min(view.level, 6)]) })
+          : t("Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts.")));
     } else {
       const active = who(names, view.active);
       const mine = ctx.seat !== null && ctx.seat !== undefined;
       next = el("div", { class: "rv-next" }, el("p", {},
         view.players === 2
-          ? `Waiting for ${active} to reveal the next card${mine ? ` — ${active} builds from the front (recto), you from the back (verso)` : ""}.`
-          : `Waiting for ${active} to turn a token: ${active} builds next, recto, with the player the token names.`));
+          ? (mine ? t("Waiting for {name} to reveal the next card — {name} builds from the front (recto), you from the back (verso).", { name: active })
+            : t("Waiting for {name} to reveal the next card.", { name: active }))
+          : t("Waiting for {name} to turn a token: {name} builds next, recto, with the player the token names.", { name: active })));
     }
     const last = ui.lastBuild && ui.lastBuild.rounds === rounds.length - 1 ? lastBuildPanel(ui.lastBuild) : null;
     const fresh = ui.shownResult !== rounds.length;
@@ -650,8 +666,8 @@ export function createBoard(root, context) {
       resultBanner(view, names, fresh) ?? el("div", { class: "rv-intro" },
         el("h2", {}, "Recto Verso"),
         el("p", {}, view.players === 2
-          ? "Build the card together, each from your own side: you see only your side of the card and of the building, and the top view. Talk in the chat! Seven levels, each with less time (R16)."
-          : "Each round, two of you build a card from its two sides; the faster a match, the more points (R14).")),
+          ? t("Build the card together, each from your own side: you see only your side of the card and of the building, and the top view. Talk in the chat! Seven levels, each with less time (R16).")
+          : t("Each round, two of you build a card from its two sides; the faster a match, the more points (R14)."))),
       next,
       el("div", { class: "rv-main" },
         el("div", { class: "rv-col" }, el("section", { class: "rv-panel" }, view.players === 2 ? ladder(view) : scoreTable(view, names))),
@@ -663,10 +679,10 @@ export function createBoard(root, context) {
     const sides = role ? [role] : ["front", "back"];
     const levels = levelsOf(...sides.map((s) => view.card?.[s]), ...sides.map((s) => view.construction?.[s]));
     return el("section", { class: "rv-panel rv-compare" },
-      el("div", { class: "rv-panel-head" }, el("h3", {}, "The building at the end"), el("span", { class: "muted" }, role ? "your side" : "both sides")),
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("The building at the end")), el("span", { class: "muted" }, role ? t("your side") : t("both sides"))),
       sides.map((side) => el("div", { class: "rv-pair" },
-        el("figure", {}, el("figcaption", {}, `Card, ${SIDE_WORDS[side]}`), sideGrid(view.card?.[side] ?? [], levels, { side })),
-        el("figure", {}, el("figcaption", {}, "Building"), sideGrid(view.construction?.[side] ?? [], levels, { compare: view.card?.[side], side })))));
+        el("figure", {}, el("figcaption", {}, t("Card, {side}", { side: SIDE_WORDS[side] })), sideGrid(view.card?.[side] ?? [], levels, { side })),
+        el("figure", {}, el("figcaption", {}, t("Building")), sideGrid(view.construction?.[side] ?? [], levels, { compare: view.card?.[side], side })))));
   }
 
   root.addEventListener("pointerdown", onPointerDown);

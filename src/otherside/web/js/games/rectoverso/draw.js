@@ -1,7 +1,8 @@
 // Drawings: the site in 3D from the player's side (SVG), pieces, the top view and the side views
 // (HTML grids). Every cube carries its piece letter, so colour is never the only cue.
 import { el } from "/static/js/core/dom.js";
-import { BY_LETTER, BY_NAME, SITE, anchorOf } from "./pieces.js";
+import { t, tn } from "/static/js/core/i18n.js";
+import { BY_LETTER, BY_NAME, SITE, anchorOf, colourName } from "./pieces.js";
 import { key } from "./model.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -90,7 +91,7 @@ export function siteDrawing(model, { ghost = null, lift = null, levels = 4, near
   const P = projector(unit, left, pad + height);
   const root = svg("svg", {
     class: "rv-iso", viewBox: `0 0 ${(width + left + pad).toFixed(0)} ${(height + 2 * pad + label).toFixed(0)}`,
-    role: "img", "aria-label": "the build site seen from your side",
+    role: "img", "aria-label": t("the build site seen from your side"),
   });
   const floor = svg("g", { class: "floor" });
   const gauge = svg("g", { class: "gauge", "aria-hidden": "true" });
@@ -198,12 +199,14 @@ export function sideGrid(rows, levels, { compare = null, ghost = null, side = ""
 }
 
 function cellTitle(built, wanted, previewing) {
-  const name = (l) => BY_LETTER[l]?.name;
-  const prefix = previewing ? "with this piece: " : "";
-  if (built === "." && wanted === ".") return `${prefix}empty, as on the card`;
-  if (built === ".") return `${prefix}the card shows ${name(wanted)} here`;
-  if (built === wanted) return `${prefix}${name(built)}, as on the card`;
-  return `${prefix}${name(built)} here, the card shows ${wanted === "." ? "nothing" : name(wanted)}`;
+  const name = (l) => colourName(BY_LETTER[l]?.name);
+  let words;
+  if (built === "." && wanted === ".") words = t("empty, as on the card");
+  else if (built === ".") words = t("the card shows {colour} here", { colour: name(wanted) });
+  else if (built === wanted) words = t("{colour}, as on the card", { colour: name(built) });
+  else if (wanted === ".") words = t("{colour} here, the card shows nothing", { colour: name(built) });
+  else words = t("{colour} here, the card shows {wanted}", { colour: name(built), wanted: name(wanted) });
+  return previewing ? t("with this piece: {words}", { words }) : words;
 }
 
 /** Counts for a side view against the card: {right, needed, wrong, differ}: cubes as on the
@@ -240,7 +243,8 @@ export function topGrid(model, { ghost = null, pick = false } = {}) {
         class: `${previewing ? `preview ${ghost.ok ? "" : "bad"}` : ""} h${Math.min(level, 5)}`,
         mark: level ? String(level) : null,
         attrs: { "data-sx": sx, "data-sy": sy, ...(pick && piece && !previewing ? { "data-letter": letter } : {}),
-          title: level ? `${piece?.name ?? "?"} on top, ${level} level${level > 1 ? "s" : ""} high` : "empty ground" },
+          title: level ? tn("{colour} on top, {count} level high", "{colour} on top, {count} levels high", level, { colour: piece ? colourName(piece.name) : "?" })
+            : t("empty ground") },
       }));
     }
   }

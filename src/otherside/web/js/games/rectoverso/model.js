@@ -11,7 +11,8 @@
 // Everything here is in the *player frame*: sx = 0…3 from the player's left, sy = 0…3 from the
 // player's edge of the site away from them, z up. Recto's frame is the site's (x, y); verso's
 // is the half turn (R8).
-import { BY_LETTER, BY_NAME, PIECES, SITE, anchorOf, parsePlacement, placeAction, toPlayer, toSite } from "./pieces.js";
+import { t } from "/static/js/core/i18n.js";
+import { BY_LETTER, BY_NAME, PIECES, SITE, anchorOf, cap, parsePlacement, pieceWords, placeAction, toPlayer, toSite } from "./pieces.js";
 
 export const key = (x, y, z) => `${x},${y},${z}`;
 
@@ -90,8 +91,8 @@ export function sideView(model, extra, levels) {
   return rows;
 }
 
-const ORDINAL = ["1st", "2nd", "3rd", "4th"];
-const columnWords = (sx, sy) => `${ORDINAL[sx]} column from your left, ${ORDINAL[sy]} row from you`;
+const ORDINAL = [t("1st"), t("2nd"), t("3rd"), t("4th")];
+const columnWords = (sx, sy) => t("{column} column from your left, {row} row from you", { column: ORDINAL[sx], row: ORDINAL[sy] });
 
 /** Where `name`, turned to `cells` (player frame) and held by its anchor cube at the site cell
  * `target` = [sx, sy], would go: the lowest placement there that the server lists as legal.
@@ -105,7 +106,7 @@ export function aim(model, name, cells, target, legal) {
   const piece = BY_NAME[name];
   if (outside) {
     return { cells: flat, action: null, floating: [], outside: true,
-      reason: `Not there (R4): the ${piece.name} piece would stick out of the 4 × 4 site.` };
+      reason: t("Not there (R4): {piece} would stick out of the 4 × 4 site.", { piece: pieceWords(piece.name) }) };
   }
   const h = (x, y) => model.heights[x][y];
   const rest = Math.max(0, ...flat.map(([x, y, z]) => h(x, y) - z));
@@ -123,12 +124,12 @@ export function aim(model, name, cells, target, legal) {
   let reason;
   if (floating.length) {
     const [x, y] = placed[floating[0]];
-    reason = `Not supported (R5): the ${piece.name} cube marked ! would stand above an empty cell ` +
-      `(${columnWords(x, y)}).`;
+    reason = t("Not supported (R5): the cube marked ! of {piece} would stand above an empty cell ({where}).",
+      { piece: pieceWords(piece.name), where: columnWords(x, y) });
   } else if (!legal.size) {
-    reason = "You cannot place pieces now.";
+    reason = t("You cannot place pieces now.");
   } else {
-    reason = `The ${piece.name} piece cannot go there.`;
+    reason = cap(t("{piece} cannot go there.", { piece: pieceWords(piece.name) }));
   }
   return { cells: placed, action: null, reason, floating };
 }
@@ -136,8 +137,8 @@ export function aim(model, name, cells, target, legal) {
 /** Why a placed piece cannot be picked up, or null when `remove <name>` is legal. */
 export function pickUpProblem(name, legal) {
   if (legal.has(`remove ${name}`)) return null;
-  if (![...legal].some((a) => a.startsWith("place ") || a === "done")) return "You cannot change the building now.";
-  return `Another piece rests on the ${name} piece: take that one off first (R5).`;
+  if (![...legal].some((a) => a.startsWith("place ") || a === "done")) return t("You cannot change the building now.");
+  return t("Another piece rests on {piece}: take that one off first (R5).", { piece: pieceWords(name) });
 }
 
 export const pieceOfLetter = (letter) => BY_LETTER[letter] ?? null;

@@ -1,6 +1,7 @@
 // Recto Verso pieces for the browser: names, letters, colours, shapes and orientations (R1, R4),
 // and the placement notation. The engine (games/rectoverso/pieces.py) is the authority; this is
 // only what the page needs to draw pieces and to name a placement the way the server does.
+import { t } from "/static/js/core/i18n.js";
 
 // R1, in the engine's canonical order. `ink` is the text colour readable on the piece.
 export const PIECES = [
@@ -19,6 +20,25 @@ export const PIECES = [
 export const BY_NAME = Object.fromEntries(PIECES.map((p) => [p.name, p]));
 export const BY_LETTER = Object.fromEntries(PIECES.map((p) => [p.letter, p]));
 export const SITE = 4;
+
+// What players call a piece: its colour, and "the yellow piece" as a whole phrase (the
+// adjective agrees with the noun in German, French and Dutch). The notation keeps the
+// English names (the server's).
+const COLOUR_WORDS = {
+  black: t("black"), white: t("white"), grey: t("grey"), brown: t("brown"), green: t("green"), pink: t("pink"),
+  violet: t("violet"), orange: t("orange"), yellow: t("yellow"), blue: t("blue"), red: t("red"),
+};
+const PIECE_WORDS = {
+  black: t("the black piece"), white: t("the white piece"), grey: t("the grey piece"), brown: t("the brown piece"),
+  green: t("the green piece"), pink: t("the pink piece"), violet: t("the violet piece"), orange: t("the orange piece"),
+  yellow: t("the yellow piece"), blue: t("the blue piece"), red: t("the red piece"),
+};
+/** A piece's colour in the reader's language ("gelb"). */
+export const colourName = (name) => COLOUR_WORDS[name] ?? name;
+/** "the yellow piece" in the reader's language ("das gelbe Bauteil"). */
+export const pieceWords = (name) => PIECE_WORDS[name] ?? name;
+/** A sentence's first letter in capitals. */
+export const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const SHAPES = {
   cube: [[0, 0, 0]],

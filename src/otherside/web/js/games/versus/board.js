@@ -2,9 +2,14 @@
 // whose turn it is, draw offers, resigning and the result. Everything drawn comes from the
 // server's view; which plies may be played comes from ctx.legal (this page computes no rule).
 import { el, svg } from "/static/js/core/dom.js";
+import { t, tn } from "/static/js/core/i18n.js";
 import { withoutRuleIds } from "/static/js/core/words.js";
+import { confirmBar, confirmKey, pendingMarks, takebackPanel, takebackRequest } from "./confirm.js";
 
-const COLOUR = ["Blue", "Brown"];
+// The players' colours as the publisher names them (blau, braun; bleu, marron; blauw, bruin),
+// and as the page's classes name them.
+const COLOUR = [t("Blue"), t("Brown")];
+const CLASS = ["blue", "brown"];
 const SEGMENTS = 5;
 const RADIUS = 5;
 const S = 10; // a cell's outer radius, in board units
@@ -49,62 +54,86 @@ function neighbours(a, b) {
 
 const valueTo = (stone, seat) => (seat === 0 ? stone.b : SEGMENTS - stone.b);
 
+// The reader's own name comes as "Ada (you)" in the page's language.
+const YOU = t("{name} (you)", { name: "" });
+const bare = (name) => (name.endsWith(YOU) ? name.slice(0, -YOU.length) : name);
+
 function who(names, seat) {
-  const name = (names?.[seat] ?? "").replace(/ \(you\)$/, ", you");
-  return name ? `${COLOUR[seat]} (${name})` : COLOUR[seat];
+  const name = names?.[seat] ?? "";
+  if (!name) return COLOUR[seat];
+  const words = name.endsWith(YOU) ? t("{name}, you", { name: bare(name) }) : name;
+  return t("{colour} ({name})", { colour: COLOUR[seat], name: words });
 }
 
 /** The result: the view's, or the table's when the server ended the game (a forfeit). */
 const outcomeOf = (view, ctx) => view.outcome ?? (ctx.table?.status === "over" ? ctx.table.outcome : null) ?? null;
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 // ---------------------------------------------------------------- words for the log
 
-function reasonWords(reason) {
+// How the game ended: the engine's reasons (S13) in the players' words; a forfeit's or a
+// stopped game's words come with the outcome (the server's catalogs).
+function reasonWords(outcome) {
+  const reason = outcome?.reason;
   if (!reason) return "";
-  if (reason.startsWith("all targets filled")) return "every target holds a stone";
-  if (reason.startsWith("no legal move")) return "the player to move had no legal move";
-  if (reason.startsWith("the leader is out of reach")) return "the leader can no longer be caught";
-  if (reason.includes("without a lock")) return reason.replace(/ \(S13\.4\)$/, "");
-  if (reason === "draw agreed") return "both players agreed to a draw";
+  if (reason.startsWith("all targets filled")) return t("every target holds a stone");
+  if (reason.startsWith("no legal move")) return t("the player to move had no legal move");
+  if (reason.startsWith("the leader is out of reach")) return t("the leader can no longer be caught");
+  const quiet = /^(\d+) plies in a row without a lock/.exec(reason);
+  if (quiet) return tn("{count} ply in a row without a lock", "{count} plies in a row without a lock", Number(quiet[1]));
+  if (reason === "draw agreed") return t("both players agreed to a draw");
+  if (reason === "Blue resigned") return t("Blue resigned");
+  if (reason === "Brown resigned") return t("Brown resigned");
+  if (outcome.words) return withoutRuleIds(t(outcome.words.template, outcome.words.params));
   return withoutRuleIds(reason);
 }
 
 function resultWords(outcome, names) {
   const [blue, brown] = outcome.scores;
   const score = `${blue}–${brown}`;
-  if (outcome.winners.length !== 1) return `drawn at ${score}`;
-  return `${who(names, outcome.winners[0])} wins ${score}`;
+  if (outcome.winners.length !== 1) return t("drawn at {score}", { score });
+  return t("{player} wins {score}", { player: who(names, outcome.winners[0]), score });
 }
 
 /** One sentence for the log about the last action of ``view`` (VERSUS views carry no events). */
 export function summary(view, names = []) {
   const stones = new Map(view.stones.map((s) => [s.cell, s]));
-  const end = view.outcome ? ` Game over: ${resultWords(view.outcome, names)} — ${reasonWords(view.outcome.reason)}.` : "";
+  const end = view.outcome
+    ? " " + t("Game over: {result} — {reason}.", { result: resultWords(view.outcome, names), reason: reasonWords(view.outcome) })
+    : "";
   const last = view.last;
-  if (!last) return `The game begins: ${who(names, 0)} moves first.`;
-  if (last === "offer-draw") return `${who(names, view.draw_offer)} offered a draw.`;
-  if (last === "decline-draw") return `${who(names, 1 - view.to_move)} declined the draw; play goes on.`;
-  if (last === "accept-draw") return `The draw offer was accepted: the game is ${resultWords(view.outcome, names)}.`;
+  if (!last) return t("The game begins: {player} moves first.", { player: who(names, 0) });
+  if (last === "offer-draw") return t("{player} offered a draw.", { player: who(names, view.draw_offer) });
+  if (last === "decline-draw") return t("{player} declined the draw; play goes on.", { player: who(names, 1 - view.to_move) });
+  if (last === "accept-draw") return t("The draw offer was accepted: the game is {result}.", { result: resultWords(view.outcome, names) });
   if (last === "resign") {
     const winner = view.outcome.winners[0];
-    return `${who(names, 1 - winner)} resigned: ${who(names, winner)} wins.`;
+    return t("{loser} resigned: {winner} wins.", { loser: who(names, 1 - winner), winner: who(names, winner) });
   }
   const [from, to] = last.split(">");
   const versusSeat = view.versus.indexOf(to);
   if (versusSeat < 0) {
     const stone = stones.get(to);
     const seat = stone.owner;
-    const lock = stone.locked ? ` and locked it on a target: worth ${valueTo(stone, seat)} to ${COLOUR[seat]}` : "";
-    return `${who(names, seat)} moved a stone ${from}${ARROW}${to}${lock}.${end}`;
+    const move = `${from}${ARROW}${to}`;
+    const said = stone.locked
+      ? t("{player} moved a stone {move} and locked it on a target: worth {value} to {colour}.",
+        { player: who(names, seat), move, value: valueTo(stone, seat), colour: COLOUR[seat] })
+      : t("{player} moved a stone {move}.", { player: who(names, seat), move });
+    return `${said}${end}`;
   }
   const pulls = view.pulled.map(({ from: a, to: b }) => {
     const stone = stones.get(b);
-    return `${a}${ARROW}${b}, now ${COLOUR[stone.owner]}'s (worth ${valueTo(stone, stone.owner)}${stone.locked ? ", locked on a target" : ""})`;
+    const params = { move: `${a}${ARROW}${b}`, colour: COLOUR[stone.owner], value: valueTo(stone, stone.owner) };
+    return stone.locked
+      ? t("{move}, now {colour}'s (worth {value}, locked on a target)", params)
+      : t("{move}, now {colour}'s (worth {value})", params);
   });
-  const pulled = pulls.length ? ` and pulled ${plural(pulls.length, "stone")}: ${pulls.join("; ")}` : "";
-  return `${who(names, versusSeat)} moved the VERSUS ${from}${ARROW}${to}${pulled}.${end}`;
+  const params = { player: who(names, versusSeat), move: `${from}${ARROW}${to}` };
+  const said = pulls.length
+    ? tn("{player} moved the VERSUS {move} and pulled {count} stone: {pulls}.",
+      "{player} moved the VERSUS {move} and pulled {count} stones: {pulls}.", pulls.length, { ...params, pulls: pulls.join("; ") })
+    : t("{player} moved the VERSUS {move}.", params);
+  return `${said}${end}`;
 }
 
 // ---------------------------------------------------------------- pieces
@@ -125,9 +154,11 @@ function sector(a0, a1, outer, inner) {
     const t = (Math.PI / 180) * a;
     return `${round(radius * Math.cos(t))} ${round(radius * Math.sin(t))}`;
   };
-  return `M${p(a0, outer)}A${outer} ${outer} 0 0 1 ${p(a1, outer)}L${p(a1, inner)}A${inner} ${inner} 0 0 0 ${p(a0, inner)}Z`;
+  const { arc } = PATH; // the path's letters, kept apart from the words checked for English
+  return `M${p(a0, outer)}${arc}${outer} ${outer} 0 0 1 ${p(a1, outer)}L${p(a1, inner)}${arc}${inner} ${inner} 0 0 0 ${p(a0, inner)}Z`;
 }
 
+const PATH = { arc: "A" };
 const segmentClass = (seat) => (seat === 0 ? "vs-blue" : "vs-brown-striped");
 
 /** A stone: five segments round the rim (the viewer's colour on top), its controller's centre
@@ -161,7 +192,7 @@ function lockShape() {
 /** A VERSUS: a tetrahedron seen from above, in its player's colour (Brown's striped). */
 function versusShape(seat) {
   const apex = `0,${-0.74 * S}`, left = `${-0.7 * S},${0.5 * S}`, right = `${0.7 * S},${0.5 * S}`, front = `${0.12 * S},${0.56 * S}`;
-  return svg("g", { class: `vs-versus ${seat === 0 ? "blue" : "brown"}` },
+  return svg("g", { class: `vs-versus ${CLASS[seat]}` },
     svg("polygon", { points: `${apex} ${left} ${front}`, class: `vs-face light ${seat === 0 ? "vs-blue" : "vs-brown-striped"}` }),
     svg("polygon", { points: `${apex} ${front} ${right}`, class: `vs-face dark ${seat === 0 ? "vs-blue" : "vs-brown-striped"}` }),
     svg("polygon", { points: `${apex} ${left} ${front} ${right}`, class: "vs-edge" }),
@@ -171,11 +202,13 @@ function versusShape(seat) {
 const shielded = (stone, tugLimit) => tugLimit !== null && tugLimit !== undefined && !stone.locked && stone.streak >= tugLimit;
 
 function stoneWords(stone, tugLimit) {
-  const owner = COLOUR[stone.owner];
-  const majority = COLOUR[stone.b >= 3 ? 0 : 1];
-  return `${owner}'s stone, worth ${stone.b} to Blue and ${SEGMENTS - stone.b} to Brown` +
-    (stone.locked ? ", locked on a target" : "") +
-    (shielded(stone, tugLimit) ? `; pulled ${stone.streak} plies in a row, so only ${majority} may pull it now (S11)` : "");
+  const params = { owner: COLOUR[stone.owner], blue: stone.b, brown: SEGMENTS - stone.b };
+  const words = stone.locked
+    ? t("{owner}'s stone, worth {blue} to Blue and {brown} to Brown, locked on a target", params)
+    : t("{owner}'s stone, worth {blue} to Blue and {brown} to Brown", params);
+  if (!shielded(stone, tugLimit)) return words;
+  return words + t("; pulled {count} plies in a row, so only {colour} may pull it now (S11)",
+    { count: stone.streak, colour: COLOUR[stone.b >= 3 ? 0 : 1] });
 }
 
 // ---------------------------------------------------------------- the board
@@ -193,10 +226,11 @@ function reachable(legal) {
 
 function cellWords(cell, view, stones) {
   const seat = view.versus.indexOf(cell);
-  if (seat >= 0) return `${cell}: ${COLOUR[seat]}'s VERSUS`;
+  if (seat >= 0) return t("{cell}: {colour}'s VERSUS", { cell, colour: COLOUR[seat] });
   const stone = stones.get(cell);
   if (stone) return `${cell}: ${stoneWords(stone, view.options.tug_limit)}`;
-  return `${cell}: ${view.options.targets.includes(cell) ? "empty target" : "empty"}`;
+  const empty = view.options.targets.includes(cell) ? t("empty target") : t("empty cell");
+  return `${cell}: ${empty}`;
 }
 
 /**
@@ -206,9 +240,11 @@ function cellWords(cell, view, stones) {
 export function createBoard(root, context) {
   // What the player is doing between two views: kept across renders, reset when the ply changes.
   // ``shown`` is the last board ply, still drawn while a draw offer is made and answered.
-  const ui = { selected: null, at: -1, pending: false, confirmResign: false, focus: null, last: null, shown: null, seen: -1, legendOpen: false };
+  // ``chosen``: a move chosen and shown, waiting for its confirmation (confirm.js).
+  const ui = { selected: null, chosen: null, at: -1, pending: false, confirmResign: false, focus: null, last: null, shown: null, seen: -1, legendOpen: false };
   const timers = new Set();
   const onKey = (event) => {
+    if (ui.chosen && ui.last && confirmKey(event, { confirm: () => confirmChosen(ui.last.ctx), cancel: cancelChosen })) return;
     if (event.key !== "Escape" || !ui.last || (!ui.selected && !ui.confirmResign)) return;
     ui.selected = null;
     ui.confirmResign = false;
@@ -245,7 +281,7 @@ export function createBoard(root, context) {
     });
     const arrows = [];
     if (lastFrom && !neighbours(lastFrom, lastTo)) arrows.push(arrow(lastFrom, lastTo, flip, "vs-arrow last"));
-    for (const p of shown.pulled) arrows.push(arrow(p.from, p.to, flip, `vs-arrow pull ${COLOUR[stones.get(p.to)?.owner ?? 0].toLowerCase()}`));
+    for (const p of shown.pulled) arrows.push(arrow(p.from, p.to, flip, `vs-arrow pull ${CLASS[stones.get(p.to)?.owner ?? 0]}`));
     const ghosts = shown.pulled.map((p) => {
       const [x, y] = centre(p.from, flip);
       return svg("circle", { class: "vs-ghost", cx: x, cy: y, r: 0.7 * S });
@@ -272,6 +308,10 @@ export function createBoard(root, context) {
     const [sx, sy] = ui.selected ? centre(ui.selected, flip) : [0, 0];
     const selection = ui.selected ? svg("polygon", { class: "vs-selected", points: hexPoints(sx, sy, S * 0.9) }) : null;
     const ring = ui.selected ? svg("circle", { class: "vs-selected-ring", cx: sx, cy: sy, r: 0.95 * S }) : null;
+    const chosenFrom = ui.chosen?.split(">")[0];
+    const chosen = ui.chosen ? pendingMarks(ui.chosen, (cell) => centre(cell, flip), S, view.versus.includes(chosenFrom)
+      ? versusShape(view.versus.indexOf(chosenFrom)) : stoneShape(stones.get(chosenFrom), topSeat, null)) : null;
+    for (const piece of pieces) if (chosenFrom && piece.getAttribute("data-piece") === chosenFrom) piece.classList.add("leaving");
 
     // Tab order: the cells the selected piece can reach, then the pieces to move, as on screen.
     const rank = (cell) => (choices.has(cell) ? 0 : moves.has(cell) ? 1 : 2);
@@ -281,12 +321,12 @@ export function createBoard(root, context) {
       const own = moves.has(cell);
       const choice = choices.has(cell);
       const active = env.interactive && (own || choice);
-      const label = choice ? `move ${ui.selected} to ${cell}` : cellWords(cell, view, stones);
-      const hint = choice ? `Move ${ui.selected} ${ARROW} ${cell}` : cellWords(cell, view, stones);
+      const label = choice ? t("move {from} to {to}", { from: ui.selected, to: cell }) : cellWords(cell, view, stones);
+      const hint = choice ? t("Move {from} {arrow} {to}", { from: ui.selected, arrow: ARROW, to: cell }) : cellWords(cell, view, stones);
       return svg("polygon", {
         class: `vs-hit${active ? " active" : ""}${choice ? " choice" : ""}${own ? " own" : ""}`,
         points: hexPoints(x, y, S), "data-cell": cell, tabindex: active ? 0 : null, role: active ? "button" : null,
-        "aria-label": active ? (own ? `select ${cellWords(cell, view, stones)}` : label) : null,
+        "aria-label": active ? (own ? t("select {cell}", { cell: cellWords(cell, view, stones) }) : label) : null,
         "aria-pressed": own && active ? String(ui.selected === cell) : null,
         onclick: (e) => { e.stopPropagation(); env.activate(cell, false); },
         // Blink makes an SVG element with a focus listener focusable: listen on active cells only.
@@ -300,10 +340,10 @@ export function createBoard(root, context) {
     return svg("svg", {
       class: `vs-svg${env.interactive ? " interactive" : ""}${ui.pending ? " pending" : ""}`,
       viewBox: `${-box} ${-9.15 * S} ${2 * box} ${18.3 * S}`, role: "group",
-      "aria-label": `VERSUS board, ${flip ? "Brown's" : "Blue's"} home edge at the bottom`,
+      "aria-label": t("VERSUS board, {colour}'s home edge at the bottom", { colour: COLOUR[flip ? 1 : 0] }),
       onclick: () => env.activate(null, false),
       onmouseleave: () => env.hint(null),
-    }, defs(), frame, edgeLabels(flip), cells, marks, selection, ghosts, arrows, pieces, ring, dots, hits);
+    }, defs(), frame, edgeLabels(flip), cells, marks, selection, ghosts, arrows, pieces, ring, dots, chosen, hits);
   }
 
   function edgeLabels(flip) {
@@ -311,8 +351,8 @@ export function createBoard(root, context) {
     const bottom = flip ? 1 : 0;
     const y = 8.78 * S;
     return svg("g", { class: "vs-edges" },
-      svg("text", { x: 0, y, class: `vs-edge-label ${COLOUR[bottom].toLowerCase()}` }, `${COLOUR[bottom]}'s home edge`),
-      svg("text", { x: 0, y: -y, class: `vs-edge-label ${COLOUR[1 - bottom].toLowerCase()}` }, `${COLOUR[1 - bottom]}'s home edge`));
+      svg("text", { x: 0, y, class: `vs-edge-label ${CLASS[bottom]}` }, t("{colour}'s home edge", { colour: COLOUR[bottom] })),
+      svg("text", { x: 0, y: -y, class: `vs-edge-label ${CLASS[1 - bottom]}` }, t("{colour}'s home edge", { colour: COLOUR[1 - bottom] })));
   }
 
   function arrow(from, to, flip, cls) {
@@ -330,23 +370,24 @@ export function createBoard(root, context) {
     const outcome = outcomeOf(view, ctx);
     const toMove = !outcome && (view.draw_offer !== null ? 1 - view.draw_offer : view.to_move) === seat;
     const won = outcome && outcome.winners.length === 1 && outcome.winners[0] === seat;
-    const name = (ctx.names?.[seat] ?? "").replace(/ \(you\)$/, "") || COLOUR[seat];
+    const name = bare(ctx.names?.[seat] ?? "") || COLOUR[seat];
     const you = ctx.seat === seat;
     const rating = ctx.table?.seats?.[seat]?.rating;
     const stones = view.stones.filter((s) => s.owner === seat);
     const locked = stones.filter((s) => s.locked).length;
     const icon = svg("svg", { class: "vs-icon", viewBox: `${-S} ${-S} ${2 * S} ${2 * S}`, "aria-hidden": "true" }, versusShape(seat));
-    return el("div", { class: `vs-player ${position} ${COLOUR[seat].toLowerCase()}${toMove ? " to-move" : ""}${won ? " won" : ""}`, "data-testid": `vs-player-${seat}` },
+    return el("div", { class: `vs-player ${position} ${CLASS[seat]}${toMove ? " to-move" : ""}${won ? " won" : ""}`, "data-testid": `vs-player-${seat}` },
       icon,
       el("div", { class: "vs-name" }, el("span", {}, name)),
       el("div", { class: "vs-meta" },
-        el("span", { class: `vs-swatch ${COLOUR[seat].toLowerCase()}`, "aria-hidden": "true" }),
-        el("span", { class: "vs-facts" }, `${COLOUR[seat]} · ${plural(stones.length, "stone")}${locked ? ` · ${locked} locked` : ""}${rating ? ` · ${Math.round(rating)}` : ""}`),
-        you ? el("span", { class: "vs-you" }, "you") : null),
-      el("div", { class: "vs-score", "data-testid": `vs-score-${seat}`, title: `${COLOUR[seat]}'s score (S14): the stones it controls on targets` },
-        el("strong", {}, view.scores[seat]), el("span", {}, "points")),
-      toMove ? el("div", { class: "vs-turn" }, view.draw_offer !== null ? "to answer" : "to move") : null,
-      won ? el("div", { class: "vs-turn won" }, "winner") : null);
+        el("span", { class: `vs-swatch ${CLASS[seat]}`, "aria-hidden": "true" }),
+        el("span", { class: "vs-facts" }, [COLOUR[seat], tn("{count} stone", "{count} stones", stones.length),
+          locked ? t("{count} locked", { count: locked }) : null, rating ? String(Math.round(rating)) : null].filter(Boolean).join(" · ")),
+        you ? el("span", { class: "vs-you" }, t("you")) : null),
+      el("div", { class: "vs-score", "data-testid": `vs-score-${seat}`, title: t("{colour}'s score (S14): the stones it controls on targets", { colour: COLOUR[seat] }) },
+        el("strong", {}, view.scores[seat]), el("span", {}, tn("point", "points", view.scores[seat]))),
+      toMove ? el("div", { class: "vs-turn" }, view.draw_offer !== null ? t("to answer") : t("to move")) : null,
+      won ? el("div", { class: "vs-turn won" }, t("winner")) : null);
   }
 
   function statusBox(view, ctx, env) {
@@ -358,29 +399,31 @@ export function createBoard(root, context) {
     if (offer !== null && offer !== undefined) {
       tone = "offer";
       if (ctx.seat === 1 - offer) {
-        head = `${who(ctx.names, offer)} offers a draw`;
-        help = "Accept to end the game drawn, or decline to play on.";
+        head = t("{player} offers a draw", { player: who(ctx.names, offer) });
+        help = t("Accept to end the game drawn, or decline to play on.");
       } else if (ctx.seat === offer) {
-        head = "You offered a draw";
-        help = `Waiting for ${who(ctx.names, 1 - offer)} to answer.`;
+        head = t("You offered a draw");
+        help = t("Waiting for {player} to answer.", { player: who(ctx.names, 1 - offer) });
       } else {
-        head = `${who(ctx.names, offer)} offered a draw`;
-        help = `${who(ctx.names, 1 - offer)} is answering.`;
+        head = t("{player} offered a draw", { player: who(ctx.names, offer) });
+        help = t("{player} is answering.", { player: who(ctx.names, 1 - offer) });
       }
     } else if (ui.pending) {
-      head = "Sending your move…";
+      head = t("Sending your move…");
     } else if (view.to_move === ctx.seat && env.interactive) {
       tone = "mine";
-      head = "Your turn";
+      head = t("Your turn");
       help = ui.selected
-        ? `${ui.selected} selected: it can reach the ${plural((env.moves.get(ui.selected) ?? []).length, "marked cell")}. Pick one; click elsewhere or press Esc to cancel.`
-        : "Move a stone one cell, or your VERSUS any distance in a straight line (it pulls the opposing stones it sees).";
+        ? tn("{cell} selected: it can reach the {count} marked cell. Pick one; click elsewhere or press Esc to cancel.",
+          "{cell} selected: it can reach the {count} marked cells. Pick one; click elsewhere or press Esc to cancel.",
+          (env.moves.get(ui.selected) ?? []).length, { cell: ui.selected })
+        : t("Move a stone one cell, or your VERSUS any distance in a straight line (it pulls the opposing stones it sees).");
     } else {
-      head = mine ? `Waiting for ${who(ctx.names, view.to_move)}` : `${who(ctx.names, view.to_move)} to move`;
+      head = mine ? t("Waiting for {player}", { player: who(ctx.names, view.to_move) }) : t("{player} to move", { player: who(ctx.names, view.to_move) });
     }
     const limit = view.options.quiet_limit;
-    const quiet = el("div", { class: "vs-quiet", title: "S13.4: the game ends, scored as it stands, after this many plies in a row without a lock" },
-      el("div", {}, `Plies without a lock: ${view.quiet} of ${limit}`),
+    const quiet = el("div", { class: "vs-quiet", title: t("S13.4: the game ends, scored as it stands, after this many plies in a row without a lock") },
+      el("div", {}, t("Plies without a lock: {quiet} of {limit}", { quiet: view.quiet, limit })),
       el("div", { class: `vs-bar${view.quiet >= 0.8 * limit ? " late" : ""}` }, el("span", { style: `width:${Math.min(100, (100 * view.quiet) / limit)}%` })));
     return el("div", { class: `vs-status ${tone}`, "data-testid": "vs-status" },
       el("div", { class: "vs-head" }, head),
@@ -395,29 +438,44 @@ export function createBoard(root, context) {
     if (!ctx.play || !seated || outcomeOf(view, ctx)) return null;
     const wait = ui.pending;
     const buttons = [];
-    if (legal.has("accept-draw")) buttons.push(el("button", { disabled: wait, onclick: () => send(ctx, "accept-draw") }, "Accept draw"));
-    if (legal.has("decline-draw")) buttons.push(el("button", { class: "secondary", disabled: wait, onclick: () => send(ctx, "decline-draw") }, "Decline"));
+    if (legal.has("accept-draw")) buttons.push(el("button", { disabled: wait, onclick: () => send(ctx, "accept-draw") }, t("Accept draw")));
+    if (legal.has("decline-draw")) buttons.push(el("button", { class: "secondary", disabled: wait, onclick: () => send(ctx, "decline-draw") }, t("Decline")));
     if (legal.has("offer-draw")) {
       buttons.push(el("button", { class: "secondary", disabled: wait, onclick: () => send(ctx, "offer-draw"),
-        title: "Instead of moving now: your opponent accepts (the game ends drawn) or declines (you move on)" }, "Offer draw"));
+        title: t("Instead of moving now: your opponent accepts (the game ends drawn) or declines (you move on)") }, t("Offer draw")));
     }
     const canResign = typeof ctx.resign === "function" || legal.has("resign");
     if (canResign && ui.confirmResign) {
-      buttons.push(el("span", { class: "vs-confirm" }, "Resign this game?"),
-        el("button", { class: "danger", disabled: wait, onclick: () => { ui.confirmResign = false; send(ctx, "resign"); } }, "Yes, resign"),
-        el("button", { class: "secondary", onclick: () => { ui.confirmResign = false; redraw(); } }, "Cancel"));
+      buttons.push(el("span", { class: "vs-confirm" }, t("Resign this game?")),
+        el("button", { class: "danger", disabled: wait, onclick: () => { ui.confirmResign = false; send(ctx, "resign"); } }, t("Yes, resign")),
+        el("button", { class: "secondary", onclick: () => { ui.confirmResign = false; redraw(); } }, t("Cancel")));
     } else if (canResign) {
       buttons.push(el("button", { class: "secondary danger-text", disabled: wait, onclick: () => {
         if (typeof ctx.resign === "function") ctx.resign();
         else { ui.confirmResign = true; redraw(); }
-      } }, "Resign"));
+      } }, t("Resign")));
     }
     return buttons.length ? el("div", { class: "vs-actions" }, buttons) : null;
+  }
+
+  function confirmChosen(ctx) {
+    const action = ui.chosen;
+    if (!action || ui.pending) return;
+    ui.chosen = null;
+    ui.focus = null;
+    send(ctx, action);
+  }
+
+  function cancelChosen() {
+    ui.chosen = null;
+    ui.focus = ui.selected ? "choice" : null;
+    redraw();
   }
 
   function send(ctx, action) {
     ui.pending = true;
     ui.selected = null;
+    ui.chosen = null;
     ctx.play(action);
     redraw();
     // A refused action brings no new view: give the board back after a while.
@@ -433,12 +491,14 @@ export function createBoard(root, context) {
     const [blue, brown] = outcome.scores;
     const single = outcome.winners.length === 1;
     const winner = single ? outcome.winners[0] : null;
-    const head = !single ? "Draw" : ctx.seat === winner ? "You won!" : ctx.seat === 1 - winner ? "You lost" : `${who(ctx.names, winner)} wins`;
-    return el("div", { class: `vs-status vs-result ${single ? COLOUR[winner].toLowerCase() : "draw"}`, "data-testid": "vs-final" },
+    const head = !single ? t("Draw") : ctx.seat === winner ? t("You won!") : ctx.seat === 1 - winner ? t("You lost")
+      : t("{player} wins", { player: who(ctx.names, winner) });
+    const reason = reasonWords(outcome);
+    return el("div", { class: `vs-status vs-result ${single ? CLASS[winner] : "draw"}`, "data-testid": "vs-final" },
       el("div", { class: "vs-head" }, head),
       el("div", { class: "vs-final-score" },
-        el("span", { class: "blue" }, `Blue ${blue}`), " – ", el("span", { class: "brown" }, `${brown} Brown`)),
-      el("div", { class: "vs-help" }, single ? `${who(ctx.names, winner)} won: ${reasonWords(outcome.reason)}.` : `Drawn: ${reasonWords(outcome.reason)}.`));
+        el("span", { class: "blue" }, `${COLOUR[0]} ${blue}`), " – ", el("span", { class: "brown" }, `${brown} ${COLOUR[1]}`)),
+      el("div", { class: "vs-help" }, single ? t("{player} won: {reason}.", { player: who(ctx.names, winner), reason }) : t("Drawn: {reason}.", { reason })));
   }
 
   function legend() {
@@ -447,15 +507,16 @@ export function createBoard(root, context) {
       svg("polygon", { class: "vs-cell target", points: hexPoints(0, 0, S * 0.97) }),
       svg("g", { class: "vs-target-mark" }, svg("circle", { r: 0.6 * S }), svg("circle", { r: 0.32 * S }), svg("circle", { r: 0.08 * S, class: "dot" })));
     return el("details", { class: "vs-legend", open: ui.legendOpen, ontoggle: (e) => { ui.legendOpen = e.target.open; } },
-      el("summary", {}, "How to read the board"),
+      el("summary", {}, t("How to read the board")),
       el("ul", {},
         el("li", {}, sample({ b: 3, owner: 0, locked: false, streak: 0 }),
-          el("span", {}, "Five segments: each blue one is worth 1 to Blue, each brown (striped) one 1 to Brown. The centre says who controls the stone — a ", el("b", {}, "disc"), " for Blue, a ", el("b", {}, "diamond"), " for Brown — and what it is worth to them.")),
+          el("span", {}, t("Five segments: each blue one is worth 1 to Blue, each brown (striped) one 1 to Brown."), " ",
+            t("The centre says who controls the stone — a disc for Blue, a diamond for Brown — and what it is worth to them."))),
         el("li", {}, sample({ b: 1, owner: 1, locked: true, streak: 0 }),
-          el("span", {}, "A stone on a target is locked: it never moves again and scores its controller's segments.")),
-        el("li", {}, target, el("span", {}, "One of the six targets on the middle row.")),
+          el("span", {}, t("A stone on a target is locked: it never moves again and scores its controller's segments."))),
+        el("li", {}, target, el("span", {}, t("One of the six targets on the middle row."))),
         el("li", {}, svg("svg", { class: "vs-sample", viewBox: `${-S} ${-S} ${2 * S} ${2 * S}`, "aria-hidden": "true" }, versusShape(0)),
-          el("span", {}, "A VERSUS slides any distance in a straight line, never stopping on a target. Opposing stones it then sees are pulled next to it and flip to its colour."))));
+          el("span", {}, t("A VERSUS slides any distance in a straight line, never stopping on a target. Opposing stones it then sees are pulled next to it and flip to its colour.")))));
   }
 
   // ---------------------------------------------------------------- render
@@ -468,6 +529,7 @@ export function createBoard(root, context) {
   function render(root, view, ctx) {
     if (ui.at !== view.ply) {
       ui.selected = null;
+      ui.chosen = null;
       ui.confirmResign = false;
       ui.at = view.ply;
     }
@@ -493,6 +555,7 @@ export function createBoard(root, context) {
     const interactive = Boolean(ctx.play) && !outcome && !ui.pending && (ctx.legal ?? []).some((a) => a.includes(">"));
     const moves = interactive ? reachable(ctx.legal) : new Map();
     if (ui.selected && !moves.has(ui.selected)) ui.selected = null;
+    if (ui.chosen && !(ctx.legal ?? []).includes(ui.chosen)) ui.chosen = null;
     const hintLine = el("div", { class: "vs-hint", "aria-live": "polite" });
     const env = {
       interactive, moves, fresh,
@@ -502,10 +565,18 @@ export function createBoard(root, context) {
         ui.focus = keyboard ? cell : null;
         if (cell && ui.selected && (moves.get(ui.selected) ?? []).includes(cell)) {
           const action = `${ui.selected}>${cell}`;
+          if (ctx.confirm) {
+            // Shown, not sent: the bar under the board confirms it (or another choice replaces it).
+            ui.chosen = action;
+            ui.focus = keyboard ? "confirm" : null;
+            draw(root, view, ctx, false);
+            return;
+          }
           ui.focus = null;
           send(ctx, action);
           return;
         }
+        ui.chosen = null;
         const next = cell && moves.has(cell) && cell !== ui.selected ? cell : null;
         if (next === ui.selected) return;
         ui.selected = next;
@@ -516,18 +587,21 @@ export function createBoard(root, context) {
     const bottom = ctx.seat === 1 ? 1 : 0;
     const boardNode = board(view, ctx, env);
     const caption = el("div", { class: "vs-caption", "data-testid": "vs-last" },
-      view.last ? el("span", { class: "vs-label" }, "Last move") : null, summary(view, ctx.names));
+      view.last ? el("span", { class: "vs-label" }, t("Last move")) : null, summary(view, ctx.names));
     root.dataset.legal = JSON.stringify(outcome ? [] : ctx.legal ?? []);
     root.dataset.ply = view.ply;
     root.dataset.game = "versus";
     root.replaceChildren(el("div", { class: "vs-wrap" },
       el("div", { class: "vs-grid" },
         playerCard(view, ctx, 1 - bottom, "top"),
-        el("div", { class: "vs-board" }, boardNode),
+        el("div", { class: "vs-board" }, boardNode,
+          ui.chosen ? confirmBar(ui.chosen, { confirm: () => confirmChosen(ctx), cancel: cancelChosen, busy: ui.pending }) : null,
+          takebackRequest(ctx, (step) => context.takeback(step), (seat) => who(ctx.names, seat))),
         playerCard(view, ctx, bottom, "bottom"),
-        el("div", { class: "vs-side" }, statusBox(view, ctx, env)),
+        el("div", { class: "vs-side" }, statusBox(view, ctx, env), takebackPanel(ctx, (step) => context.takeback(step), (seat) => who(ctx.names, seat))),
         el("div", { class: "vs-below" }, caption, hintLine, legend()))));
-    if (ui.focus) root.querySelector(ui.focus === "choice" ? ".vs-hit.choice" : `[data-cell="${ui.focus}"]`)?.focus();
+    const focusAt = { choice: ".vs-hit.choice", confirm: "[data-testid=vs-confirm-move]" }[ui.focus] ?? `[data-cell="${ui.focus}"]`;
+    if (ui.focus) root.querySelector(focusAt)?.focus();
     ui.focus = null; // once: a later view must not pull the focus away from, say, the chat
     if (fresh) animate(root, view, ctx);
   }
@@ -556,7 +630,10 @@ export function createBoard(root, context) {
   }
 
   return {
-    update: (frame) => render(root, frame.view, { ...frame, play: context.play, resign: context.resign }),
+    update: (frame) => render(root, frame.view, { ...frame, play: context.play, resign: context.resign,
+      takebackable: typeof context.takeback === "function" }),
+    // The table page shows its "Confirm each move" switch for this board (frame.confirm).
+    confirms: true,
     describe: (view, names) => [summary(view, names)],
     dispose() {
       document.removeEventListener("keydown", onKey);

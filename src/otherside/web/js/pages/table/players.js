@@ -1,7 +1,7 @@
 // The table's summary and its players with their clocks (redrawn every second while playing).
 import { el } from "/static/js/core/dom.js";
 import { formatClock, isRunning, timeLeft, turnWords } from "/static/js/core/clock.js";
-import { botWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
+import { botWords, paceWords, reasonWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
 import { language, t, tn } from "/static/js/core/i18n.js";
 
 /** The players' names by seat as the boards show them ("name (you)" for the reader). */
@@ -26,7 +26,9 @@ export function clockChips(state) {
   }).filter(Boolean);
 }
 
-const FORFEIT_WORDS = { timeout: () => t("out of time"), away: () => t("was away") };
+const FORFEIT_WORDS = {
+  timeout: () => t("out of time"), away: () => t("was away"), resigned: () => t("resigned"), left: () => t("left"),
+};
 
 function optionText(info, name, value) {
   const spec = info?.options.find((o) => o.name === name);
@@ -71,7 +73,7 @@ export function outcomeWords(state) {
   // A cooperative game (every seat among the winners) has no one who beat anyone.
   const together = outcome.winners.length > 1 && outcome.winners.length === state.table.seats.length;
   const result = outcome.winners.length === 0 ? t("Draw") : together ? t("Game over") : t("{names} won", { names: who });
-  return [result, " — ", ...ruleNodes(outcome.reason, state.table.game), ". ", t("Scores: {scores}.", { scores: outcome.scores.join(" – ") })];
+  return [result, " — ", ...ruleNodes(reasonWords(outcome), state.table.game), ". ", t("Scores: {scores}.", { scores: outcome.scores.join(" – ") })];
 }
 
 /** The summary lines under the table's title. */
@@ -82,7 +84,7 @@ export function summaryNodes(state) {
   return [
     el("div", { class: "row" },
       el("span", { class: `badge ${table.status}` }, STATUS_WORDS[table.status]?.() ?? table.status),
-      el("span", { class: "badge pace" }, table.pace_text),
+      el("span", { class: "badge pace" }, paceWords(table.pace)),
       table.rated ? el("span", { class: "badge rated", title: t("the result moves the players' ratings") }, t("rated")) : null),
     el("div", {}, table.players === 1 ? t("solo") : tn("{count} player", "{count} players", table.players),
       " · ", t("host {name}", { name: table.owner })),

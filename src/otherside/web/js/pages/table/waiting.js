@@ -1,6 +1,7 @@
 // The waiting room: the invite link, the seats (sit, add or remove a bot, leave), start.
 import { el } from "/static/js/core/dom.js";
 import { t, tn } from "/static/js/core/i18n.js";
+import { botWords } from "/static/js/core/words.js";
 
 /**
  * The seats and the host's actions for a waiting table.
@@ -13,7 +14,7 @@ export function waitingRoom(state, call) {
   const isHost = user && user.id === table.owner_id;
   const choices = (info?.bot_choices ?? []).filter((c) => c.players.includes(table.players));
   const about = info?.bot_info ?? {};
-  const described = (c) => { const d = about[c.spec.split(":")[0]]; return d ? t("{bot} — {description}", { bot: c.label, description: d.description }) : c.label; };
+  const described = (c) => { const d = about[c.spec.split(":")[0]]; return d ? t("{bot} — {description}", { bot: botWords(c), description: d.description }) : botWords(c); };
   const seats = table.seats.map((s) => el("div", { class: `seat ${s.kind === "empty" ? "" : "taken"}` },
     el("span", { class: "badge" }, t("seat {seat}", { seat: s.seat + 1 })),
     el("span", { class: "name" }, s.kind === "empty" ? t("empty") : s.name,
@@ -36,7 +37,7 @@ export function waitingRoom(state, call) {
       t("You are the host now: the host left the table.")) : null,
     // Filling the seats with bots starts the game at once: the button says so.
     isHost && empty && choices.length ? el("button", { id: "fill", onclick: () => call("bots", { bot: choices[0].spec }) },
-      tn("Fill the empty seat with {bot} and start", "Fill the {count} empty seats with {bot} and start", empty, { bot: choices[0].label })) : null,
+      tn("Fill the empty seat with {bot} and start", "Fill the {count} empty seats with {bot} and start", empty, { bot: botWords(choices[0]) })) : null,
     isHost ? el("button", { id: "start", class: empty > 0 ? "secondary" : "", disabled: empty > 0, onclick: () => call("start") }, t("Start the game"))
       : el("span", { class: "muted" }, t("The host starts the game when every seat is taken.")),
     ratedNote ? el("span", { class: "muted" }, ratedNote) : null,

@@ -1,0 +1,164 @@
+"""The lessons (:mod:`otherside.lessons`) over HTTP: a game's lesson with each step's position
+as the learner sees it, a move in a step judged by the engine, and each player's progress.
+
+``GET /api/lessons/{game}`` gives the steps in the reader's language, and the ids of the steps
+the caller has done (none for someone not signed in: the page keeps a guest's own). ``POST
+/api/lessons/{game}/{step}`` with ``{"action": "…"}`` answers ``done``, ``wrong`` (legal, not
+what was asked) or ``refused`` (against the rules), with the words that explain it and the
+position after a legal move; a step done by a signed-in player is remembered. Nothing of a
+table is touched: a lesson's position lives in its request.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from otherside.i18n import N_, say
+from otherside.lessons import GAMES, Lesson, Step, lesson, start, try_move
+from otherside.server.accounts.sessions import UserInfo, current_user
+from otherside.server.http.deps import DatabaseDep
+from otherside.server.http.errors import Told
+from otherside.server.http.reader import reader_language
+from otherside.server.store.models import LessonStep, utcnow
+
+router = APIRouter(prefix="/api/lessons")
+
+
+class StepOut(BaseModel):
+    """One step as the learner reads it: words in their language, the position, their moves."""
+
+    id: str
+    rule: str
+    title: str
+    teach: str
+    task: str
+    seat: int
+    view: dict[str, Any]
+    legal: list[str]
+
+
+class LessonOut(BaseModel):
+    """A game's lesson and the caller's progress in it."""
+
+    game: str
+    title: str
+    names: list[str]
+    steps: list[StepOut]
+    done: list[str]
+
+
+class MoveIn(BaseModel):
+    """A move tried in a step, in the rules' notation."""
+
+    action: str = Field(min_length=1, max_length=200)
+
+
+class AnswerOut(BaseModel):
+    """The engine's judgement of a move: ``done``, ``wrong`` or ``refused``, why, and the
+    position after a legal move (``null`` after a refusal)."""
+
+    outcome: str
+    message: str
+    view: dict[str, Any] | None
+    solution: str | None
+
+
+def _found(game: str) -> tuple[Any, Lesson]:
+    try:
+        return lesson(game)
+    except KeyError:
+        raise Told(404, "no_lesson", N_("there is no lesson for {game}"), game=game) from None
+
+
+def _step(taught: Lesson, step_id: str) -> Step:
+    for step in taught.steps:
+        if step.id == step_id:
+            return step
+    raise Told(404, "no_step", N_("this lesson has no step {step}"), step=step_id)
+
+
+def _done(session: Session, user_id: int, game: str) -> list[str]:
+    return list(
+        session.scalars(
+            select(LessonStep.step).where(LessonStep.user_id == user_id, LessonStep.game == game)
+        )
+    )
+
+
+def _remember(session: Session, user_id: int, game: str, step: str) -> None:
+    if session.get(LessonStep, (user_id, game, step)) is None:
+        session.add(LessonStep(user_id=user_id, game=game, step=step, done_at=utcnow()))
+
+
+class LessonsOut(BaseModel):
+    """The games that have a lesson."""
+
+    games: list[str]
+
+
+@router.get("")
+async def games_with_lessons() -> LessonsOut:
+    """The games that have a lesson."""
+    return LessonsOut(games=list(GAMES))
+
+
+@router.get("/{game}")
+async def read_lesson(
+    game: str,
+    request: Request,
+    db: DatabaseDep,
+    user: Annotated[UserInfo | None, Depends(current_user)],
+) -> LessonOut:
+    """The lesson of ``game`` in the reader's language, with the caller's progress."""
+    engine, taught = _found(game)
+    language = reader_language(request)
+    steps = []
+    for step in taught.steps:
+        state = start(engine, step)
+        steps.append(
+            StepOut(
+                id=step.id,
+                rule=step.rule,
+                title=say(language, step.title),
+                teach=say(language, step.teach),
+                task=say(language, step.task),
+                seat=step.seat,
+                view=engine.view(state, step.seat),
+                legal=taught.moves(state, step.seat),
+            )
+        )
+    done = await db.run(lambda s: _done(s, user.id, game)) if user is not None else []
+    names = [say(language, N_("You")), say(language, taught.other)]
+    return LessonOut(
+        game=game, title=say(language, taught.title), names=names, steps=steps, done=done
+    )
+
+
+@router.post("/{game}/{step_id}")
+async def try_step(
+    game: str,
+    step_id: str,
+    move: MoveIn,
+    request: Request,
+    db: DatabaseDep,
+    user: Annotated[UserInfo | None, Depends(current_user)],
+) -> AnswerOut:
+    """Judge ``move`` in the step ``step_id``; a step done is remembered for a signed-in
+    player. The solution comes with a wrong or refused answer, for the learner who asks."""
+    engine, taught = _found(game)
+    step = _step(taught, step_id)
+    answer = try_move(engine, step, move.action)
+    if answer.outcome == "done" and user is not None:
+        await db.run(lambda s: _remember(s, user.id, game, step.id))
+    language = reader_language(request)
+    return AnswerOut(
+        outcome=answer.outcome,
+        message=say(language, answer.message),
+        view=None if answer.after is None else engine.view(answer.after, step.seat),
+        solution=None if answer.outcome == "done" else step.solution,
+    )

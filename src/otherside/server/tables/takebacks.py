@@ -1,0 +1,129 @@
+"""Takebacks: in an unrated duel of a game that allows them (VERSUS), a player asks to take
+back their last move, and the other player accepts or declines — as the game's own draw offers
+go, but kept by the server, since taking a move back is no rule of the game.
+
+- ``ask`` at the current version: the request names the plies to take back, the asker's last
+  action and whatever followed it (the other player's reply, if they made one).
+- ``decline``: the request is gone, play goes on.
+- ``accept``: the table goes back to the version before the asker's last action: the moves
+  after it are forgotten in the database and the game is rebuilt from the first record and the
+  moves that stay (:func:`~otherside.server.tables.live.rebuild`): the game's rules are not
+  asked to undo anything. The turn and its deadline follow from the position, as after a
+  move: the pace (days per move, the reminder, a live clock's time left) keeps its meaning.
+
+Refused, changing nothing (a :class:`ProtocolError` with its code): by a spectator, before or
+after the game, in a rated game or a game without takebacks, against a bot, on a version that is
+not the table's, asked twice while a request is open, without an own move to take back, and an
+answer with no request of the other player open. A request lapses when the game moves on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from otherside.i18n import N_
+from otherside.server.accounts.sessions import UserInfo
+from otherside.server.cluster.catch_up import refresh
+from otherside.server.live import fanout
+from otherside.server.live.protocol import ERROR_CODES, ProtocolError
+from otherside.server.store.records import StaleWrite
+from otherside.server.tables import timing
+from otherside.server.tables.live import LiveTable, TakebackRequest, rebuild
+from otherside.server.tables.services import Services
+
+TakebackStep = Literal["ask", "accept", "decline"]
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """``user`` asks for a takeback, or answers the other player's (``step``), at ``version``."""
+
+    user: UserInfo | None
+    version: int
+    step: TakebackStep
+
+    async def run(self, live: LiveTable, services: Services) -> None:
+        """Check, then ask, decline or take back; :class:`ProtocolError` if refused."""
+        seat = live.playing_seat(self.user)
+        live.playing_state()
+        _check_table(live)
+        if self.version != live.info.version:
+            raise ProtocolError(
+                "stale",
+                N_("your action was for version {version}; the game is at version {now}"),
+                version=self.version,
+                now=live.info.version,
+            )
+        pending = live.pending_takeback()
+        if self.step == "ask":
+            if pending is not None:
+                raise ProtocolError(
+                    "takeback_pending", N_("a takeback is already asked for; wait for the answer")
+                )
+            plies = await _plies_back(services, live, seat)
+            live.takeback = TakebackRequest(seat, live.info.version, plies)
+            fanout.broadcast(live, services.clock.now(), table=False, view=True)
+            return
+        if pending is None or pending.seat == seat:
+            raise ProtocolError(
+                "no_takeback", N_("your opponent has not asked to take a move back")
+            )
+        live.takeback = None
+        if self.step == "accept":
+            await _take_back(services, live, pending)
+        else:
+            fanout.broadcast(live, services.clock.now(), table=False, view=True)
+
+
+def _check_table(live: LiveTable) -> None:
+    """Refuse a takeback where none may be: the game, a rated table, a bot opponent."""
+    info = live.info
+    if not live.adapter.takebacks or info.players != 2:
+        raise ProtocolError(
+            "takeback_unsupported", N_("{game} has no takebacks"), game=live.adapter.title
+        )
+    if info.rated:
+        raise ProtocolError("takeback_rated", N_("takebacks are only for unrated games"))
+    if any(not s.human for s in info.seats):
+        raise ProtocolError(
+            "takeback_bot", N_("only a person can agree to a takeback; this game has a bot")
+        )
+
+
+async def _plies_back(services: Services, live: LiveTable, seat: int) -> int:
+    """How many plies take ``seat``'s last action back (it and those after it)."""
+    _initial, moves = await services.store.moves(live.id, upto=live.info.version)
+    for back, move in enumerate(reversed(moves), start=1):
+        if move.seat == seat:
+            return back
+    raise ProtocolError("takeback_none", N_("you have made no move to take back"))
+
+
+async def _take_back(services: Services, live: LiveTable, request: TakebackRequest) -> None:
+    """Go back ``request.plies`` plies: stored first, then told to everyone."""
+    info = live.info
+    version = info.version - request.plies
+    initial, moves = await services.store.moves(live.id, upto=version)
+    state = rebuild(live.game, live.game_clock, initial, moves)
+    now = services.clock.now()
+    # No seat acted: nobody's clock is charged; whose turn it is follows from the position.
+    plan = timing.after_action(info, None, state, now)
+    try:
+        await services.store.take_back(info, version, plan, now)
+    except StaleWrite as exc:
+        await refresh(services, live)
+        raise ProtocolError(
+            "stale",
+            N_("the game moved on meanwhile (version {version})"),
+            version=live.info.version,
+        ) from exc
+    except SQLAlchemyError as exc:
+        raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
+    live.state = state
+    live.info = timing.with_timing(info, plan, version=version, updated_at=now)
+    fanout.broadcast(live, now, table=True, view=True)
+    services.kick_bots(live)
+    services.on_deadline_change(live.info.deadline_at)

@@ -1,0 +1,117 @@
+"""Browser test of the analysis on the replay page: real Chromium, a real server process, a
+finished game between the random bot and the search bot; the player asks for the analysis,
+follows its progress, and gets the evaluation graph with the mistakes marked, then the better
+move shown on the board. Screenshots on a desktop and a phone go to ``SHOTS``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from otherside.server.store.db import sqlite_url
+from tests.server import test_browser
+from tests.server.processes import Server, free_port
+
+browser, SHOTS = test_browser.browser, test_browser.SHOTS
+
+pytestmark = pytest.mark.browser
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+WAIT = 60000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    url = sqlite_url(tmp_path_factory.mktemp("browser-analysis") / "otherside.db")
+    process = Server(url, port, "--analysis-think", "0.2", "--analysis-depth", "2", bot_delay=0.0)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.stop()
+
+
+def _page(browser: Any, server: str, viewport: dict[str, int], phone: bool = False) -> Any:
+    context = browser.new_context(
+        viewport=viewport, device_scale_factor=2 if phone else 1, has_touch=phone
+    )
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.request.post(server + "/api/guest")
+    return page
+
+
+def _finished_bot_game(
+    page: Any,
+    server: str,
+    game: str = "versus",
+    bots: tuple[str, str] = ("random", "search:think=0.1"),
+) -> str:
+    def post(path: str, body: dict[str, Any] | None = None) -> Any:
+        answer = page.request.post(server + path, data=body or {})
+        assert answer.ok, answer.text()
+        return answer.json()
+
+    table = str(post("/api/tables", {"game": game, "players": 2})["id"])
+    post(f"/api/tables/{table}/leave")
+    for seat, bot in enumerate(bots):
+        post(f"/api/tables/{table}/bots", {"bot": bot, "seat": seat})
+    post(f"/api/tables/{table}/start")
+    deadline = time.monotonic() + 120
+    while page.request.get(f"{server}/api/tables/{table}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots' game did not end"
+        time.sleep(0.3)
+    return table
+
+
+def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
+    browser: Any, server: str
+) -> None:
+    desktop = _page(browser, server, DESKTOP)
+    table = _finished_bot_game(desktop, server)
+    desktop.goto(f"{server}/replay/{table}")
+    desktop.get_by_role("button", name="Analyse this game").click()
+    desktop.wait_for_selector("#eval-graph .curve", timeout=WAIT)
+    # One hit column per ply; the mistakes marked on the graph and in the move list alike.
+    plies = desktop.locator("#eval-graph .hit").count()
+    assert plies == desktop.locator("#log > li").count()
+    marks = desktop.locator("#eval-graph .mark").count()
+    assert marks >= 1 and desktop.locator("#log .analysis-note .judgement").count() == marks
+    desktop.locator("#log button.better").first.click()
+    assert desktop.locator("#board .best-from").count() == 1
+    assert desktop.locator("#board .best-to").count() == 1
+    assert "preferred" in desktop.locator("#analysis-detail").inner_text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    desktop.screenshot(path=str(SHOTS / "analysis-desktop.png"), full_page=True)
+
+    phone = _page(browser, server, PHONE, phone=True)
+    phone.goto(f"{server}/replay/{table}")
+    phone.wait_for_selector("#eval-graph .curve", timeout=WAIT)  # computed once: there at once
+    box = phone.locator("#eval-graph").bounding_box()
+    assert box is not None and box["width"] <= PHONE["width"]
+    phone.locator("#eval-graph .hit").nth(plies // 2).tap()
+    phone.wait_for_selector("#analysis-detail strong")
+    phone.locator("#analysis").screenshot(path=str(SHOTS / "analysis-phone.png"))
+    phone.screenshot(path=str(SHOTS / "analysis-phone-page.png"), full_page=True)
+    phone.emulate_media(media="print")
+    assert phone.locator("#eval-graph").is_visible()
+    assert not phone.locator("header.top").is_visible()
+    phone.emulate_media(media="screen")
+    assert desktop.errors == [] and phone.errors == []
+
+
+def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, server: str) -> None:
+    page = _page(browser, server, PHONE, phone=True)
+    table = _finished_bot_game(page, server, "verso", ("random", "random"))
+    page.goto(f"{server}/replay/{table}")
+    page.get_by_role("button", name="Analyse this game").click()
+    page.wait_for_selector("#costliest li", timeout=WAIT)  # random play gives points away
+    assert page.locator("#log .analysis-note").count() >= page.locator("#costliest li").count()
+    page.locator("#costliest li button").first.click()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#analysis").screenshot(path=str(SHOTS / "analysis-verso-phone.png"))
+    assert page.errors == []

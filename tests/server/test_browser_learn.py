@@ -1,0 +1,139 @@
+"""The VERSUS lesson in a real browser, as a newcomer takes it on a phone: each step's words
+and board, a wrong move explained, "Show me", every step done by clicking the board, and the
+progress still there after a reload. Screenshots go to the temporary directory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from otherside.lessons import lesson
+from tests.server.test_browser import SHOTS, browser, server
+
+pytestmark = pytest.mark.browser
+__all__ = ["browser", "server"]
+WAIT = 15000
+PHONE = {"width": 390, "height": 844}
+
+
+def _click_ply(page: Any, ply: str) -> None:
+    origin, target = ply.split(">")
+    page.click(f'.lesson-board [data-cell="{origin}"]')
+    page.wait_for_selector(f'.lesson-board .vs-hit.choice[data-cell="{target}"]', timeout=WAIT)
+    page.click(f'.lesson-board [data-cell="{target}"]')
+    # A board that asks to confirm a chosen move (the player's setting) gets its confirmation.
+    confirm = page.locator(".lesson-board button", has_text="Confirm")
+    if confirm.count():
+        confirm.first.click()
+
+
+def test_a_newcomer_takes_the_versus_lesson_on_a_phone(browser: Any, server: str) -> None:
+    _game, taught = lesson("versus")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/versus")
+    page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "Learn VERSUS"
+    assert page.locator(".lesson-step").count() == len(taught.steps)
+    page.screenshot(path=str(SHOTS / "learn-phone-first.png"), full_page=True)
+    # A wrong move: the VERSUS, where a stone was asked for. Explained, and "Show me" helps.
+    _click_ply(page, "2:-5>0:-5")
+    feedback = page.locator(".lesson-feedback")
+    feedback.filter(has_text="not a stone").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Show me").click()
+    feedback.filter(has_text=taught.steps[0].solution).wait_for(timeout=WAIT)
+    page.screenshot(path=str(SHOTS / "learn-phone-wrong.png"), full_page=True)
+    for index, step in enumerate(taught.steps):
+        page.locator(".lesson-step[aria-current='step']").filter(has_text=step.title).wait_for(
+            timeout=WAIT
+        )
+        page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
+        _click_ply(page, step.solution)
+        page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
+        if index == 2:
+            page.screenshot(path=str(SHOTS / "learn-phone-done.png"), full_page=True)
+        page.locator(".lesson-actions button:not([hidden])").last.click()
+        if index + 1 < len(taught.steps):
+            page.wait_for_selector(".lesson-feedback:empty", state="attached", timeout=WAIT)
+    page.wait_for_url(f"{server}/", timeout=WAIT)
+    page.goto(f"{server}/learn/versus")
+    page.wait_for_selector(".lesson-mark.done", timeout=WAIT)
+    assert page.locator(".lesson-mark.done").count() == len(taught.steps)
+    assert errors == []
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    context.close()
+
+
+def test_the_lesson_on_a_desktop_in_german(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{server}/learn/versus")
+    page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "VERSUS lernen"
+    assert "Ein Stein zieht ein Feld" in page.locator(".lesson h2").inner_text()
+    page.screenshot(path=str(SHOTS / "learn-desktop-de.png"), full_page=True)
+    context.close()
+
+
+def _verso_move(page: Any, solution: str) -> None:
+    board = page.locator(".lesson-board")
+    if solution == "flip":
+        board.get_by_role("button", name="Flip & take").click()
+    elif solution == "draw":
+        board.get_by_role("button", name="Draw", exact=False).first.click()
+    else:  # a blue series: choose every blue card of the tableau, then bank
+        cards = board.locator(".player.me .crow.blue .card")
+        for index in range(cards.count()):
+            cards.nth(index).click()
+        board.get_by_role("button", name="Bank", exact=False).first.click()
+
+
+def test_the_verso_lesson_is_played_with_the_tables_own_board(browser: Any, server: str) -> None:
+    _game, taught = lesson("verso")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/verso")
+    for index, step in enumerate(taught.steps):
+        page.locator(".lesson-step[aria-current='step']").filter(has_text=step.title).wait_for(
+            timeout=WAIT
+        )
+        page.wait_for_selector(".lesson-board .player.me", timeout=WAIT)
+        _verso_move(page, step.solution)
+        page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
+        if index == 3:
+            page.screenshot(path=str(SHOTS / "learn-verso-desktop.png"), full_page=True)
+        page.locator(".lesson-actions button:not([hidden])").last.click()
+    page.wait_for_url(f"{server}/", timeout=WAIT)
+    assert errors == []
+    context.close()
+
+
+def test_the_recto_verso_lesson_shows_the_builders_side_and_takes_done(
+    browser: Any, server: str
+) -> None:
+    _game, taught = lesson("rectoverso")
+    context = browser.new_context(viewport=PHONE, locale="nl-NL")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/rectoverso")
+    page.wait_for_selector(".lesson-board [data-testid=done]", timeout=WAIT)
+    assert page.locator("h1").inner_text() == "Recto Verso leren"
+    page.screenshot(path=str(SHOTS / "learn-rectoverso-phone-nl.png"), full_page=True)
+    page.locator(".lesson-step").nth(len(taught.steps) - 1).click()
+    page.locator(".lesson-step[aria-current='step']").filter(
+        has_text="Op tijd klaar melden"
+    ).wait_for(timeout=WAIT)
+    page.locator(".lesson-board [data-testid=done]").click()
+    page.locator(".lesson-board [data-testid=done-yes]").click()
+    page.locator(".lesson-feedback.done").filter(has_text="Klaar").wait_for(timeout=WAIT)
+    assert errors == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()

@@ -1,0 +1,237 @@
+"""Takebacks in VERSUS, over real websockets against a real server process: a player asks to
+take back their last move, the other declines or accepts; accepted, the position before that
+move is back for both (and after a restart: the moves are gone from the database). Every
+refusal — a spectator, no move to take back, a second request while one is open, an answer
+with none open, a stale version, a rated game, a bot opponent — gets its code and changes
+nothing (:mod:`otherside.server.tables.takebacks`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import httpx
+import websockets
+
+from tests.server.processes import Server, free_port
+
+WAIT = 15.0
+
+
+class Seat:
+    """One person's websocket at the table: what it sent and received."""
+
+    def __init__(self, ws: websockets.ClientConnection) -> None:
+        self.ws = ws
+
+    async def next(self, kind: str) -> dict[str, Any]:
+        """The next message of type ``kind`` (those of other types are passed over)."""
+        while True:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
+            if message["type"] == kind:
+                return message
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def now(self) -> dict[str, Any]:
+        """The view as the server holds it now (asked with ``sync``), once every message sent
+        before the answer has been read (a ``ping`` after it: its ``pong`` comes last)."""
+        await self.send(type="sync")
+        await self.send(type="ping")
+        last = None
+        while (message := json.loads(await asyncio.wait_for(self.ws.recv(), WAIT)))[
+            "type"
+        ] != "pong":
+            last = message if message["type"] == "view" else last
+        assert last is not None
+        return last
+
+    async def refused(self, code: str, **message: Any) -> None:
+        """``message`` is refused with ``code`` and the view stays exactly as it was."""
+        before = await self.now()
+        await self.send(**message)
+        error = await self.next("error")
+        assert error["code"] == code, (message, error)
+        after = await self.now()
+        for key in ("version", "view", "legal", "takeback"):
+            assert after[key] == before[key], (message, key)
+
+
+@asynccontextmanager
+async def _client(
+    base: str, guest: bool = True, name: str = ""
+) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=base, timeout=WAIT) as http:
+        if guest:
+            (await http.post("/api/guest")).raise_for_status()
+        else:
+            made = await http.post(
+                "/api/signup", json={"name": name, "password": "a long password 1"}
+            )
+            made.raise_for_status()
+        yield http
+
+
+async def _table(host: httpx.AsyncClient, other: httpx.AsyncClient | None, bot: str = "") -> str:
+    made = await host.post("/api/tables", json={"game": "versus", "players": 2})
+    assert made.status_code == 201, made.text
+    table = str(made.json()["id"])
+    if other is not None:
+        assert (await other.post(f"/api/tables/{table}/join", json={"seat": 1})).status_code == 200
+    else:
+        added = await host.post(f"/api/tables/{table}/bots", json={"seat": 1, "bot": bot})
+        assert added.status_code == 200, added.text
+    assert (await host.post(f"/api/tables/{table}/start")).status_code == 200
+    return table
+
+
+async def _seat(stack: AsyncExitStack, port: int, table: str, http: httpx.AsyncClient) -> Seat:
+    cookie = http.cookies.get("otherside_session")
+    ws = await stack.enter_async_context(
+        websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/tables/{table}",
+            additional_headers={"Cookie": f"otherside_session={cookie}"},
+        )
+    )
+    return Seat(ws)
+
+
+def _board(message: dict[str, Any]) -> dict[str, Any]:
+    """The position a view message shows, the same for both players (not whose view it is)."""
+    return {k: v for k, v in message["view"].items() if k != "player"}
+
+
+def _ply(view: dict[str, Any], skip: int = 0) -> str:
+    """A board ply of ``view``'s legal actions (the ``skip``-th)."""
+    return [a for a in view["legal"] if ">" in a][skip]
+
+
+async def _play(mover: Seat, others: list[Seat], view: dict[str, Any], skip: int = 0) -> str:
+    """``mover`` plays a ply at ``view``; the new view of each seat once everyone has it."""
+    ply = _ply(view, skip)
+    await mover.send(type="action", version=view["version"], action=ply)
+    for seat in [mover, *others]:
+        # Views sent before the move (on connecting) are passed over.
+        while (seen := await seat.next("view"))["version"] < view["version"] + 1:
+            pass
+        assert seen["version"] == view["version"] + 1
+    return ply
+
+
+async def test_takeback_asked_declined_then_accepted_and_every_refusal_changes_nothing(
+    database_url: str,
+) -> None:
+    port = free_port()
+    server = Server(database_url, port)
+    try:
+        async with AsyncExitStack() as stack:
+            blue_http = await stack.enter_async_context(_client(server.url))
+            brown_http = await stack.enter_async_context(_client(server.url))
+            watcher_http = await stack.enter_async_context(_client(server.url))
+            table = await _table(blue_http, brown_http)
+            blue, brown, watcher = [
+                await _seat(stack, port, table, h) for h in (blue_http, brown_http, watcher_http)
+            ]
+            start = await blue.now()
+            assert start["version"] == 0 and start["takeback"] is None
+
+            # Nothing to take back yet; a spectator, an answer to nothing: all refused.
+            await blue.refused("takeback_none", type="takeback", version=0, step="ask")
+            await brown.refused("takeback_none", type="takeback", version=0, step="ask")
+            await watcher.refused("not_seated", type="takeback", version=0, step="ask")
+            await brown.refused("no_takeback", type="takeback", version=0, step="accept")
+
+            await _play(blue, [brown], start)
+            after_one = await brown.now()
+            await _play(brown, [blue], after_one)
+            after_two = await blue.now()
+            await _play(blue, [brown], after_two)
+            after_three = await brown.now()
+            assert after_three["version"] == 3
+
+            await blue.refused("stale", type="takeback", version=2, step="ask")
+            # Blue asks: both players see the request (one ply: Brown has not replied).
+            await blue.send(type="takeback", version=3, step="ask")
+            for seat in (blue, brown):
+                seen = await seat.next("view")
+                assert seen["takeback"] == {"seat": 0, "version": 3, "plies": 1}
+            await blue.refused("takeback_pending", type="takeback", version=3, step="ask")
+            await brown.refused("takeback_pending", type="takeback", version=3, step="ask")
+            await blue.refused("no_takeback", type="takeback", version=3, step="accept")
+            await watcher.refused("not_seated", type="takeback", version=3, step="accept")
+            await brown.refused("stale", type="takeback", version=2, step="accept")
+
+            # Declined: the request is gone, the game is where it was.
+            await brown.send(type="takeback", version=3, step="decline")
+            for seat in (blue, brown):
+                seen = await seat.next("view")
+                assert seen["takeback"] is None and seen["version"] == 3
+                assert _board(seen) == _board(after_three)
+            await brown.refused("no_takeback", type="takeback", version=3, step="accept")
+
+            # Brown replies; Blue asks again: her move and Brown's reply go back (two plies).
+            await _play(brown, [blue], after_three)
+            after_four = await blue.now()
+            await blue.send(type="takeback", version=4, step="ask")
+            for seat in (blue, brown):
+                assert (await seat.next("view"))["takeback"]["plies"] == 2
+            await brown.send(type="takeback", version=4, step="accept")
+            for seat, mine in ((blue, after_two), (brown, None)):
+                back = await seat.next("view")
+                assert back["version"] == 2 and back["takeback"] is None
+                assert _board(back) == _board(after_two)
+                if mine is not None:
+                    assert back["legal"] == mine["legal"]
+                assert back["clock"]["to_move"] == [0]
+            record = (await blue_http.get(f"/api/tables/{table}")).json()
+            assert record["version"] == 2 and record["to_move"] == [0]
+            assert after_four["version"] == 4
+
+            # An answer to the request taken back, and the old version, are refused now.
+            await brown.refused("no_takeback", type="takeback", version=2, step="accept")
+            await blue.refused("stale", type="action", version=4, action=_ply(after_four))
+            # Play goes on from there, with another move than the one taken back.
+            again = await blue.now()
+            replay_ply = await _play(blue, [brown], again, skip=1)
+            assert replay_ply != _ply(after_two)
+            seen = await brown.now()
+
+        # The moves taken back are gone from the database: a restart resumes at the same place.
+        server.stop()
+        server = Server(database_url, port)
+        async with AsyncExitStack() as stack:
+            http = await stack.enter_async_context(_client(server.url))
+            watcher = await _seat(stack, port, table, http)
+            resumed = await watcher.now()
+            assert resumed["version"] == 3 and _board(resumed) == _board(seen)
+    finally:
+        server.stop()
+
+
+async def test_takebacks_are_refused_in_rated_games_and_against_a_bot(database_url: str) -> None:
+    port = free_port()
+    server = Server(database_url, port)
+    try:
+        async with AsyncExitStack() as stack:
+            ada = await stack.enter_async_context(_client(server.url, guest=False, name="ada"))
+            bob = await stack.enter_async_context(_client(server.url, guest=False, name="bob"))
+            rated = await _table(ada, bob)
+            assert (await ada.get(f"/api/tables/{rated}")).json()["rated"] is True
+            blue, brown = [await _seat(stack, port, rated, h) for h in (ada, bob)]
+            await _play(blue, [brown], await blue.now())
+            await blue.refused("takeback_rated", type="takeback", version=1, step="ask")
+
+            guest = await stack.enter_async_context(_client(server.url))
+            with_bot = await _table(guest, None, bot="random")
+            player = await _seat(stack, port, with_bot, guest)
+            first = await player.now()
+            await _play(player, [], first)
+            while (await player.next("view"))["version"] < 2:
+                pass  # the bot's reply
+            await player.refused("takeback_bot", type="takeback", version=2, step="ask")
+    finally:
+        server.stop()
