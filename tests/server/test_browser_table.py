@@ -84,12 +84,6 @@ def _next_view(ws: Any, accept: Callable[[dict[str, Any]], bool]) -> dict[str, A
     raise AssertionError("no such view came")
 
 
-@pytest.mark.xfail(
-    reason="open defect (found in the last CI run of stop 38, passes alone): once in a while the "
-    "partner's chat line does not reach the phone as one unread line within 30 s; the chat path "
-    "changed this session (recent lines kept in memory on one process) and is to be checked",
-    strict=False,
-)
 def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
     server: str,  # noqa: F811
     browser: Any,  # noqa: F811

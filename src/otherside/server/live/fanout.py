@@ -103,9 +103,10 @@ def broadcast(
                 conn.deliver(text)
 
 
-def chat_text(lines: list[ChatLineOut]) -> str:
-    """The ``chat`` message of ``lines``."""
-    return ChatOutMessage(lines=lines).model_dump_json()
+def chat_text(lines: list[ChatLineOut], recent: bool = False) -> str:
+    """The ``chat`` message of ``lines`` (``recent``: the lines said before, sent on
+    connecting)."""
+    return ChatOutMessage(lines=lines, recent=recent).model_dump_json()
 
 
 def say(live: LiveTable, lines: list[ChatLineOut]) -> None:

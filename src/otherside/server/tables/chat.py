@@ -85,7 +85,7 @@ async def send_recent(services: Services, live: LiveTable, conn: Connection) -> 
         if not services.cluster.shared and live.chat_said == said and live.chat is None:
             live.chat = lines  # no line said meanwhile: what was read is all there is
     if lines:
-        conn.deliver(fanout.chat_text(lines))
+        conn.deliver(fanout.chat_text(lines, recent=True))
 
 
 def _out(row: ChatRow) -> ChatLineOut:

@@ -206,7 +206,7 @@ function tablePage(state) {
       speak(previous ? board.describe(message.view, seatNames(state)) : []);
       alert.update(message.legal.length > 0 && state.table?.status !== "over", state.table?.title ?? "table");
     } else if (message.type === "chat") {
-      chat.add(message.lines);
+      chat.add(message);
     } else if (message.type === "error") {
       typed.say(message.message);
       // A board that explains refusals itself (Recto Verso's R4/R5) says it there.
@@ -218,8 +218,7 @@ function tablePage(state) {
     message: onMessage,
     open: (again) => {
       byId("offline").classList.add("hidden");
-      chat.opened();
-      if (again) chat.reset();
+      chat.opened(again);
     },
     lost: () => byId("offline").classList.remove("hidden"),
     closed: (code) => {

@@ -53,11 +53,15 @@ function newEventForm(gameList) {
   const minutes = el("input", { id: "ev-minutes", type: "number", min: 0.25, max: 180, step: "any", value: 5 });
   const openTo = el("select", { id: "ev-open" }, Object.entries(OPEN_TO).reverse().map(([value, words]) => el("option", { value }, words())));
   const rated = el("input", { id: "ev-rated", type: "checkbox" });
+  // What each game allows comes from the server's game description (players, pace): a game
+  // played in rounds without a clock (the partners' building game) is paired in twos.
+  const info = () => gameList.find((g) => g.name === game.value) ?? {};
+  const clockless = () => info().pace?.kind === "rounds";
   const sizes = () => {
-    const verso = game.value === "verso";
-    size.replaceChildren(...(verso ? [2, 3, 4, 5, 6] : [2]).map((n) =>
-      el("option", { value: n, selected: verso && n === 4 }, n === 2 ? t("duels (2)") : t("tables of {count}", { count: n }))));
-    minutes.closest(".field").hidden = game.value === "rectoverso";
+    const counts = clockless() ? [2] : (info().players ?? [2]).filter((n) => n >= 2);
+    size.replaceChildren(...counts.map((n) =>
+      el("option", { value: n, selected: n === 4 }, n === 2 ? t("duels (2)") : t("tables of {count}", { count: n }))));
+    minutes.closest(".field").hidden = clockless();
   };
   const field = (id, label, control) => el("div", { class: "field" }, el("label", { for: id }, label), control);
   const form = el("form", { id: "new-event" },
@@ -78,7 +82,7 @@ function newEventForm(gameList) {
     const body = { game: game.value, kind: kind.value, group_size: Number(size.value), open_to: openTo.value, rated: rated.checked };
     if (kind.value === "swiss") body.rounds = Number(rounds.value);
     if (name.value.trim()) body.name = name.value.trim();
-    if (game.value !== "rectoverso") body.pace = { kind: "live", minutes: Number(minutes.value), increment: 2 };
+    if (!clockless()) body.pace = { kind: "live", minutes: Number(minutes.value), increment: 2 };
     try {
       const made = await api("POST", "/api/tournaments", body);
       location.href = `/tournaments/${encodeURIComponent(made.id)}`;

@@ -123,6 +123,9 @@ export function createBoard(root, context) {
     ui.message = null;
     ui.note = null;
     paint();
+    // Holding a piece opens its orientations above the tray, which pushes the tray down: on a
+    // phone the piece just tapped would slide under the dock. It stays in sight.
+    live.root.querySelector(".rv-piece.selected")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function turn(step) {
@@ -288,6 +291,21 @@ export function createBoard(root, context) {
     document.body.append(floater);
     ui.drag = { name, floater };
     paint();
+    showDropArea();
+  }
+
+  // A drag from the tray (at the bottom of a phone's screen) aims at the site or the top view
+  // above it. With the page scrolled down, the top view lies under the sticky bars (header,
+  // round bar) and a drop there would land on the bar: the page is brought down once, as the
+  // drag starts, so that the whole build area shows below the bars before the finger gets there.
+  function showDropArea() {
+    const area = live.root.querySelector(".rv-build-grid");
+    if (!area) return;
+    const covers = [document.querySelector("body > header"), live.root.querySelector(".rv-bar")]
+      .filter((node) => node && ["sticky", "fixed"].includes(getComputedStyle(node).position))
+      .map((node) => node.getBoundingClientRect().bottom);
+    const hidden = Math.max(0, ...covers) + 6 - area.getBoundingClientRect().top;
+    if (hidden > 0) window.scrollBy(0, -hidden);
   }
 
   function moveFloater(x, y) {
@@ -343,11 +361,16 @@ export function createBoard(root, context) {
     const header = document.querySelector("body > header");
     const stick = header && ["sticky", "fixed"].includes(getComputedStyle(header).position) ? header.offsetHeight : 0;
     const focus = focusKey(root);
+    // The tray slides sideways on a phone: a repaint (a turn, the partner's move) keeps where
+    // the reader slid it, or the piece in hand would jump out of sight.
+    const slid = root.querySelector(".rv-pieces")?.scrollLeft ?? 0;
     root.replaceChildren(el("div", {
       class: `rv ${ui.drag ? "dragging" : ""} ${ui.selected ? "holding" : ""}`, style: `--rv-stick:${stick}px`,
       "data-phase": view.phase, "data-role": live.role ?? "watch",
       "data-unplaced": view.unplaced.join(" "),
     }, body));
+    const row = root.querySelector(".rv-pieces");
+    if (row) row.scrollLeft = slid;
     if (focus) root.querySelector(focus)?.focus({ preventScroll: true });
     const chosen = root.querySelector(".rv-orient-option.chosen");
     if (chosen) {
@@ -550,8 +573,8 @@ export function createBoard(root, context) {
     const index = (ui.orient[name] ?? 0) % list.length;
     return el("div", { class: "rv-hand rv-orient", "data-testid": "orientation", "data-key": shapeKey(list[index]) },
       el("div", { class: "rv-orient-head" },
-        el("strong", {}, `${cap(colourName(name))}: `),
-        list.length > 1 ? t("orientation {number} of {count}", { number: index + 1, count: list.length }) : t("a cube looks the same every way"),
+        el("span", { class: "rv-orient-what" }, el("strong", {}, `${cap(colourName(name))}: `),
+          list.length > 1 ? t("orientation {number} of {count}", { number: index + 1, count: list.length }) : t("a cube looks the same every way")),
         list.length > 1 ? el("button", { class: "small", "data-act": "turn", "data-step": "1", title: t("next orientation (R; Shift+R goes back)") }, t("↻ Turn (R)")) : null,
         el("button", { class: "small secondary", "data-act": "drop", title: t("put it back in the tray (Esc)") }, t("Put back"))),
       list.length > 1 ? el("div", { class: "rv-orient-list" }, list.map((cells, i) =>

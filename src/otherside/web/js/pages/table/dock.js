@@ -6,7 +6,7 @@ import { byId } from "/static/js/core/dom.js";
 
 const PHONE = "(max-width: 820px)";
 
-/** @returns {{clocks(Element[]): void, chat(object): void, open(string|null): void}} */
+/** @returns {{clocks(Element[]): void, chat(object, number): void, open(string|null): void}} */
 export function createDock() {
   let unread = 0, openName = null;
   const phone = () => window.matchMedia(PHONE).matches;
@@ -37,10 +37,11 @@ export function createDock() {
   new ResizeObserver(measure).observe(byId("dock"));
   return {
     clocks(chips) { byId("dock-clocks").replaceChildren(...chips); },
-    /** A chat line arrived: it is the dock's line; unread unless the chat is in sight. */
+    /** Chat lines arrived, `fresh` of them new to the reader: the last is the dock's line; the
+     * new ones are unread unless the chat is in sight. */
     chat(line, fresh) {
       byId("dock-chat-line").replaceChildren(`${line.name}: `, line.text);
-      if (fresh && phone() && openName !== "chat") unread += 1;
+      if (phone() && openName !== "chat") unread += fresh;
       showUnread();
     },
     open,
