@@ -19,14 +19,9 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
 The server sends ``table``, ``view`` (``view`` is exactly ``Game.view(state, seat)``: a seat gets
 its own, a spectator the public one; ``legal`` lists the actions that seat may play now, for
 that seat only; ``clock`` the table's clocks), ``chat`` (new lines, or the recent ones on
-<<<<<<< HEAD
 connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR_CODES`,
-``message`` in words). A refused message changes nothing.
-=======
-connecting) and ``error`` (``code`` from :data:`ERROR_CODES`, ``message`` in words). A refused
-message changes nothing. A ``view`` also carries ``takeback``: the open takeback request
-(``{"seat", "version", "plies"}``) or ``null``.
->>>>>>> main
+``message`` in words). A refused message changes nothing. A ``view`` also carries ``takeback``:
+the open takeback request (``{"seat", "version", "plies"}``) or ``null``.
 """
 
 from __future__ import annotations
