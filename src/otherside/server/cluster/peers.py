@@ -52,6 +52,7 @@ log = logging.getLogger("otherside.server")
 CHANNEL = "otherside_tables"
 LEASE_SECONDS = 6.0
 RENEW_EVERY = 2.0
+LISTEN_WAIT = 10.0  # seconds a starting process waits for its notification connection
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
 
 
@@ -129,6 +130,7 @@ class PostgresCluster:
         self._taken: set[str] = set()  # leases taken while a renewal was reading the held ones
         self._tasks: list[asyncio.Task[None]] = []
         self.receipts = Receipts()
+        self.listening = asyncio.Event()  # set while the notification connection listens
         # Held while this process lives: the others tell at once that it is gone.
         self.liveness = LivenessLock(_psycopg_url(url), self.node)
 
@@ -182,6 +184,7 @@ class PostgresCluster:
             try:
                 async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
                     delay = 0.5
                     # Whatever was said while we were away: treat every table as changed.
                     await listener({"kind": "resync", "node": ""})
@@ -198,6 +201,7 @@ class PostgresCluster:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self.listening.clear()
                 log.exception("lost the notification connection; reconnecting in %.1f s", delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
@@ -314,6 +318,10 @@ class PostgresCluster:
             asyncio.create_task(self._renew(orphans), name="otherside-leases"),
             asyncio.create_task(self._look_for_gone_owners(orphans), name="otherside-gone"),
         ]
+        # Serve only once the others' announcements reach us: a sign-out said meanwhile would
+        # be missed (its receipt counted on from this process's lock, held already).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.listening.wait(), LISTEN_WAIT)
 
     async def stop(self) -> None:
         """Stop listening and give every lease back (a clean shutdown hands tables over at once)."""
