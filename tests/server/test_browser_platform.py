@@ -74,7 +74,7 @@ def test_the_lobby_makes_a_turn_based_table_and_shows_whose_turn(server: str, br
     ada.wait_for_selector("#start:not([disabled])")
     ada.click("#start")
     ada.wait_for_selector("#board[data-ply='0']")
-    assert "turn-based · 5 days a move" in ada.inner_text("#summary")
+    assert "Turn-based · 5 days a move" in ada.inner_text("#summary")
     assert "7 d" not in ada.inner_text("#players") and "left" in ada.inner_text("#players")
     bob.goto(server + "/")
     bob.wait_for_selector("#my-tables tr")

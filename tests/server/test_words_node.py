@@ -36,7 +36,7 @@ def test_bots_in_words_from_a_spec_or_from_what_the_server_says(tmp_path: Path) 
         "Tree-search bot",
         "a bot",
         "Search bot · 5 s a move",
-        "Search bot, quick",
+        "Search bot · 1 s a move",  # the spec in the reader's words, not the server's English label
         "Greedy bot 2",
         "ada",
     ]
