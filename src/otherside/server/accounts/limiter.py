@@ -211,15 +211,25 @@ class Limiter:
         :class:`TooMany`. Callers keep one order of quotas, so that two transactions never
         wait on each other's rows in opposite orders."""
         now = self.now()
-        for quota, who in claims:
-            self._refuse_if_full(stored_key(quota.rule, who), now)
+        self.refuse_known_full(claims, now)
         await self.sweep(now)
         try:
             return await self.db.run(lambda s: [claim(s, quota, who, now) for quota, who in claims])
         except TooMany as refused:
-            if refused.key:
-                self._remember_full(refused.key, refused.until, refused.what)
+            self.remember(refused)
             raise
+
+    def refuse_known_full(self, claims: Sequence[tuple[Quota, str]], now: float) -> None:
+        """:class:`TooMany` at once, without the database, if one of ``claims`` was found
+        full here and its window still runs (for callers that claim in their own
+        transaction, as :meth:`reserve_all` does)."""
+        for quota, who in claims:
+            self._refuse_if_full(stored_key(quota.rule, who), now)
+
+    def remember(self, refused: TooMany) -> None:
+        """Remember the key ``refused`` found full until its window ends."""
+        if refused.key:
+            self._remember_full(refused.key, refused.until, refused.what)
 
     def _refuse_if_full(self, key: str, now: float) -> None:
         full = self._full.get(key)

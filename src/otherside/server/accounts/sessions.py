@@ -17,9 +17,13 @@ with ``Retry-After``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import os
 import re
 import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
@@ -67,6 +71,13 @@ class Credentials(BaseModel):
     password: str = Field(max_length=256)
 
 
+def _lowest_priority() -> None:
+    """Run this thread at the lowest CPU priority (Linux schedules threads one by one; where
+    that is not allowed, it runs as it is)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
 # argon2id as OWASP's Password Storage Cheat Sheet sets it (19 MiB, 2 passes, one lane): one
 # lane, so that hashing a password holds one core, not all of them.
 def password_hasher() -> PasswordHasher:
@@ -85,17 +96,24 @@ class Sessions:
         # One password hashed at a time in this process: a flood of sign-ins, each allowed by
         # the limits, queues here instead of taking every core from the tables.
         self._hashing = asyncio.Semaphore(1)
+        # ... in a thread of its own at the lowest CPU priority: the event loops (this
+        # process's and the others') always run first, so a password check waits, not a move.
+        self._hasher_thread = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="otherside-hash", initializer=_lowest_priority
+        )
         self.cache = SessionCache()
 
     async def hashed(self, password: str) -> str:
         """The digest of a new password (off the event loop, one at a time)."""
         async with self._hashing:
-            return await asyncio.to_thread(self.hasher.hash, password)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._hasher_thread, self.hasher.hash, password)
 
     async def check(self, digest: str | None, password: str) -> bool:
         """:meth:`verify` off the event loop, one at a time."""
         async with self._hashing:
-            return await asyncio.to_thread(self.verify, digest, password)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._hasher_thread, self.verify, digest, password)
 
     def token(self, cookie: str | None) -> str | None:
         """The session token in a cookie, or ``None`` if absent, forged or too old."""

@@ -79,8 +79,21 @@ class SignInGuard:
         ``name`` before, so the name's slowdown does not apply."""
         limiter = self.throttles.limiter
         now = limiter.now()
+        throttles = self.throttles
+        # A flood from one address is refused from memory once its count is full.
+        limiter.refuse_known_full(
+            [
+                (throttles.signin_address, address),
+                (throttles.signin_name_address, f"{name}\n{address}"),
+            ],
+            now,
+        )
         await limiter.sweep(now)
-        return await limiter.db.run(lambda s: self._attempt(s, name, address, known, now))
+        try:
+            return await limiter.db.run(lambda s: self._attempt(s, name, address, known, now))
+        except TooMany as refused:
+            limiter.remember(refused)
+            raise
 
     def _attempt(
         self, session: Session, name: str, address: str, known: bool, now: float
