@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from otherside.i18n import N_
+from otherside.server.tables.refusals import match_template
 
 # The engines' reasons (games/*: Outcome.reason), and the catalog's words for each.
 ENGINE: list[tuple[re.Pattern[str], str]] = [
@@ -75,11 +76,8 @@ def words(outcome: dict[str, Any]) -> dict[str, Any] | None:
         match = MOVE_LIMIT.fullmatch(reason)
         if match:
             return {"template": MOVE_LIMIT_WORDS, "params": match.groupdict()}
-    for pattern, template in ENGINE:
-        match = pattern.fullmatch(reason)
-        if match:
-            return {"template": template, "params": match.groupdict()}
-    return None
+    known = match_template(ENGINE, reason)
+    return None if known is None else {"template": known[0], "params": known[1]}
 
 
 def with_words(outcome: dict[str, Any] | None) -> dict[str, Any] | None:

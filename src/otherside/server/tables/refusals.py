@@ -187,9 +187,11 @@ class EngineRefusal(ProtocolError):
         return say(language, WITH_LEGAL, reason=reason, legal=", ".join(self.legal[:40]))
 
 
-def _match(
+def match_template(
     patterns: list[tuple[re.Pattern[str], str]], reason: str
 ) -> tuple[str, dict[str, str]] | None:
+    """The template of the first of ``patterns`` that matches the whole English ``reason``,
+    with the fields it names, or ``None`` (refusals here, outcomes in :mod:`.outcome_words`)."""
     for pattern, template in patterns:
         match = pattern.fullmatch(reason)
         if match:
@@ -205,7 +207,7 @@ def reason_template(reason: str) -> tuple[str, dict[str, str]] | None:
     >>> reason_template("the moon is made of cheese") is None
     True
     """
-    return _match(REASONS, reason)
+    return match_template(REASONS, reason)
 
 
 def refusal(exc: ValueError, text: str) -> ProtocolError:
@@ -217,7 +219,7 @@ def refusal(exc: ValueError, text: str) -> ProtocolError:
             return EngineRefusal(known[0], exc.legal, **known[1])
         return EngineRefusal(UNKNOWN, exc.legal, action=text)
     if isinstance(exc, BadNotation):
-        known = _match(NOTATION, exc.reason)
+        known = match_template(NOTATION, exc.reason)
         if known is not None:
             return EngineRefusal(known[0], exc.legal, **known[1])
         return EngineRefusal(BAD_NOTATION, exc.legal, text=text)
