@@ -7,36 +7,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Iterator
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from otherside.server.store.db import sqlite_url
-from tests.server.conftest import postgres_database
-from tests.server.processes import Server, free_port
+from tests.server.processes import Server
 from tests.server.tournaments.test_events_server import PASSWORD, event_of
-
-
-@pytest.fixture(
-    name="server", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
-def server_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    def run(url: str) -> Iterator[Server]:
-        process = Server(url, free_port(), "--bot-workers", "0")
-        try:
-            yield process
-        finally:
-            process.kill()
-
-    if request.param == "sqlite":
-        yield from run(sqlite_url(tmp_path / "bots.db"))
-        return
-    with postgres_database() as url:
-        yield from run(url)
 
 
 async def bot_event(http: httpx.AsyncClient, body: dict[str, Any], bots: list[str]) -> str:

@@ -3,35 +3,12 @@ refused with its status and stable code, and nothing changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from otherside.server.store.db import sqlite_url
-from tests.server.conftest import postgres_database
-from tests.server.processes import Server, free_port
+from tests.server.processes import Server
 from tests.server.tournaments.test_events_server import PASSWORD, refused
-
-
-@pytest.fixture(
-    name="server", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
-def server_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    def run(url: str) -> Iterator[Server]:
-        process = Server(url, free_port(), "--bot-workers", "0")
-        try:
-            yield process
-        finally:
-            process.kill()
-
-    if request.param == "sqlite":
-        yield from run(sqlite_url(tmp_path / "refusals.db"))
-        return
-    with postgres_database() as url:
-        yield from run(url)
 
 
 async def signed_up(http: httpx.AsyncClient, name: str) -> None:
