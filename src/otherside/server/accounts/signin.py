@@ -84,7 +84,7 @@ class SignInGuard:
         limiter.refuse_known_full(
             [
                 (throttles.signin_address, address),
-                (throttles.signin_name_address, f"{name}\n{address}"),
+                (throttles.signin_name_address, _name_at(name, address)),
             ],
             now,
         )
@@ -102,7 +102,7 @@ class SignInGuard:
         limits = throttles.limits
         slots = [
             claim(session, throttles.signin_address, address, now),
-            claim(session, throttles.signin_name_address, f"{name}\n{address}", now),
+            claim(session, throttles.signin_name_address, _name_at(name, address), now),
         ]
         if known:
             return slots
@@ -122,4 +122,9 @@ class SignInGuard:
         """A right password: its slots back, this address's typos for ``name`` forgiven."""
         limiter = self.throttles.limiter
         await limiter.release(*slots)
-        await limiter.forget(self.throttles.signin_name_address, f"{name}\n{address}")
+        await limiter.forget(self.throttles.signin_name_address, _name_at(name, address))
+
+
+def _name_at(name: str, address: str) -> str:
+    """Who is counted under ``signin_name_address``: one name from one address."""
+    return f"{name}\n{address}"
