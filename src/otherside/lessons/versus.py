@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from otherside.games.versus import GAME, Ply, view
-from otherside.games.versus.hex import distance
+from otherside.games.versus import GAME, Ply, parse_cell, view
+from otherside.games.versus.hex import DISTANCE
 from otherside.games.versus.state import VersusState
 from otherside.i18n import N_
 from otherside.lessons import Lesson, Step
@@ -34,26 +34,22 @@ def _blue_locked(state: VersusState) -> int:
     return sum(1 for s in view(state, BLUE)["stones"] if s["locked"] and s["owner"] == BLUE)
 
 
-def _versus_cell(state: VersusState) -> str:
-    return str(view(state, BLUE)["versus"][BLUE])
+def _moved_the_versus(before: VersusState, action: Ply) -> bool:
+    return action.origin == parse_cell(view(before, BLUE)["versus"][BLUE])
 
 
 def moved_a_stone(before: VersusState, action: Any, after: VersusState) -> bool:
     """A stone moved (not the VERSUS)."""
-    return isinstance(action, Ply) and str(action).split(">")[0] != _versus_cell(before)
+    return isinstance(action, Ply) and not _moved_the_versus(before, action)
 
 
 def versus_went_far(before: VersusState, action: Any, after: VersusState) -> bool:
     """The VERSUS moved two cells or more."""
-    if not isinstance(action, Ply) or str(action).split(">")[0] != _versus_cell(before):
-        return False
-    origin, target = (_cell(c) for c in str(action).split(">"))
-    return distance(origin, target) >= 2
-
-
-def _cell(text: str) -> tuple[int, int]:
-    q, r = text.split(":")
-    return int(q), int(r)
+    return (
+        isinstance(action, Ply)
+        and _moved_the_versus(before, action)
+        and DISTANCE[action.origin][action.target] >= 2
+    )
 
 
 def pulled_a_stone(before: VersusState, action: Any, after: VersusState) -> bool:
