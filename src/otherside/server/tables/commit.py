@@ -5,6 +5,8 @@ A server killed in between loses no move it announced."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -27,6 +29,26 @@ FORFEIT_WORDS = {
     "left": "left the game",
     "away": "was away; a bot plays on",
 }
+
+
+@asynccontextmanager
+async def stored(services: Services, live: LiveTable, what: str) -> AsyncIterator[None]:
+    """Around a write of ``live``'s play (``what``, for the log): a table another server
+    process moved on first is caught up and refused ``stale``; a database failure is logged
+    and refused ``server_error`` (the driver's words stay in the log, the player is told in
+    ours). Either way nothing changed."""
+    try:
+        yield
+    except StaleWrite as exc:
+        await refresh(services, live)
+        raise ProtocolError(
+            "stale",
+            N_("the game moved on meanwhile (version {version})"),
+            version=live.info.version,
+        ) from exc
+    except SQLAlchemyError as exc:
+        log.exception("could not save %s of table %s", what, live.id)
+        raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
 
 
 async def commit(
@@ -54,22 +76,10 @@ async def commit(
         outcome = forfeit_outcome(outcome, info, seat, forfeit)
     final = after.to_record() if outcome is not None else None
     plan = timing.after_action(info, seat, after, now)
-    try:
+    async with stored(services, live, f"move {number}"):
         rated = await services.store.move(
             info, seat, str(action), final, outcome, plan, now, forfeit=forfeit is not None
         )
-    except StaleWrite as exc:
-        # Another server process moved this table on first: catch up, and say so.
-        await refresh(services, live)
-        raise ProtocolError(
-            "stale",
-            N_("the game moved on meanwhile (version {version})"),
-            version=live.info.version,
-        ) from exc
-    except SQLAlchemyError as exc:
-        log.exception("could not save move %s of table %s", number, live.id)
-        # The driver's words stay in the log: the player is told in ours.
-        raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
     live.state = after
     live.info = timing.with_timing(
         info,

@@ -22,15 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
-from otherside.server.live.protocol import ERROR_CODES, ProtocolError
-from otherside.server.store.records import StaleWrite
+from otherside.server.live.protocol import ProtocolError
 from otherside.server.tables import timing
+from otherside.server.tables.commit import stored
 from otherside.server.tables.live import LiveTable, TakebackRequest, rebuild
 from otherside.server.tables.services import Services
 
@@ -111,17 +108,8 @@ async def _take_back(services: Services, live: LiveTable, request: TakebackReque
     now = services.clock.now()
     # No seat acted: nobody's clock is charged; whose turn it is follows from the position.
     plan = timing.after_action(info, None, state, now)
-    try:
+    async with stored(services, live, "a takeback"):
         await services.store.take_back(info, version, plan, now)
-    except StaleWrite as exc:
-        await refresh(services, live)
-        raise ProtocolError(
-            "stale",
-            N_("the game moved on meanwhile (version {version})"),
-            version=live.info.version,
-        ) from exc
-    except SQLAlchemyError as exc:
-        raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
     live.state = state
     live.info = timing.with_timing(info, plan, version=version, updated_at=now)
     fanout.broadcast(live, now, table=True, view=True)
