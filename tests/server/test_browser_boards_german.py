@@ -170,9 +170,10 @@ def test_a_recto_verso_round_in_german_refusal_and_result(
     assert error["message"].startswith("ein Würfel stünde über einem leeren Feld (R5)"), error
 
     # Both say they are done on an empty site: the round does not match, said in German.
-    # The first seat is drawn at random; whoever revealed the card builds recto (R16).
-    for page in (one, two):
-        word = "Recto" if page is revealer else "Verso"
+    # The first to be done says "Recto", the other "Verso" (R13) once it has seen the first's.
+    for page, word in ((one, "Recto"), (two, "Verso")):
+        if word == "Verso":
+            page.wait_for_selector("[data-testid=done].second", timeout=WAIT)
         page.locator("[data-testid=done]").click()
         assert page.inner_text("[data-testid=done-yes]") == f"Ja, „{word}“ sagen"
         page.locator("[data-testid=done-yes]").click()
