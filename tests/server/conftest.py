@@ -37,6 +37,8 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from tests.core.toy import Nim
+from tests.server.browsing import SHARED, SHARED_LIMITS
+from tests.server.processes import Server, free_port
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -95,6 +97,33 @@ async def db(database_url: str) -> AsyncIterator[Database]:
     await asyncio.to_thread(database.migrate)
     yield database
     database.close()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """Chromium, shared by the browser tests that run one after the other in a test process
+    (each opens contexts of its own, so nothing of one test's pages reaches another's); closed
+    before any other test (:func:`pytest_runtest_teardown`)."""
+    return SHARED.get()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Close the shared Chromium after the last browser test of a run of them."""
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        SHARED.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of one table server process (SQLite, bots waiting 0.05 s) shared by the
+    browser tests of a test process: each test makes its own people and tables. A test that
+    needs other settings (its clock of absence, its analysis budget) starts its own."""
+    url = sqlite_url(tmp_path_factory.mktemp("browser") / "otherside.db")
+    process = Server(url, free_port(), bot_delay=0.05, limits=SHARED_LIMITS)
+    try:
+        yield process.url
+    finally:
+        process.kill()
 
 
 @pytest.fixture(autouse=True, scope="session")

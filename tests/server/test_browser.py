@@ -7,69 +7,15 @@ when one is available), then replay it step by step. Screenshots go to the tempo
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from otherside.server.store.db import sqlite_url
-from tests.server.processes import Server, free_port
+from tests.server.browsing import ARGS, CHROMIUM, MOVES_AT_ONCE, SHOTS
 
 pytestmark = pytest.mark.browser
-# The browser tests play with a click sending the move at once, as a player who switched "Confirm
-# each move" off does (a guest's choice, kept in the browser; test_browser_versus_confirm
-# tests the confirmation, in contexts without this script: ``browser.plain_context``).
-MOVES_AT_ONCE = """try {
-  const key = "otherside.confirm-moves";
-  if (localStorage.getItem(key) === null) localStorage.setItem(key, "off");
-} catch (refused) {}"""
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SHOTS = Path(os.environ.get("OTHERSIDE_SCREENSHOTS", "/tmp/otherside-screens"))
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    url = sqlite_url(tmp_path_factory.mktemp("browser") / "otherside.db")
-    process = Server(url, port, bot_delay=0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; scripts/test does it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        plain = launched.new_context
-
-        def new_context(**options: Any) -> Any:
-            context = plain(**options)
-            context.add_init_script(MOVES_AT_ONCE)
-            return context
-
-        launched.new_context = new_context  # type: ignore[method-assign]
-        launched.plain_context = plain  # type: ignore[attr-defined]
-        yield launched
-        launched.close()
+# The server and Chromium are the shared fixtures of tests/server/conftest.py (``server``,
+# ``browser``); these names stay importable from here for the modules that use them.
+__all__ = ["ARGS", "CHROMIUM", "MOVES_AT_ONCE", "SHOTS"]
 
 
 def _bank_a_series(page: object, legal: list[str]) -> bool:
@@ -112,6 +58,7 @@ def _play_to_the_end(page: object) -> int:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_sign_up_create_a_table_with_bots_play_to_the_end_and_replay(
     server: str, browser: object
 ) -> None:

@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 
 from otherside.server.store.db import sqlite_url
-from tests.server import test_browser
+from tests.server.browsing import SHOTS
 from tests.server.processes import Server, free_port
-
-browser, SHOTS = test_browser.browser, test_browser.SHOTS
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}

@@ -8,32 +8,16 @@ Real Chromium, a real server process; the engine is ``tests/server/axe.py``. The
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from otherside.server.store.db import sqlite_url
-from tests.server import test_browser
 from tests.server.axe import report, violations
-from tests.server.processes import Server, free_port
 
-browser = test_browser.browser
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 WAIT = 30000  # a loaded machine (the suite runs beside others) is slow to draw
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    url = sqlite_url(tmp_path_factory.mktemp("axe") / "otherside.db")
-    process = Server(url, port, "--limit", "signups_per_address=100", bot_delay=0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
 
 
 def _page(browser: Any, viewport: dict[str, int] = DESKTOP, storage: Any = None) -> Any:
@@ -103,6 +87,7 @@ def test_the_rules_pages_pass_axe(server: str, browser: Any) -> None:
         _both_sizes(browser, page, f"{server}/rules/{game}", "#rules h1", f"rules of {game}")
 
 
+@pytest.mark.slow
 def test_each_games_table_passes_axe_while_waiting_and_playing(server: str, browser: Any) -> None:
     host = _page(browser)
     _post(host, server, "/api/guest")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.test_browser_languages import SHOTS, browser, server  # noqa: F401  (fixtures)
+from tests.server.browsing import SHOTS
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -58,7 +58,7 @@ SPILLED = """() => [...document.querySelectorAll('#board *')]
   .map((node) => `${node.className}: ${node.textContent.trim().slice(0, 40)}`)"""
 
 
-def _german(browser: Any, server: str, viewport: dict[str, int]) -> Any:  # noqa: F811
+def _german(browser: Any, server: str, viewport: dict[str, int]) -> Any:
     context = browser.new_context(
         viewport=viewport, device_scale_factor=2 if viewport == PHONE else 1, locale="de-DE"
     )
@@ -93,8 +93,8 @@ def _fits(page: Any, name: str) -> None:
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_versus_game_in_german_refusal_and_result(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     viewport: dict[str, int],
 ) -> None:
     page = _german(browser, server, viewport)
@@ -141,8 +141,8 @@ def test_a_versus_game_in_german_refusal_and_result(
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_recto_verso_round_in_german_refusal_and_result(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
     viewport: dict[str, int],
 ) -> None:
     one, two = _german(browser, server, viewport), _german(browser, server, DESKTOP)

@@ -23,10 +23,8 @@ from otherside.games.verso import replay as verso_replay
 from otherside.games.versus import new_game as versus_new_game
 from otherside.games.versus import replay as versus_replay
 from otherside.games.versus import view as versus_view
-from tests.server import test_browser
 from tests.server.test_browser_rectoverso import SIDES, _record, _views
 
-server, browser = test_browser.server, test_browser.browser
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 WAIT = 20000
@@ -211,6 +209,7 @@ def test_a_bad_typed_move_is_refused_with_the_servers_reason(server: str, browse
     page.context.close()
 
 
+@pytest.mark.slow
 def test_recto_verso_partners_build_a_card_with_the_keyboard(server: str, browser: Any) -> None:
     pages = {who: _guest(browser, server) for who in SIDES}
     recto, verso = pages["recto"], pages["verso"]

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.server import test_browser
+from tests.server.browsing import SHOTS
 
-server, browser, SHOTS = test_browser.server, test_browser.browser, test_browser.SHOTS
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 # Words a German page never shows, all English (the converted parts must not either).

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 
 from otherside.lessons import lesson
-from tests.server.test_browser import SHOTS, browser, server
+from tests.server.browsing import SHOTS
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser", "server"]
 WAIT = 15000
 PHONE = {"width": 390, "height": 844}
 

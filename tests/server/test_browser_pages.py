@@ -6,32 +6,15 @@ Real Chromium, a real server process; screenshots go to ``SHOTS``."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from otherside.server.store.db import sqlite_url
-from tests.server import test_browser
-from tests.server.processes import Server, free_port
+from tests.server.browsing import SHOTS
 
-browser, SHOTS = test_browser.browser, test_browser.SHOTS
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-# These tests sign up more people from one address than a public server allows in an hour.
-ROOMY = ("signups_per_address=1000", "waiting_tables_per_user=100")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    url = sqlite_url(tmp_path_factory.mktemp("pages") / "otherside.db")
-    process = Server(url, port, *[a for limit in ROOMY for a in ("--limit", limit)], bot_delay=0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
 
 
 def _visitor(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
@@ -199,6 +182,7 @@ def _rated_game(browser: Any, server: str, ada: Any, bob: Any) -> str:
     return str(made["id"])
 
 
+@pytest.mark.slow
 def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:
     desk = _person(browser, server, "Maximiliane-Wide")
     rival = _person(browser, server, "Bartholomew-Longname")

@@ -21,7 +21,7 @@ from otherside.games.rectoverso import Card, Construction, Placement, solve
 from otherside.games.rectoverso.cards import standard_cards
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, SCORE_TABLE
 from otherside.games.rectoverso.pieces import BY_NAME, Cell, shape_orientations
-from tests.server.test_browser import SHOTS, browser, server  # noqa: F401  (fixtures)
+from tests.server.browsing import SHOTS
 
 ROUNDS_JS = Path(__file__).resolve().parents[2] / "src/otherside/web/js/games/rectoverso/rounds.js"
 DESKTOP = {"width": 1280, "height": 800}
@@ -94,7 +94,7 @@ def _refusable(
 # -- the page, driven as a person would ---------------------------------------------------
 
 
-def _guest(browser: Any, server: str, viewport: dict[str, int]) -> Any:  # noqa: F811
+def _guest(browser: Any, server: str, viewport: dict[str, int]) -> Any:
     context = browser.new_context(viewport=viewport)
     context.request.post(server + "/api/guest")
     return context
@@ -280,10 +280,11 @@ def _refuse_an_unsupported_placement(
         page.keyboard.press("Escape")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     frames: dict[str, list[str]] = {"recto": [], "verso": [], "watch": []}
@@ -424,8 +425,8 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
 
 @pytest.mark.browser
 def test_a_finger_slides_a_piece_onto_the_top_view_with_the_page_scrolled_down(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
 ) -> None:
     """On a phone the top view is at the top of the build area and the tray at its foot: with
     the page scrolled down to the tray, the top view lies under the sticky round bar. Sliding a

@@ -4,17 +4,13 @@ nothing wider than the screen (German words are long). Screenshots go to ``SHOTS
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from otherside.guide import GAMES, rule_titles, rules_text
-from otherside.server.store.db import sqlite_url
-from tests.server import test_browser
-from tests.server.processes import Server, free_port
+from tests.server.browsing import SHOTS
 
-browser, SHOTS = test_browser.browser, test_browser.SHOTS
 pytestmark = pytest.mark.browser
 SCREENS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "nl": "nl-NL"}
@@ -22,17 +18,6 @@ LOCALES = {"de": "de-DE", "fr": "fr-FR", "nl": "nl-NL"}
 WIDER_THAN_THE_SCREEN = """() => [...document.querySelectorAll('main *')]
   .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
   .map((e) => `${e.tagName}.${e.className}: ${e.textContent.slice(0, 40)}`)"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    url = sqlite_url(tmp_path_factory.mktemp("rules") / "otherside.db")
-    process = Server(url, port, bot_delay=0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
 
 
 def _headings(text: str) -> list[str]:

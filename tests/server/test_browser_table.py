@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.test_browser import SHOTS, browser, server  # noqa: F401  (fixtures)
+from tests.server.browsing import SHOTS
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
@@ -25,7 +25,7 @@ PHONE = {"width": 390, "height": 844}
 COOKIE = "otherside_session"
 
 
-def _context(browser: Any, server: str, phone: bool, guest: bool = True) -> Any:  # noqa: F811
+def _context(browser: Any, server: str, phone: bool, guest: bool = True) -> Any:
     # bypass_csp: the page's policy forbids eval, which wait_for_function uses.
     options: dict[str, Any] = {"viewport": PHONE if phone else DESKTOP, "bypass_csp": True}
     if phone:
@@ -68,7 +68,7 @@ def _fits(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= innerWidth"))
 
 
-def _socket(context: Any, server: str, table: str) -> Any:  # noqa: F811
+def _socket(context: Any, server: str, table: str) -> Any:
     """A websocket to the table as the context's user, as the page would open it."""
     cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
     url = server.replace("http://", "ws://") + f"/ws/tables/{table}"
@@ -85,8 +85,8 @@ def _next_view(ws: Any, accept: Callable[[dict[str, Any]], bool]) -> dict[str, A
 
 
 def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
 ) -> None:
     errors: list[str] = []
     phone, partner = _context(browser, server, True), _context(browser, server, False)
@@ -169,7 +169,7 @@ def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
     assert not errors, errors
 
 
-def _table(context: Any, server: str, game: str, bot: str, **extra: Any) -> str:  # noqa: F811
+def _table(context: Any, server: str, game: str, bot: str, **extra: Any) -> str:
     table = context.request.post(
         server + "/api/tables", data={"game": game, "players": 2, **extra}
     ).json()
@@ -186,8 +186,8 @@ def _play_once(page: Any) -> None:
 
 
 def test_verso_on_a_phone_keeps_the_clocks_and_chat_in_sight_and_announces_the_turn(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
 ) -> None:
     errors: list[str] = []
     phone = _context(browser, server, True)
@@ -239,8 +239,8 @@ def test_verso_on_a_phone_keeps_the_clocks_and_chat_in_sight_and_announces_the_t
 
 
 def test_versus_on_a_phone_shows_its_coordinates_and_the_bot_in_words(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
 ) -> None:
     errors: list[str] = []
     phone = _context(browser, server, True)
@@ -258,7 +258,7 @@ def test_versus_on_a_phone_shows_its_coordinates_and_the_bot_in_words(
     assert not errors, errors
 
 
-def test_rule_ids_are_links_not_words(server: str, browser: Any) -> None:  # noqa: F811
+def test_rule_ids_are_links_not_words(server: str, browser: Any) -> None:
     page = browser.new_context().new_page()
     page.goto(server + "/rules/versus")
     page.wait_for_selector("#rules h1")
@@ -274,7 +274,7 @@ def test_rule_ids_are_links_not_words(server: str, browser: Any) -> None:  # noq
     assert page.locator("#rules tr#S13").count() == 1  # the link's target
 
 
-def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:  # noqa: F811
+def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:
     errors: list[str] = []
     phone = _context(browser, server, True, guest=False)
     name = f"wide{int(time.time() * 1000) % 100000}"
@@ -310,8 +310,8 @@ def test_no_page_is_wider_than_a_phone(server: str, browser: Any) -> None:  # no
 
 
 def test_a_verso_board_says_why_draw_is_disabled_and_whose_tableau(
-    server: str,  # noqa: F811
-    browser: Any,  # noqa: F811
+    server: str,
+    browser: Any,
 ) -> None:
     """The board alone, given a frame as the table page would: no game to steer into a state."""
     page = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()

@@ -18,8 +18,8 @@ import pytest
 
 from otherside.server.store.db import sqlite_url
 from otherside.testing.servers import LIFTED_LIMITS
+from tests.server.browsing import SHOTS
 from tests.server.processes import Server, free_port
-from tests.server.test_browser import SHOTS, browser  # noqa: F401  (fixture)
 from tests.server.test_browser_table import _context, _next_view, _page, _socket
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"people-{name}.png"))
 
 
-def _two(browser: Any, server: str, phone: bool = False) -> tuple[Any, Any, str]:  # noqa: F811
+def _two(browser: Any, server: str, phone: bool = False) -> tuple[Any, Any, str]:
     """Two guests at a started two-player Recto Verso table (the first its host, seat 0)."""
     ada, bob = _context(browser, server, phone), _context(browser, server, False)
     table = ada.request.post(
@@ -58,7 +58,7 @@ def _two(browser: Any, server: str, phone: bool = False) -> tuple[Any, Any, str]
 
 def test_a_partner_gone_for_long_may_be_played_on_with_a_bot(
     server: str,
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     errors: list[str] = []
     ada, bob, table = _two(browser, server, phone=True)
@@ -122,7 +122,7 @@ def test_a_partner_gone_for_long_may_be_played_on_with_a_bot(
     assert not errors, errors
 
 
-def _signed_up(browser: Any, server: str, name: str, phone: bool = False) -> Any:  # noqa: F811
+def _signed_up(browser: Any, server: str, name: str, phone: bool = False) -> Any:
     context = _context(browser, server, phone, guest=False)
     signed = context.request.post(
         server + "/api/signup", data={"name": name, "password": "a long enough password"}
@@ -134,7 +134,7 @@ def _signed_up(browser: Any, server: str, name: str, phone: bool = False) -> Any
 @pytest.mark.parametrize("phone", [False, True])
 def test_a_rated_result_shows_each_rating_change(
     server: str,
-    browser: Any,  # noqa: F811
+    browser: Any,
     phone: bool,
 ) -> None:
     errors: list[str] = []
@@ -175,7 +175,7 @@ def test_a_rated_result_shows_each_rating_change(
 
 def test_a_host_who_leaves_hands_the_table_on_at_once(
     server: str,
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     errors: list[str] = []
     host, guest = _context(browser, server, False), _context(browser, server, True)
@@ -213,7 +213,7 @@ def _say_done(ws: Any, said: int) -> None:
 
 def test_recto_verso_partners_take_turns_on_the_page(
     server: str,
-    browser: Any,  # noqa: F811
+    browser: Any,
 ) -> None:
     errors: list[str] = []
     ada, bob, table = _two(browser, server)

@@ -18,10 +18,7 @@ import pytest
 from otherside.bots import make_bot
 from otherside.core.game import Outcome
 from otherside.games.versus import new_game, replay, view
-from tests.server import test_browser
-
-# The real server process and Chromium of the Verso browser test, shared as fixtures.
-server, browser, SHOTS = test_browser.server, test_browser.browser, test_browser.SHOTS
+from tests.server.browsing import SHOTS
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
@@ -120,6 +117,7 @@ def _record(page: Any, server: str, table: str) -> tuple[dict[str, Any], Outcome
     return record, outcome
 
 
+@pytest.mark.slow
 def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
     server: str, browser: Any
 ) -> None:

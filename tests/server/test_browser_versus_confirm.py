@@ -15,10 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.server import test_browser
 from tests.server.test_browser_versus import DESKTOP, PHONE, WAIT, _my_turn, _open, _plies, _table
-
-server, browser = test_browser.server, test_browser.browser
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/tmp")
