@@ -79,6 +79,7 @@ def test_solver_equals_brute_force(seed: int, size: int) -> None:
     assert clairvoyant_score(pile) == brute_force(verso.new_game(1, pile=pile)), pile
 
 
+@pytest.mark.slow
 def test_solver_equals_the_engine_on_longer_piles() -> None:
     """V12 and V16 at length: squares made, broken and made again, turned cards, duplicates."""
     squares = 0
@@ -96,6 +97,7 @@ def test_solver_equals_the_first_solver(size: int) -> None:
     assert found == RECORDED[size]
 
 
+@pytest.mark.slow
 def test_solver_on_a_whole_pile() -> None:
     """A 35-card pile (V16), the size the benchmark solves 200 times."""
     assert clairvoyant_score(benchmark_pile(1)) == RECORDED_WHOLE[1]
@@ -112,6 +114,7 @@ def test_no_bot_beats_the_ceiling(seed: int, size: int, bot: str) -> None:
     assert clairvoyant_score(pile) >= score.outcome.scores[0]
 
 
+@pytest.mark.slow
 def test_the_line_scores_the_optimum_on_the_engine() -> None:
     """The solver's line, replayed move by move by the engine, ends on exactly the optimum."""
     for index in range(4):

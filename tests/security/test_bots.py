@@ -265,6 +265,7 @@ async def _thinking(process: Server) -> list[int]:
     return list(found)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
 async def test_no_process_outlives_its_server(database: str, how: signal.Signals) -> None:
     process = serve(database, f"bot_think_cap={CAP}")
@@ -281,6 +282,7 @@ async def test_no_process_outlives_its_server(database: str, how: signal.Signals
         process.kill()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
 async def test_no_process_outlives_a_server_of_two_workers(how: signal.Signals) -> None:

@@ -61,6 +61,7 @@ async def test_sign_out_closes_that_sessions_websockets(database: str) -> None:
             assert view["seat"] == 0 and table["table"]["seats"][0]["forfeit"] is not None
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_sign_out_reaches_sockets_held_by_another_server_process() -> None:
     with postgres_database() as url, server(url, "--workers", "2", guard=False) as api:

@@ -119,6 +119,7 @@ async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) 
     await bob.aclose()
 
 
+@pytest.mark.slow
 async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) -> None:
     database, servers = two
     first, second = (server.port for server in servers)

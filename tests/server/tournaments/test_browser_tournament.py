@@ -55,6 +55,7 @@ async def events(server: Server) -> tuple[dict[str, Any], str]:
         return over, str(made.json()["id"])
 
 
+@pytest.mark.slow
 def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
     if not shutil.which(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing")

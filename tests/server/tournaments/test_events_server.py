@@ -86,6 +86,7 @@ async def play_my_games(
     raise AssertionError(f"the event did not end: {await event_of(http, event_id)}")
 
 
+@pytest.mark.slow
 async def test_a_swiss_event_of_people_and_bots_runs_to_its_end(server: Server) -> None:
     async with (
         person(server, "host") as host,
