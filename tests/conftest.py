@@ -1,8 +1,11 @@
-"""The order of the whole suite: the tests marked ``slow`` first.
+"""The order of the whole suite: the tests marked ``slow`` first, the browser tests of each group
+side by side.
 
 ``scripts/test`` runs the suite on both cores (pytest-xdist hands the tests out in the order
 collected). A test of a minute handed out last keeps one core busy while the other has nothing
-left, so the long ones start first and the short ones fill in around them.
+left, so the long ones start first and the short ones fill in around them. Browser tests that
+run one after the other share one Chromium (``tests/server/conftest.py``), so they are kept
+together.
 """
 
 from __future__ import annotations
@@ -11,5 +14,12 @@ import pytest
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the tests marked ``slow`` to the front, each group keeping its order."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """Move the tests marked ``slow`` to the front (those among them with a browser first), the
+    rest keeping their order."""
+
+    def key(item: pytest.Item) -> tuple[bool, bool]:
+        slow = item.get_closest_marker("slow") is not None
+        browser = "browser" in getattr(item, "fixturenames", ())
+        return (not slow, not (slow and browser))
+
+    items.sort(key=key)
