@@ -1,6 +1,11 @@
-"""The pages in German in real Chromium: chosen by the browser's language (Accept-Language) on
-the first visit, then by the header's switcher on every page; the welcome, the sign-in's
-refusal and the lobby in German on a phone, without overflow. Screenshots go to ``SHOTS``."""
+"""The site in German in real Chromium (the browser's Accept-Language on the first visit, then
+the header's switcher on every page): the welcome, the sign-in's refusal and the lobby, and each
+game's table — the boards' words, a refusal of the engine sent back over the real websocket, how
+a game (VERSUS) and a round (Recto Verso) ended — on a phone and on a desktop, with nothing wider
+than the screen. Screenshots go to ``SHOTS`` (look at them).
+
+One module for both (they were two, each starting its server and browser): a game is played
+once, watched by the player on a phone and on a desktop at the same time."""
 
 from __future__ import annotations
 
@@ -13,20 +18,89 @@ from tests.server.browsing import SHOTS
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+WAIT = 20000
 # Words a German page never shows, all English (the converted parts must not either).
 ENGLISH = {"the", "your", "you", "with", "and", "this", "table", "game", "games", "play", "seat"}
+# Words a German table never shows: English (a word German shares, such as "in", is left out).
+BOARD_WORDS = {
+    "the", "your", "you", "with", "and", "this", "table", "game", "move", "stone", "stones",
+    "piece", "pieces", "card", "waiting", "turn", "draw", "offer", "resign", "build",
+    "site", "top", "view", "side", "click", "pick", "place", "target", "targets", "blue",
+    "brown", "points", "cleared", "match", "time", "round",
+}  # fmt: skip
+
+# Opens the table's websocket from the page (its cookie and Accept-Language) and returns the
+# first view; SEND then sends an action on it and returns the server's error.
+OPEN = """async (id) => {
+  const socket = new WebSocket(`ws://${location.host}/ws/tables/${id}`);
+  window.probe = socket;
+  return await new Promise((done) => {
+    socket.onmessage = (event) => {
+      const m = JSON.parse(event.data);
+      if (m.type === "view") done(m);
+    };
+  });
+}"""
+SEND = """async ([version, action]) => {
+  const socket = window.probe;
+  const error = new Promise((done) => {
+    socket.onmessage = (event) => {
+      const m = JSON.parse(event.data);
+      if (m.type === "error") done(m);
+    };
+  });
+  socket.send(JSON.stringify({ type: "action", version, action }));
+  const answer = await error;
+  socket.close();
+  return answer;
+}"""
 
 
-def _page(browser: Any, locale: str) -> Any:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale=locale)
+SPILLED = """() => [...document.querySelectorAll('#board *')]
+  .filter((node) => !(node instanceof SVGElement) && node.clientWidth > 0)
+  .filter((node) => !['auto', 'scroll'].includes(getComputedStyle(node).overflowX))
+  .filter((node) => node.scrollWidth > node.clientWidth + 1)
+  .map((node) => `${node.className}: ${node.textContent.trim().slice(0, 40)}`)"""
+
+
+def _page(browser: Any, locale: str, viewport: dict[str, int] = PHONE, storage: Any = None) -> Any:
+    context = browser.new_context(
+        viewport=viewport,
+        device_scale_factor=2 if viewport == PHONE else 1,
+        locale=locale,
+        storage_state=storage,
+    )
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     return page
 
 
+def _german(browser: Any, server: str, viewport: dict[str, int]) -> Any:
+    """A new German guest's page at ``viewport``."""
+    page = _page(browser, "de-DE", viewport)
+    assert page.request.post(server + "/api/guest").ok
+    return page
+
+
+def _on_a_desktop_too(browser: Any, page: Any) -> Any:
+    """The same person (``page``'s) in a second window, on a desktop."""
+    return _page(browser, "de-DE", DESKTOP, page.context.storage_state())
+
+
+def _post(page: Any, base: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    response = page.request.post(base + path, data=body or {})
+    assert response.ok, response.text()
+    return response.json()
+
+
 def _english_words(text: str) -> set[str]:
     return {word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in ENGLISH}
+
+
+def _english(text: str) -> set[str]:
+    return {word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in BOARD_WORDS}
 
 
 def _fits(page: Any, name: str) -> None:
@@ -35,6 +109,18 @@ def _fits(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner, f"{name}: {width} px wide on a {inner} px screen"
+
+
+def _board_fits(page: Any, name: str) -> None:
+    _fits(page, name)
+    # No words stick out of their box or are cut off (a long German word in a narrow card):
+    # every element of the board but the drawings and the scrolling rows holds its content.
+    spilled = page.evaluate(SPILLED)
+    assert not spilled, f"{name}: {spilled}"
+
+
+def _size(page: Any) -> str:
+    return "phone" if page.viewport_size["width"] == PHONE["width"] else "desktop"
 
 
 def test_a_german_browser_gets_the_welcome_and_the_lobby_in_german(
@@ -121,3 +207,96 @@ def test_a_verso_game_in_german_on_a_phone(server: str, browser: Any) -> None:
     log = page.locator("#log").text_content()
     assert "Du hast" in log and "umgedreht und" in log and "genommen." in log
     assert page.errors == []
+
+
+def test_a_versus_game_in_german_refusal_and_result(server: str, browser: Any) -> None:
+    page = _german(browser, server, PHONE)
+    table = _post(page, server, "/api/tables", {"game": "versus", "players": 2})["id"]
+    _post(page, server, f"/api/tables/{table}/bots", {"bot": "greedy"})
+    _post(page, server, f"/api/tables/{table}/start")
+    desk = _on_a_desktop_too(browser, page)
+    for seen in (page, desk):
+        seen.goto(f"{server}/table/{table}")
+        seen.wait_for_selector(".vs-status.mine", timeout=WAIT)
+        status = seen.inner_text("[data-testid=vs-status]")
+        assert "Du bist dran" in status and "Züge ohne Festsetzen" in status, status
+        board = seen.inner_text("#board")
+        assert "grundlinie von blau" in board.lower() and "So liest du das Spielbrett" in board
+        assert not _english(board), _english(board)
+        assert seen.get_by_role("button", name="Aufgeben").is_visible()
+        _board_fits(seen, f"de-versus-{_size(seen)}")
+
+    # A move from an empty cell, sent by hand over the real socket: refused, in German.
+    frame = page.evaluate(OPEN, table)
+    taken = {stone["cell"] for stone in frame["view"]["stones"]} | set(frame["view"]["versus"])
+    cells = [
+        f"{q}:{r}"
+        for q in range(-5, 6)
+        for r in range(-5, 6)
+        if abs(q + r) <= 5 and f"{q}:{r}" not in taken
+    ]
+    cell = cells[0]
+    error = page.evaluate(SEND, [frame["version"], f"{cell}>{cells[1]}"])
+    assert error["code"] == "illegal" and error["params"] == {"cell": cell}, error
+    assert error["message"].startswith(f"auf {cell} steht nichts; erlaubt: "), error
+
+    # Resigning on the phone: the result and how the game ended, in German, in both windows.
+    page.get_by_role("button", name="Aufgeben").click()
+    page.locator("#confirm-yes").click()
+    for seen in (page, desk):
+        seen.wait_for_selector("[data-testid=vs-final]", timeout=WAIT)
+        final = seen.inner_text("[data-testid=vs-final]")
+        # The reason is the view's ("Blau hat aufgegeben") or the table's (the player by name).
+        assert "Du hast verloren" in final and "hat aufgegeben." in final, final
+        outcome = seen.inner_text(".outcome-line")
+        assert "hat aufgegeben" in outcome, outcome
+        assert not _english(seen.inner_text("#board")), _english(seen.inner_text("#board"))
+        _board_fits(seen, f"de-versus-over-{_size(seen)}")
+        assert seen.errors == []
+        seen.context.close()
+
+
+def test_a_recto_verso_round_in_german_refusal_and_result(server: str, browser: Any) -> None:
+    # One builder on a phone, the other on a desktop.
+    one, two = _german(browser, server, PHONE), _german(browser, server, DESKTOP)
+    table = _post(one, server, "/api/tables", {"game": "rectoverso", "players": 2})["id"]
+    _post(two, server, f"/api/tables/{table}/join", {"seat": 1})
+    _post(one, server, f"/api/tables/{table}/start")
+    for page in (one, two):
+        page.goto(f"{server}/table/{table}")
+        page.wait_for_selector("#board .rv", timeout=WAIT)
+    # Whoever is to reveal the card reveals it; then both build.
+    revealer = one if one.locator("[data-testid=next-round]").count() else two
+    assert revealer.inner_text("[data-testid=next-round]") == "Nächste Karte aufdecken"
+    revealer.locator("[data-testid=next-round]").click()
+    for page in (one, two):
+        page.wait_for_selector("[data-phase=build] [data-testid=done]", timeout=WAIT)
+        board = page.inner_text("#board")
+        assert "Baufläche" in board and "Bauteile" in board and "Draufsicht" in board, board
+        assert not _english(board), _english(board)
+        _board_fits(page, f"de-rectoverso-{_size(page)}")
+
+    # The yellow piece a level up, over empty ground: refused (R5), in German.
+    frame = one.evaluate(OPEN, table)
+    error = one.evaluate(SEND, [frame["version"], "place yellow 0,0,1 1,0,1 2,0,1"])
+    assert error["code"] == "illegal" and error["params"] == {}, error
+    assert error["message"].startswith("ein Würfel stünde über einem leeren Feld (R5)"), error
+
+    # Both say they are done on an empty site: the round does not match, said in German.
+    # The first to be done says "Recto", the other "Verso" (R13) once it has seen the first's.
+    for page, word in ((one, "Recto"), (two, "Verso")):
+        if word == "Verso":
+            page.wait_for_selector("[data-testid=done].second", timeout=WAIT)
+        page.locator("[data-testid=done]").click()
+        assert page.inner_text("[data-testid=done-yes]") == f"Ja, „{word}“ sagen"
+        page.locator("[data-testid=done-yes]").click()
+    for page in (one, two):
+        page.wait_for_selector("[data-testid=round-result]", timeout=WAIT)
+        result = page.inner_text("[data-testid=round-result]")
+        assert "Stimmt nicht" in result and "Beide Baumeister waren nach" in result, result
+        assert "Versucht Level 1 noch einmal mit einer neuen Karte." in result, result
+        assert not _english(page.inner_text("#board")), _english(page.inner_text("#board"))
+        _board_fits(page, f"de-rectoverso-round-{_size(page)}")
+    for page in (one, two):
+        assert page.errors == []
+        page.context.close()
