@@ -11,9 +11,9 @@ transactions are short and local (no network, no fsync in WAL mode with ``NORMAL
 them on the event loop itself, through :attr:`Database.writes`, instead of paying two thread
 hops per batch (about half of a move's reply time, and more when the loop holds the GIL). Its
 transactions start with ``BEGIN IMMEDIATE``: they take the write lock first and wait for it
-(``busy_timeout``), never failing half-way. A transaction of the thread pool that read before
-the writer committed and then writes fails at once in WAL mode ("database is locked");
-:meth:`Database.transaction` runs such a unit of work again.
+(``busy_timeout``), never failing half-way. The thread pool's transactions keep pysqlite's own
+control, which begins a transaction at the first write, so they too only ever wait for the lock
+(its reads before that are not a snapshot that the writer's commit could make stale).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, select, text
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from otherside.server.store.models import ServerSecret
@@ -77,13 +77,6 @@ def _no_driver_transactions(dbapi_connection: Any, record: Any) -> None:
     # pysqlite's own BEGIN would come late and deferred; SQLAlchemy's "begin" event issues ours.
     _sqlite_pragmas(dbapi_connection, record)
     dbapi_connection.isolation_level = None
-
-
-LOCKED_RETRIES = 5  # a unit of work of the thread pool beaten to the write lock, tried again
-
-
-def _locked(error: OperationalError) -> bool:
-    return "database is locked" in str(error.orig)
 
 
 def _add_secret(session: Session, name: str) -> str:
@@ -141,18 +134,9 @@ class Database:
             command.upgrade(config, "head")
 
     def transaction(self, work: Callable[[Session], T]) -> T:
-        """Run ``work(session)`` in one transaction, blocking; commit, or roll back on error.
-
-        On SQLite, a transaction that lost the write lock to the writer's is rolled back and
-        ``work`` runs again (so it must only touch the database through ``session``)."""
-        for attempt in range(LOCKED_RETRIES + 1):
-            try:
-                with self.sessions.begin() as session:
-                    return work(session)
-            except OperationalError as error:
-                if not self.is_sqlite or not _locked(error) or attempt == LOCKED_RETRIES:
-                    raise
-        raise AssertionError("unreachable")
+        """Run ``work(session)`` in one transaction, blocking; commit, or roll back on error."""
+        with self.sessions.begin() as session:
+            return work(session)
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """Run ``work(session)`` in one transaction on the database thread pool."""
