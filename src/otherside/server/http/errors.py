@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from otherside.i18n import N_, say
+from otherside.server.accounts.limiter import TOO_MANY, TooMany, span
 from otherside.server.http.reader import reader_language
 from otherside.server.tables.errors import Refused, words
 
@@ -31,10 +32,17 @@ class Told(Exception):
         super().__init__(template.format(**params))
 
 
-def _answer(status: int, code: str, message: str, params: dict[str, Any]) -> JSONResponse:
+def _answer(
+    status: int,
+    code: str,
+    message: str,
+    params: dict[str, Any],
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     return JSONResponse(
         {"detail": message, "code": code, "params": params},
         status_code=status,
+        headers=headers,
     )
 
 
@@ -56,8 +64,15 @@ async def http_error_response(request: Request, exc: Exception) -> Response:
     """FastAPI's answer to an ``HTTPException``, its detail in the reader's language when the
     catalogs have it (registered for ``HTTPException``)."""
     assert isinstance(exc, HTTPException)  # registered for HTTPException only
+    language = reader_language(request)
+    if isinstance(exc, TooMany):
+        what = say(language, exc.what)
+        wait = span(exc.wait)
+        message = say(language, TOO_MANY, what=what, wait=wait)
+        params = {"what": exc.what, "retry_after": exc.wait}
+        return _answer(429, "too_many", message, params, dict(exc.headers or {}))
     if isinstance(exc.detail, str):
-        exc = HTTPException(exc.status_code, say(reader_language(request), exc.detail), exc.headers)
+        exc = HTTPException(exc.status_code, say(language, exc.detail), exc.headers)
     return await http_exception_handler(request, exc)
 
 

@@ -126,7 +126,7 @@ class TableMaking:
         )
         try:
             made = await making()
-        except (HTTPException, Refused):
+        except (HTTPException, Refused, Told):
             await throttles.limiter.release(*slots)
             raise
         return await table_summary(self.db, made, reader_language(self.request))
@@ -159,7 +159,7 @@ async def tables(db: DatabaseDep, language: LanguageDep, status: str = "waiting"
         raise Told(
             422,
             "bad_status",
-            N_("a table's status is waiting, playing or over, not '{given}'"),
+            N_("a table's status is 'waiting', 'playing' or 'over', not '{given}'"),
             given=status,
         )
     infos = await db.run(lambda s: list_tables(s, status))
@@ -239,7 +239,7 @@ async def bots(
         seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
         return await table_summary(db, seated, language)
     if body.bot is None:
-        raise HTTPException(422, N_("name a bot to fill the empty seats with"))
+        raise Told(422, "no_bot", N_("name a bot to fill the empty seats with"))
     filled = await hub.ask(table_id, seating.Fill(user, body.bot))
     return await table_summary(db, filled, language)
 

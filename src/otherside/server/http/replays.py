@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 
 from otherside.core.game import Game, State
@@ -22,6 +22,7 @@ from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.clock import Clock
 from otherside.server.http.deps import ClockDep, DatabaseDep, FinishedGamesDep, ThrottlesDep
+from otherside.server.http.errors import Told
 from otherside.server.http.lobby import table_summary
 from otherside.server.http.reader import LanguageDep
 from otherside.server.http.schemas import HistoryOut, ReplayOut, ReplayStep
@@ -128,7 +129,11 @@ async def _finished(db: Database, table_id: str) -> TableInfo:
         raise Refused("no_table", table=table_id)
     if info.status != "over" or info.record is None:
         # The record holds the pile: it stays secret until the game is over.
-        raise HTTPException(409, N_("records and replays are available once the game is over"))
+        raise Told(
+            409,
+            "not_over",
+            N_("records and replays are available once the game is over"),
+        )
     return info
 
 

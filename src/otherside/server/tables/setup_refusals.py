@@ -31,7 +31,7 @@ PROBLEMS: dict[str, tuple[str, str]] = {
     ),
     "player_count": (
         r"(?P<title>.+) is for (?P<counts>[\d, ]+) players, not (?P<wanted>-?\d+)",
-        N_("{title} is played by {counts} players, not {wanted}"),
+        N_("{title} is for {counts} players, not {wanted}"),
     ),
     # The table's options (adapters.GameAdapter.clean_options, OptionSpec.clean).
     "unknown_option": (
