@@ -50,6 +50,7 @@ from otherside.server.http import (
     tokens,
     tournaments,
 )
+from otherside.server.http.bot_docs import bots_response
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -233,7 +234,7 @@ def create_app(
 
     @app.get("/docs/bots", include_in_schema=False)
     async def bots_page(request: Request) -> HTMLResponse:
-        return page_response(request, "bots.html")
+        return bots_response(request)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
