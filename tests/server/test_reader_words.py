@@ -13,7 +13,7 @@ from otherside.server.app import create_app
 from otherside.server.live.reader_words import bot_words, pace_words, seat_words
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables.pace import Pace
-from tests.server.conftest import people
+from tests.server.conftest import client, people
 
 LANGUAGES = {"en": "en", "de": "de-DE,de;q=0.9", "fr": "fr-CA", "nl": "nl"}
 
@@ -93,3 +93,16 @@ def test_the_words_follow_the_pages_words_for_every_kind_of_pace_and_bot() -> No
     assert bot_words("partner", "nl") == "Bot-partner"
     assert bot_words("newcomer", "de") == "Newcomer-Bot"  # a bot the words do not know
     assert seat_words("ismcts:think=2", 2, "fr") == "Bot à arbre de recherche 3 · 2 s par coup"
+
+
+async def test_the_lobbys_bot_choices_are_labelled_in_the_readers_language(app: FastAPI) -> None:
+    http = client(app)
+    german = (await http.get("/api/games", headers={"Accept-Language": "de"})).json()
+    english = (await http.get("/api/games", headers={"Accept-Language": "en"})).json()
+    versus = {c["spec"]: c for c in next(g for g in german if g["name"] == "versus")["bot_choices"]}
+    english_versus = next(g for g in english if g["name"] == "versus")["bot_choices"]
+    assert [c["spec"] for c in english_versus] == list(versus)  # the machine fields, unchanged
+    assert versus["greedy"]["label"] == "Gieriger Bot"
+    thinking = [spec for spec in versus if spec.startswith("search:think=")]
+    assert thinking and all(versus[s]["label"].endswith(" s pro Zug") for s in thinking)
+    assert {c["spec"]: c["label"] for c in english_versus}["greedy"] == "Greedy bot"

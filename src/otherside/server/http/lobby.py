@@ -23,6 +23,7 @@ from otherside.server.http.errors import Told
 from otherside.server.http.reader import LanguageDep, reader_language
 from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
 from otherside.server.live.protocol import TableOut
+from otherside.server.live.reader_words import choices_said
 from otherside.server.live.wire import table_fields, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.db import Database
@@ -96,11 +97,14 @@ async def table_summary(db: Database, info: TableInfo, language: str) -> TableOu
 
 
 @router.get("/games")
-async def games(limits: LimitsDep) -> list[GameOut]:
+async def games(limits: LimitsDep, language: LanguageDep) -> list[GameOut]:
     """The games this server offers, with their player counts, options and bots (those this
-    server's cap on thinking allows)."""
+    server's cap on thinking allows; each bot's label in the reader's language)."""
     cap = limits.bot_think_cap
-    return [GameOut.model_validate(adapter.to_json(cap)) for adapter in available_adapters()]
+    return [
+        GameOut.model_validate(choices_said(adapter.to_json(cap), language))
+        for adapter in available_adapters()
+    ]
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ what the pages would have said. Numbers are written as the reader's locale write
 
 from __future__ import annotations
 
+from typing import Any
+
 from babel.numbers import format_decimal
 
 from otherside.bots.spec import THINK, BotSpec
@@ -104,3 +106,13 @@ def seat_words(spec: str, seat: int, language: str) -> str:
     """
     parsed = BotSpec.parse(spec)
     return " · ".join([f"{_name(parsed, language)} {seat + 1}", *_settings(parsed, language)])
+
+
+def choices_said(game: dict[str, Any], language: str) -> dict[str, Any]:
+    """A game's description for the lobby (``GameAdapter.to_json``) with each bot choice's
+    ``label`` in ``language`` (its ``spec`` and options unchanged)."""
+    choices = [
+        {**choice, "label": bot_words(choice["spec"], language)}
+        for choice in game.get("bot_choices", [])
+    ]
+    return {**game, "bot_choices": choices}
