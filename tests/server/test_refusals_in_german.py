@@ -11,7 +11,7 @@ import httpx
 from fastapi import FastAPI
 
 from tests.server.conftest import client, guest, registered
-from tests.server.test_browser_boards_german import _english
+from tests.server.test_browser_languages import _english
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 ENGLISH = {"Accept-Language": "en"}
