@@ -135,7 +135,8 @@ def test_verso_is_played_to_the_end_with_the_keyboard(server: str, browser: Any)
             # The whole position said on demand: the pile, its top card, every tableau.
             view = next(v for v in _views(page.seen) if str(v["version"]) == version)["view"]
             said = _described(page)
-            assert said.startswith("Your turn.") and f"{view['pile_size']} cards in the pile" in said
+            assert said.startswith("Your turn.")
+            assert f"{view['pile_size']} cards in the pile" in said, said
             assert f"The top card of the pile: {_verso_card(view['top'])}." in said, said
             assert "(you): 0 VP." in said and "Random bot: 0 VP." in said, said
             assert said.count("row: no cards.") == 6, said
