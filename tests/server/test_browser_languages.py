@@ -121,6 +121,12 @@ def test_a_verso_game_in_german_on_a_phone(server: str, browser: Any) -> None:
     page.wait_for_selector("#log li", state="attached")
     log = page.locator("#log").text_content()
     assert "Du hast" in log and "umgedreht und" in log and "genommen." in log
+    # The player's page names the bot in German too (the server's name for it is English).
+    me = page.request.get(server + "/api/me").json()["user"]["name"]
+    page.goto(f"{server}/player/{me}")
+    page.wait_for_selector("#recent table")
+    recent = page.inner_text("#recent")
+    assert "Zufalls-Bot" in recent and "random bot" not in recent, recent
     assert page.errors == []
 
 
