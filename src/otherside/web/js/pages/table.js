@@ -97,7 +97,7 @@ function tablePage(state) {
   const typed = createTypedMoves({ form: byId("typed-form"), input: byId("typed-move"), list: byId("typed-legal"), spoken: byId("spoken") }, play);
   // The whole position in words on demand, for the boards that can say it.
   if (board.position) {
-    createPositionReader({ row: byId("describe-row"), button: byId("describe"), hide: byId("describe-hide"), region: byId("position") },
+    createPositionReader({ button: byId("describe"), hide: byId("describe-hide"), region: byId("position") },
       () => board.position());
   }
   // Said after each view (and once the game is over): the step's log lines, whose turn, the result.
@@ -143,6 +143,8 @@ function tablePage(state) {
     ].filter(Boolean));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
+    // A position to describe once the game has begun (a waiting room has none).
+    byId("describe-row").classList.toggle("hidden", waiting || !board.position);
     if (!waiting) return;
     const link = `${location.origin}/table/${state.tableId}`;
     byId("invite").textContent = link;

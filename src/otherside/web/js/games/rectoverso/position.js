@@ -69,7 +69,7 @@ export function positionLines(view, ctx, elapsed) {
   }
   lines.push(...topLines(view, role ?? "front"));
   const unplaced = piecesOf(view.difficulty).filter((p) => view.unplaced.includes(p.name)).map((p) => colourName(p.name));
-  const toPlace = tn("{count} piece to place", "{count} pieces to place", unplaced.length);
-  lines.push(sentence(unplaced.length ? toPlace + ": " + unplaced.join(", ") : t("every piece placed")));
+  lines.push(unplaced.length ? tn("{count} piece to place: {pieces}.", "{count} pieces to place: {pieces}.", unplaced.length, { pieces: unplaced.join(", ") })
+    : sentence(t("every piece placed")));
   return lines;
 }

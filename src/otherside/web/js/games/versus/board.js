@@ -250,8 +250,7 @@ export function positionLines(view, ctx) {
   if (outcome) turn = t("Game over: {result} — {reason}.", { result: resultWords(outcome, names), reason: reasonWords(outcome) });
   else if (view.draw_offer !== null && view.draw_offer !== undefined) turn = t("{player} offered a draw.", { player: who(names, view.draw_offer) });
   else turn = sentence(view.to_move === ctx.seat ? t("Your turn") : t("{player} to move", { player: who(names, view.to_move) }));
-  const last = t("Last move");
-  const lines = [turn, sentence(last + ": " + summary(view, names))];
+  const lines = [turn, sentence(t("Last move: {summary}", { summary: summary(view, names) }))];
   const seats = ctx.seat === 1 ? [1, 0] : [0, 1];
   for (const seat of seats) {
     const own = view.stones.filter((s) => s.owner === seat);

@@ -6,12 +6,11 @@ import { el } from "/static/js/core/dom.js";
 import { t } from "/static/js/core/i18n.js";
 
 /**
- * @param {{row: Element, button: HTMLButtonElement, hide: HTMLButtonElement, region: Element}} nodes
+ * @param {{button: HTMLButtonElement, hide: HTMLButtonElement, region: Element}} nodes
  * @param {function(): string[]} lines the position's sentences now (empty without a board)
  * @returns {{tell: function(): void, dispose: function(): void}}
  */
-export function createPositionReader({ row, button, hide, region }, lines) {
-  row.classList.remove("hidden");
+export function createPositionReader({ button, hide, region }, lines) {
   const tell = () => {
     const said = lines();
     // Emptied first, then filled on the next frame: the same words asked twice are said twice.
