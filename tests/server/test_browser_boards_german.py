@@ -75,6 +75,20 @@ def _post(page: Any, base: str, path: str, body: dict[str, Any] | None = None) -
     return response.json()
 
 
+# The Recto Verso colours by letter, as the German description says them ("." is no cube).
+RV_COLOURS = {
+    "k": "schwarz", "w": "weiß", "a": "grau", "n": "braun", "g": "grün", "p": "rosa",
+    "v": "violett", "o": "orange", "y": "gelb", "b": "blau", "r": "rot", ".": "frei",
+}  # fmt: skip
+
+
+def _described(page: Any) -> str:
+    """Press the table's "Stellung beschreiben" and return what its live region announces."""
+    page.get_by_role("button", name="Stellung beschreiben").click()
+    page.wait_for_selector("[data-testid=position] p", timeout=WAIT)
+    return "\n".join(page.locator("[data-testid=position] p").all_inner_texts())
+
+
 def _english(text: str) -> set[str]:
     return {word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in ENGLISH}
 
@@ -119,6 +133,17 @@ def test_a_versus_game_in_german_refusal_and_result(
         for r in range(-5, 6)
         if abs(q + r) <= 5 and f"{q}:{r}" not in taken
     ]
+    # The whole position in words, in German: every stone by cell, side and worth.
+    said = _described(page)
+    assert said.startswith("Du bist dran.") and "Letzter Zug: Das Spiel beginnt" in said, said
+    for stone in frame["view"]["stones"]:
+        owner = ("Blau", "Braun")[stone["owner"]]
+        worth = f"{stone['b']} wert für Blau und {5 - stone['b']} für Braun"
+        assert f"{stone['cell']}: Stein von {owner}, {worth}." in said, (stone, said)
+    for seat, cell in enumerate(frame["view"]["versus"]):
+        assert f"{cell}: VERSUS von {('Blau', 'Braun')[seat]}." in said, said
+    assert "5 Steine auf dem Brett, 0 auf Zielfeldern festgesetzt; 0 Punkte." in said, said
+    assert not _english(said), _english(said)
     cell = cells[0]
     error = page.evaluate(SEND, [frame["version"], f"{cell}>{cells[1]}"])
     assert error["code"] == "illegal" and error["params"] == {"cell": cell}, error
@@ -165,6 +190,17 @@ def test_a_recto_verso_round_in_german_refusal_and_result(
 
     # The yellow piece a level up, over empty ground: refused (R5), in German.
     frame = one.evaluate(OPEN, table)
+    # The whole position in words, in German: the reader's side of the card level by level
+    # (the ground first, from the left), the building (still empty), the clock.
+    said = _described(one)
+    role = "front" if frame["view"]["recto"] == frame["seat"] else "back"
+    card = frame["view"]["card"][role]
+    assert "Deine Seite der Karte:" in said and "Deine Seite des Bauwerks:\nnoch nichts." in said
+    ground = ", ".join(RV_COLOURS[letter] for letter in card[-1])
+    assert f"Ebene 1, von links: {ground}." in said, (card, said)
+    assert "Verbleibende Zeit: 1:" in said and "von 1:30." in said, said
+    assert "Draufsicht: leerer Boden." in said and "noch 10 Bauteile zu setzen: schwarz" in said
+    assert not _english(said), _english(said)
     error = one.evaluate(SEND, [frame["version"], "place yellow 0,0,1 1,0,1 2,0,1"])
     assert error["code"] == "illegal" and error["params"] == {}, error
     assert error["message"].startswith("ein Würfel stünde über einem leeren Feld (R5)"), error

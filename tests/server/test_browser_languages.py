@@ -121,4 +121,79 @@ def test_a_verso_game_in_german_on_a_phone(server: str, browser: Any) -> None:
     page.wait_for_selector("#log li", state="attached")
     log = page.locator("#log").text_content()
     assert "Du hast" in log and "umgedreht und" in log and "genommen." in log
+    # The player's page names the bot in German too (the server's name for it is English).
+    me = page.request.get(server + "/api/me").json()["user"]["name"]
+    page.goto(f"{server}/player/{me}")
+    page.wait_for_selector("#recent table")
+    recent = page.inner_text("#recent")
+    assert "Zufalls-Bot" in recent and "random bot" not in recent, recent
     assert page.errors == []
+
+
+# Words only English uses (none is a German, French or Dutch word, nor a game's name): a page
+# in another language that shows one has text outside the catalogs.
+ENGLISH_ONLY = {
+    "the", "your", "you", "with", "and", "this", "game", "games", "play", "seat", "seats",
+    "move", "moves", "sign", "rules", "learn", "players", "waiting", "turn", "create", "replay",
+    "resign", "draw", "offer", "cards", "stone", "stones", "piece", "pieces", "building",
+    "view", "side", "pick", "won", "tournament", "tournaments", "password", "save",
+    "back", "next", "yes", "cancel", "loading", "nobody", "hours", "days", "seconds", "empty",
+    "blue", "green", "brown", "black", "white", "yellow", "guest", "new", "host", "join",
+    "invite", "friends", "lesson", "step", "describe", "hide", "rated", "events",
+}  # fmt: skip
+# The page's shown words (those a screen reader says too), less notation and names (code,
+# [translate=no]).
+WORDS = """() => {
+  const words = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const parent = walk.currentNode.parentElement;
+    if (parent.closest('code, pre, kbd, script, style, [translate=no]')) continue;
+    if (parent.checkVisibility()) words.push(walk.currentNode.textContent);
+  }
+  return words.join(' ');
+}"""
+LOCALES = {"de": "de-DE", "fr": "fr-FR", "nl": "nl-NL"}
+
+
+@pytest.mark.parametrize("language", LOCALES)
+def test_the_main_pages_on_a_phone_have_no_english_and_fit(
+    server: str, browser: Any, language: str
+) -> None:
+    """The welcome, the lobby, the lessons, the tournaments and a table's waiting room, as a
+    first visit from a browser in ``language`` on a phone: no English word, nothing wider than
+    the screen, a header of at most two lines (the name and the sign-out link stacked)."""
+    page = _page(browser, LOCALES[language])
+    page.goto(server + "/")
+    page.wait_for_selector("#welcome:not(.hidden) .game-card")
+    _checked(page, language, "welcome")
+    page.click("#guest-btn")
+    page.wait_for_selector("#lobby:not(.hidden)")
+    page.wait_for_selector("#my-tables p, #my-tables table")
+    header = page.locator("header.top").bounding_box()
+    assert header and header["height"] <= 60, f"{language}: the header is {header} high"
+    _checked(page, language, "lobby")
+    for path, ready in (
+        ("/learn/verso", ".lesson-feedback"),
+        ("/learn/versus", ".lesson-feedback"),
+        ("/learn/rectoverso", ".lesson-feedback"),
+        ("/tournaments", "h1"),
+    ):
+        page.goto(server + path)
+        page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+        _checked(page, language, path.strip("/").replace("/", "-"))
+    page.goto(server + "/")
+    page.wait_for_selector("#lobby:not(.hidden)")
+    page.click("#create-btn")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    _checked(page, language, "table-waiting")
+    assert page.errors == []
+    page.context.close()
+
+
+def _checked(page: Any, language: str, name: str) -> None:
+    _fits(page, f"{language}-{name}-phone")
+    words = {w for w in re.findall(r"[A-Za-z]+", page.evaluate(WORDS)) if w.lower() in ENGLISH_ONLY}
+    assert not words, f"{language} {name}: English {sorted(words)}"
