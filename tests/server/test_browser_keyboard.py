@@ -95,6 +95,26 @@ def _spoken(page: Any) -> str:
     return str(page.locator("[data-testid=spoken]").text_content())
 
 
+def _described(page: Any) -> str:
+    """Ask for the whole position with the table's shortcut (Alt+Shift+P, from the move box)
+    and return the words its live region announces."""
+    focused = page.evaluate("document.activeElement.id")
+    page.evaluate("document.getElementById('position').replaceChildren()")
+    page.keyboard.press("Alt+Shift+P")
+    page.wait_for_selector("[data-testid=position] p", timeout=WAIT)
+    assert page.evaluate("document.activeElement.id") == focused  # typing goes on where it was
+    region = page.locator("[data-testid=position]")
+    assert region.get_attribute("aria-live") == "polite"
+    return "\n".join(region.locator("p").all_inner_texts())
+
+
+def _verso_card(face: str) -> str:
+    """A Verso face ("B3", "g*") in the English words the description uses."""
+    colour = {"b": "blue", "g": "green", "o": "orange"}[face[0].lower()]
+    value = "star" if face[1:] == "*" else face[1:]
+    return f"{colour} {value}, {3 if face[0].isupper() else 1} VP"
+
+
 def test_verso_is_played_to_the_end_with_the_keyboard(server: str, browser: Any) -> None:
     page = _guest(browser, server)
     table = _post(
@@ -109,6 +129,15 @@ def test_verso_is_played_to_the_end_with_the_keyboard(server: str, browser: Any)
     while not page.locator("[data-testid=final]").count():
         version, legal = _offered(page)
         page.wait_for_selector("[data-testid=spoken]:has-text('Your turn.')", timeout=WAIT)
+        if not typed:
+            # The whole position said on demand: the pile, its top card, every tableau.
+            view = next(v for v in _views(page.seen) if str(v["version"]) == version)["view"]
+            said = _described(page)
+            assert said.startswith("Your turn.")
+            assert f"{view['pile_size']} cards in the pile" in said, said
+            assert f"The top card of the pile: {_verso_card(view['top'])}." in said, said
+            assert "(you): 0 VP." in said and "Random bot: 0 VP." in said, said
+            assert said.count("row: no cards.") == 6, said
         series = [m for m in legal if m.startswith("series ")]
         move = max(series, key=len) if series else rng.choice(legal)
         text = _shortest_prefix(move, legal) if rng.random() < 0.5 else move

@@ -2,7 +2,8 @@
 the header's switcher on every page): the welcome, the sign-in's refusal and the lobby, and each
 game's table — the boards' words, a refusal of the engine sent back over the real websocket, how
 a game (VERSUS) and a round (Recto Verso) ended — on a phone and on a desktop, with nothing wider
-than the screen. Screenshots go to ``SHOTS`` (look at them).
+than the screen; and the main pages in German, French and Dutch with no English word. Screenshots
+go to ``SHOTS`` (look at them).
 
 One module for both (they were two, each starting its server and browser): a game is played
 once, watched by the player on a phone and on a desktop at the same time."""
@@ -93,6 +94,20 @@ def _post(page: Any, base: str, path: str, body: dict[str, Any] | None = None) -
     response = page.request.post(base + path, data=body or {})
     assert response.ok, response.text()
     return response.json()
+
+
+# The Recto Verso colours by letter, as the German description says them ("." is no cube).
+RV_COLOURS = {
+    "k": "schwarz", "w": "weiß", "a": "grau", "n": "braun", "g": "grün", "p": "rosa",
+    "v": "violett", "o": "orange", "y": "gelb", "b": "blau", "r": "rot", ".": "frei",
+}  # fmt: skip
+
+
+def _described(page: Any) -> str:
+    """Press the table's "Stellung beschreiben" and return what its live region announces."""
+    page.get_by_role("button", name="Stellung beschreiben").click()
+    page.wait_for_selector("[data-testid=position] p", timeout=WAIT)
+    return "\n".join(page.locator("[data-testid=position] p").all_inner_texts())
 
 
 def _english_words(text: str) -> set[str]:
@@ -206,6 +221,12 @@ def test_a_verso_game_in_german_on_a_phone(server: str, browser: Any) -> None:
     page.wait_for_selector("#log li", state="attached")
     log = page.locator("#log").text_content()
     assert "Du hast" in log and "umgedreht und" in log and "genommen." in log
+    # The player's page names the bot in German too (the server's name for it is English).
+    me = page.request.get(server + "/api/me").json()["user"]["name"]
+    page.goto(f"{server}/player/{me}")
+    page.wait_for_selector("#recent table")
+    recent = page.inner_text("#recent")
+    assert "Zufalls-Bot" in recent and "random bot" not in recent, recent
     assert page.errors == []
 
 
@@ -235,6 +256,17 @@ def test_a_versus_game_in_german_refusal_and_result(server: str, browser: Any) -
         for r in range(-5, 6)
         if abs(q + r) <= 5 and f"{q}:{r}" not in taken
     ]
+    # The whole position in words, in German: every stone by cell, side and worth.
+    said = _described(page)
+    assert said.startswith("Du bist dran.") and "Letzter Zug: Das Spiel beginnt" in said, said
+    for stone in frame["view"]["stones"]:
+        owner = ("Blau", "Braun")[stone["owner"]]
+        worth = f"{stone['b']} wert für Blau und {5 - stone['b']} für Braun"
+        assert f"{stone['cell']}: Stein von {owner}, {worth}." in said, (stone, said)
+    for seat, cell in enumerate(frame["view"]["versus"]):
+        assert f"{cell}: VERSUS von {('Blau', 'Braun')[seat]}." in said, said
+    assert "5 Steine auf dem Brett, 0 auf Zielfeldern festgesetzt; 0 Punkte." in said, said
+    assert not _english(said), _english(said)
     cell = cells[0]
     error = page.evaluate(SEND, [frame["version"], f"{cell}>{cells[1]}"])
     assert error["code"] == "illegal" and error["params"] == {"cell": cell}, error
@@ -278,6 +310,17 @@ def test_a_recto_verso_round_in_german_refusal_and_result(server: str, browser: 
 
     # The yellow piece a level up, over empty ground: refused (R5), in German.
     frame = one.evaluate(OPEN, table)
+    # The whole position in words, in German: the reader's side of the card level by level
+    # (the ground first, from the left), the building (still empty), the clock.
+    said = _described(one)
+    role = "front" if frame["view"]["recto"] == frame["seat"] else "back"
+    card = frame["view"]["card"][role]
+    assert "Deine Seite der Karte:" in said and "Deine Seite des Bauwerks:\nnoch nichts." in said
+    ground = ", ".join(RV_COLOURS[letter] for letter in card[-1])
+    assert f"Ebene 1, von links: {ground}." in said, (card, said)
+    assert "Verbleibende Zeit: 1:" in said and "von 1:30." in said, said
+    assert "Draufsicht: leerer Boden." in said and "noch 10 Bauteile zu setzen: schwarz" in said
+    assert not _english(said), _english(said)
     error = one.evaluate(SEND, [frame["version"], "place yellow 0,0,1 1,0,1 2,0,1"])
     assert error["code"] == "illegal" and error["params"] == {}, error
     assert error["message"].startswith("ein Würfel stünde über einem leeren Feld (R5)"), error
@@ -300,3 +343,72 @@ def test_a_recto_verso_round_in_german_refusal_and_result(server: str, browser: 
     for page in (one, two):
         assert page.errors == []
         page.context.close()
+
+
+# Words only English uses (none is a German, French or Dutch word, nor a game's name): a page
+# in another language that shows one has text outside the catalogs.
+ENGLISH_ONLY = {
+    "the", "your", "you", "with", "and", "this", "game", "games", "play", "seat", "seats",
+    "move", "moves", "sign", "rules", "learn", "players", "waiting", "turn", "create", "replay",
+    "resign", "draw", "offer", "cards", "stone", "stones", "piece", "pieces", "building",
+    "view", "side", "pick", "won", "tournament", "tournaments", "password", "save",
+    "back", "next", "yes", "cancel", "loading", "nobody", "hours", "days", "seconds", "empty",
+    "blue", "green", "brown", "black", "white", "yellow", "guest", "new", "host", "join",
+    "invite", "friends", "lesson", "step", "describe", "hide", "rated", "events",
+}  # fmt: skip
+# The page's shown words (those a screen reader says too), less notation and names (code,
+# [translate=no]).
+WORDS = """() => {
+  const words = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const parent = walk.currentNode.parentElement;
+    if (parent.closest('code, pre, kbd, script, style, [translate=no]')) continue;
+    if (parent.checkVisibility()) words.push(walk.currentNode.textContent);
+  }
+  return words.join(' ');
+}"""
+LOCALES = {"de": "de-DE", "fr": "fr-FR", "nl": "nl-NL"}
+
+
+@pytest.mark.parametrize("language", LOCALES)
+def test_the_main_pages_on_a_phone_have_no_english_and_fit(
+    server: str, browser: Any, language: str
+) -> None:
+    """The welcome, the lobby, the lessons, the tournaments and a table's waiting room, as a
+    first visit from a browser in ``language`` on a phone: no English word, nothing wider than
+    the screen, a header of at most two lines (the name and the sign-out link stacked)."""
+    page = _page(browser, LOCALES[language])
+    page.goto(server + "/")
+    page.wait_for_selector("#welcome:not(.hidden) .game-card")
+    _checked(page, language, "welcome")
+    page.click("#guest-btn")
+    page.wait_for_selector("#lobby:not(.hidden)")
+    page.wait_for_selector("#my-tables p, #my-tables table")
+    header = page.locator("header.top").bounding_box()
+    assert header and header["height"] <= 60, f"{language}: the header is {header} high"
+    _checked(page, language, "lobby")
+    for path, ready in (
+        ("/learn/verso", ".lesson-feedback"),
+        ("/learn/versus", ".lesson-feedback"),
+        ("/learn/rectoverso", ".lesson-feedback"),
+        ("/tournaments", "h1"),
+    ):
+        page.goto(server + path)
+        page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+        _checked(page, language, path.strip("/").replace("/", "-"))
+    page.goto(server + "/")
+    page.wait_for_selector("#lobby:not(.hidden)")
+    page.click("#create-btn")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("#waiting:not(.hidden)")
+    _checked(page, language, "table-waiting")
+    assert page.errors == []
+    page.context.close()
+
+
+def _checked(page: Any, language: str, name: str) -> None:
+    _fits(page, f"{language}-{name}-phone")
+    words = {w for w in re.findall(r"[A-Za-z]+", page.evaluate(WORDS)) if w.lower() in ENGLISH_ONLY}
+    assert not words, f"{language} {name}: English {sorted(words)}"

@@ -98,6 +98,7 @@ async def player(name: str, db: DatabaseDep) -> PlayerOut:
                     "players": [
                         s.user_name or (f"{s.bot} bot" if s.bot else "—") for s in info.seats
                     ],
+                    "bots": [None if s.user_name else s.bot for s in info.seats],
                     "seat": seat,
                     "status": info.status,
                     "result": _result(info, seat),

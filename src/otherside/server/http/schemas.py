@@ -201,6 +201,8 @@ class RecentGameOut(BaseModel):
     game: str
     title: str
     players: list[str]
+    # Each seat's bot spec (None for a person): the page says a bot in the reader's language.
+    bots: list[str | None] = []
     seat: int
     status: str
     result: str

@@ -14,8 +14,12 @@ export function header(user) {
   if (!who) return;
   who.replaceChildren();
   if (user) {
-    who.append(user.guest ? t("{name} (guest)", { name: user.name }) : user.name, " · ",
-      el("a", { href: "#", style: "color:#fff", onclick: async (e) => {
+    // The name and the link in boxes of their own: on a phone they stack (two short lines)
+    // and a long name is cut with an ellipsis, its whole in the title, instead of a third line.
+    const name = user.guest ? t("{name} (guest)", { name: user.name }) : user.name;
+    who.append(el("span", { class: "who-name", title: name }, name),
+      el("span", { class: "who-sep", "aria-hidden": "true" }, " · "),
+      el("a", { href: "#", class: "who-out", onclick: async (e) => {
         e.preventDefault(); await api("POST", "/api/signout"); location.href = "/";
       } }, t("sign out")));
   }

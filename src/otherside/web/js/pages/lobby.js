@@ -130,7 +130,7 @@ const STATE_WORDS = {
 
 function tableList(tables, empty, action) {
   if (!tables.length) return el("p", { class: "muted" }, empty);
-  return el("table", { class: "list" },
+  return el("table", { class: "list games" },
     el("tbody", {}, tables.map((table) => {
       const state = stateOf(table);
       return el("tr", { class: table.your_turn ? "your-turn" : "" },

@@ -2,7 +2,7 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
-import { reasonWords, withoutRuleIds } from "/static/js/core/words.js";
+import { botWords, reasonWords, withoutRuleIds } from "/static/js/core/words.js";
 
 // A game's result for the reader (the server's word is the key; Verso solo sends "12 VP").
 const RESULT_WORDS = {
@@ -67,7 +67,8 @@ function recentTable(games) {
   return el("table", { class: "list recent" }, el("tbody", {}, games.map((g) => el("tr", {},
     el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
       el("div", { class: "muted" }, dateWords(g.at))),
-    el("td", {}, g.players.map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
+    // A bot is said from its spec in the reader's language (the server's name is English).
+    el("td", {}, g.players.map((p, i) => (g.bots?.[i] ? botWords(g.bots[i]) : p)).map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
       g.reason ? el("div", { class: "muted" }, withoutRuleIds(reasonWords(g)), g.scores ? ` · ${g.scores.join(" – ")}` : "") : null),
     el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, RESULT_WORDS[g.result]?.() ?? g.result),
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),

@@ -22,6 +22,7 @@ import { createDock } from "/static/js/pages/table/dock.js";
 import { createLog } from "/static/js/pages/table/log.js";
 import { clockChips, outcomeWords, playerRows, ratingLine, seatNames, summaryNodes } from "/static/js/pages/table/players.js";
 import { createTypedMoves } from "/static/js/pages/table/typed.js";
+import { createPositionReader } from "/static/js/pages/table/position.js";
 import { moveConfirmation } from "/static/js/pages/table/confirm_setting.js";
 import { waitingRoom } from "/static/js/pages/table/waiting.js";
 import { t } from "/static/js/core/i18n.js";
@@ -94,6 +95,11 @@ function tablePage(state) {
   const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }), dock);
   let logFilled = false;
   const typed = createTypedMoves({ form: byId("typed-form"), input: byId("typed-move"), list: byId("typed-legal"), spoken: byId("spoken") }, play);
+  // The whole position in words on demand, for the boards that can say it.
+  if (board.position) {
+    createPositionReader({ button: byId("describe"), hide: byId("describe-hide"), region: byId("position") },
+      () => board.position());
+  }
   // Said after each view (and once the game is over): the step's log lines, whose turn, the result.
   function speak(lines) {
     const { table, frame, you } = state;
@@ -125,7 +131,7 @@ function tablePage(state) {
 
   function renderTable() {
     byId("table-title").textContent = state.table.title;
-    byId("page-title").textContent = `${state.table.title} table`;
+    byId("page-title").textContent = t("{game} table", { game: state.table.title });
     byId("summary").replaceChildren(...summaryNodes(state));
     renderClocks();
     renderActions();
@@ -137,6 +143,8 @@ function tablePage(state) {
     ].filter(Boolean));
     const waiting = state.table.status === "waiting";
     byId("waiting").classList.toggle("hidden", !waiting);
+    // A position to describe once the game has begun (a waiting room has none).
+    byId("describe-row").classList.toggle("hidden", waiting || !board.position);
     if (!waiting) return;
     const link = `${location.origin}/table/${state.tableId}`;
     byId("invite").textContent = link;

@@ -81,7 +81,9 @@ function newEventForm(gameList) {
     showError(null);
     const body = { game: game.value, kind: kind.value, group_size: Number(size.value), open_to: openTo.value, rated: rated.checked };
     if (kind.value === "swiss") body.rounds = Number(rounds.value);
-    if (name.value.trim()) body.name = name.value.trim();
+    // An unnamed event is named here, in the host's language (the server's default is English).
+    const title = gameList.find((g) => g.name === game.value)?.title ?? game.value;
+    body.name = name.value.trim() || (kind.value === "swiss" ? t("{game} Swiss", { game: title }) : t("{game} round-robin", { game: title }));
     if (!clockless()) body.pace = { kind: "live", minutes: Number(minutes.value), increment: 2 };
     try {
       const made = await api("POST", "/api/tournaments", body);

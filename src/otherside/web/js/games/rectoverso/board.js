@@ -26,6 +26,7 @@ import { t, tn } from "/static/js/core/i18n.js";
 import { ruleNodes } from "/static/js/core/words.js";
 import { BY_LETTER, BY_NAME, cap, colourName, orientations, pieceWords, shapeKey } from "./pieces.js";
 import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./model.js";
+import { positionLines } from "./position.js";
 import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./draw.js";
 import {
   LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
@@ -697,6 +698,9 @@ export function createBoard(root, context) {
   return {
     update: (frame) => render(root, frame.view, { ...frame, play: context.play }),
     describe: (view, names) => [summaryText(view, names)].filter(Boolean),
+    // The clock counts on from the view's elapsed time, as the drawn clock does (tick()).
+    position: () => (live ? positionLines(live.view, live.ctx, live.view.clock.elapsed
+      + (live.ticking && live.view.phase === "build" ? (performance.now() - live.receivedAt) / 1000 : 0)) : []),
     refused,
     dispose() {
       clearInterval(ticker);

@@ -20,10 +20,7 @@ const keyOf = (f) => `${f.colour}:${f.value}`;
 function cardNode(card, extra = {}) {
   const f = face(card.up);
   const classes = ["card", f.colour, f.vp === 3 ? "vp3" : "vp1", extra.class ?? ""].join(" ");
-  const said = { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value, points: f.vp };
-  const title = card.down ? t("{colour} {value}, {points} VP; other side {down}", { ...said, down: show(card.down) })
-    : t("{colour} {value}, {points} VP", said);
-  return el("div", { class: classes, title, "data-face": card.up, ...extra.attrs },
+  return el("div", { class: classes, title: cardWords(card), "data-face": card.up, ...extra.attrs },
     el("span", { class: "vp" }, t("{points}VP", { points: f.vp })),
     f.value === "*" ? "★" : f.value,
     card.down ? el("span", { class: "back" }, show(card.down)) : null);
@@ -108,15 +105,57 @@ function highlights(view) {
   return marks;
 }
 
-function statusLine(view, ctx) {
-  if (view.phase === "over") return el("p", { class: "status" }, t("Game over."));
+function turnWords(view, ctx) {
+  if (view.phase === "over") return t("Game over.");
   const p = view.current_player;
-  const mine = p === ctx.seat;
   const name = ctx.names[p] ?? t("seat {seat}", { seat: p + 1 });
   const final = view.phase === "final";
-  const words = mine ? (final ? t("Your turn — final series: bank one last series or pass.") : t("Your turn."))
-    : final ? t("{name}'s turn — final series: bank one last series or pass.", { name }) : t("{name}'s turn.", { name });
-  return el("p", { class: `status ${mine ? "mine" : ""}`, "data-testid": "status" }, words);
+  if (p === ctx.seat) return final ? t("Your turn — final series: bank one last series or pass.") : t("Your turn.");
+  return final ? t("{name}'s turn — final series: bank one last series or pass.", { name }) : t("{name}'s turn.", { name });
+}
+
+function statusLine(view, ctx) {
+  if (view.phase === "over") return el("p", { class: "status" }, turnWords(view, ctx));
+  return el("p", { class: `status ${view.current_player === ctx.seat ? "mine" : ""}`, "data-testid": "status" }, turnWords(view, ctx));
+}
+
+/** A card in words: "blue 5, 3 VP; other side g2". */
+function cardWords(card) {
+  const f = face(card.up);
+  const said = { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value, points: f.vp };
+  return card.down ? t("{colour} {value}, {points} VP; other side {down}", { ...said, down: show(card.down) })
+    : t("{colour} {value}, {points} VP", said);
+}
+
+/**
+ * The whole position in words, for a screen reader (the table's "Describe the position"):
+ * whose turn, the pile and its top card, the discards, then every tableau (the reader's first)
+ * row by row with its score. Only what the view shows (V19).
+ * @param {object} view the server's view
+ * @param {{seat: number|null, names: string[]}} ctx
+ * @returns {string[]} sentences
+ */
+export function positionLines(view, ctx) {
+  // A card's words hold commas already: the cards are told apart by semicolons.
+  const list = (items) => items.join("; ");
+  const lines = [turnWords(view, ctx), tn("{count} card in the pile", "{count} cards in the pile", view.pile_size) + "."];
+  if (view.top) lines.push(t("The top card of the pile: {card}.", { card: cardWords({ up: view.top, down: null }) }));
+  lines.push(view.discards.length ? t("Discards: {cards}.", { cards: list(view.discards.map(cardWords)) }) : t("No discards."));
+  const order = [...view.tableaux.keys()].sort((a, b) => (a === ctx.seat ? -1 : b === ctx.seat ? 1 : a - b));
+  for (const p of order) {
+    const tableau = view.tableaux[p];
+    const name = ctx.names[p] ?? t("seat {seat}", { seat: p + 1 });
+    const square = tableau.square ? " (" + t("square scored; scores again once broken") + ")" : "";
+    lines.push(t("{name}: {points} VP", { name, points: tableau.score }) + square + ".");
+    for (const colour of ORDER) {
+      const cards = tableau.cards.filter((c) => face(c.up).colour === colour);
+      const row = t("{colour} row", { colour: colourWord(colour) });
+      const none = t("no cards");
+      lines.push(t("{row}: {cards}.", { row, cards: cards.length ? list(cards.map(cardWords)) : none }));
+    }
+  }
+  // A sentence ending on an abbreviation ("3 P." in German) takes no second full stop.
+  return lines.map((line) => line.replace(/\.\.$/, "."));
 }
 
 function finalBox(view, ctx) {
@@ -214,13 +253,15 @@ function render(root, view, ctx, selected) {
 
 /** The board contract (js/games/README.md): the cards chosen for a series live here. */
 export function createBoard(root, context) {
-  let selected = new Set(), selectedAt = -1;
+  let selected = new Set(), selectedAt = -1, shown = null;
   return {
     update(frame) {
+      shown = frame;
       if (selectedAt !== frame.view.version) { selected = new Set(); selectedAt = frame.view.version; }
       render(root, frame.view, { ...frame, play: context.play }, selected);
     },
     describe: (view, names) => (view.events ?? []).map((e) => describe(e, names)),
+    position: () => (shown ? positionLines(shown.view, shown) : []),
     dispose() {},
   };
 }

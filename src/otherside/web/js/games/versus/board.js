@@ -234,6 +234,41 @@ function cellWords(cell, view, stones) {
 }
 
 /**
+ * The whole position in words, for a screen reader (the table's "Describe the position"):
+ * the result or whose turn, the last move, each side's score and stones, then every VERSUS and
+ * stone by cell (the reader's first), the empty targets and the plies without a lock (S13.4).
+ * @param {object} view the server's view
+ * @param {{seat: number|null, names: string[], table: object|null}} ctx
+ * @returns {string[]} sentences
+ */
+export function positionLines(view, ctx) {
+  const names = ctx.names ?? [];
+  const stones = new Map(view.stones.map((s) => [s.cell, s]));
+  const outcome = outcomeOf(view, ctx);
+  const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+  let turn;
+  if (outcome) turn = t("Game over: {result} — {reason}.", { result: resultWords(outcome, names), reason: reasonWords(outcome) });
+  else if (view.draw_offer !== null && view.draw_offer !== undefined) turn = t("{player} offered a draw.", { player: who(names, view.draw_offer) });
+  else turn = sentence(view.to_move === ctx.seat ? t("Your turn") : t("{player} to move", { player: who(names, view.to_move) }));
+  const lines = [turn, sentence(t("Last move: {summary}", { summary: summary(view, names) }))];
+  const seats = ctx.seat === 1 ? [1, 0] : [0, 1];
+  for (const seat of seats) {
+    const own = view.stones.filter((s) => s.owner === seat);
+    lines.push(tn("{player}: {count} stone on the board, {locked} locked on targets; score {points}.",
+      "{player}: {count} stones on the board, {locked} locked on targets; score {points}.", own.length,
+      { player: who(names, seat), locked: own.filter((s) => s.locked).length, points: view.scores[seat] }));
+  }
+  for (const seat of seats) {
+    lines.push(sentence(cellWords(view.versus[seat], view, stones)));
+    for (const stone of view.stones.filter((s) => s.owner === seat)) lines.push(sentence(cellWords(stone.cell, view, stones)));
+  }
+  const empty = view.options.targets.filter((cell) => !stones.has(cell) && !view.versus.includes(cell));
+  if (empty.length) lines.push(t("Empty targets: {cells}.", { cells: empty.join(", ") }));
+  lines.push(sentence(t("Plies without a lock: {quiet} of {limit}", { quiet: view.quiet, limit: view.options.quiet_limit })));
+  return lines;
+}
+
+/**
  * The board contract (js/games/README.md). The board shows its own Resign button beside the
  * draw offers (the server's `resign: "board"`).
  */
@@ -635,6 +670,7 @@ export function createBoard(root, context) {
     // The table page shows its "Confirm each move" switch for this board (frame.confirm).
     confirms: true,
     describe: (view, names) => [summary(view, names)],
+    position: () => (ui.last ? positionLines(ui.last.view, ui.last.ctx) : []),
     dispose() {
       document.removeEventListener("keydown", onKey);
       for (const timer of timers) clearTimeout(timer);
