@@ -254,4 +254,4 @@ def _seat(seat: int, event: Event, number: int) -> SeatInfo:
     entrant = next(e for e in event.entrants if e.number == number)
     if entrant.bot is not None:
         return SeatInfo(seat, bot=entrant.bot)
-    return SeatInfo(seat, entrant.user_id, entrant.name)
+    return SeatInfo(seat, entrant.user_id, entrant.name, bot_account=entrant.bot_account)
