@@ -45,6 +45,7 @@ CONVERTED = [
     "games/rectoverso/model.js",
     "games/rectoverso/pieces.js",
     "games/rectoverso/rounds.js",
+    "pages/account_tokens.js",
     "pages/lobby.js",
     "pages/welcome.js",
     "pages/table/alert.js",
