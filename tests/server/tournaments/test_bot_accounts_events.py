@@ -107,6 +107,8 @@ async def test_bot_accounts_enter_and_play_a_swiss_event_with_their_tokens(
             for runner in runners:
                 runner.kill()
                 runner.wait()
+                # What each program said (its refusals): pytest shows it if the test fails.
+                print("program:", runner.stdout.read() if runner.stdout else "")
         event = await event_of(host, event_id)
         tables = {
             g["table_id"]: (await host.get(f"/api/tables/{g['table_id']}")).json()

@@ -10,8 +10,9 @@ in the same transaction that counts the request against the token's limit), so a
 is refused at once by every server process on the database, with no notification to miss.
 
 Scopes (:data:`SCOPES`): ``read`` lets a token read (``GET``), ``play`` lets it sit at tables,
-act, follow its events, enter and leave tournaments and declare its account a bot, ``account`` lets it change the
-account's settings. Tokens never manage tokens: that needs a signed-in person.
+act, follow its events, enter and leave tournaments and declare its account a bot,
+``account`` lets it change the account's settings. Tokens never manage tokens: that needs a
+signed-in person.
 """
 
 from __future__ import annotations
