@@ -78,13 +78,17 @@ function showOnce(box, made) {
   box.classList.remove("hidden");
 }
 
+// One row a token: its name with when it was made and last used, its scopes, and Revoke.
 function tokenTable(tokens, refresh, error) {
   return el("table", { class: "list tokens-list" },
-    el("thead", {}, el("tr", {}, el("th", {}, t("Name")), el("th", {}, t("Scopes")), el("th", {}, t("Last used")), el("th", {}))),
+    el("thead", {}, el("tr", {}, el("th", {}, t("Name")), el("th", {}, t("Scopes")), el("th", {}))),
     el("tbody", {}, tokens.map((token) => el("tr", { "data-token": String(token.id) },
-      el("td", {}, el("strong", {}, token.label), el("div", { class: "muted" }, t("made {date}", { date: dateWords(token.created_at, WHEN) }))),
+      el("td", {}, el("strong", {}, token.label),
+        el("div", { class: "muted" }, t("made {date}", { date: dateWords(token.created_at, WHEN) })),
+        el("div", { class: "muted", "data-testid": "last-used" }, token.last_used_at
+          ? t("last used {date}", { date: dateWords(token.last_used_at, WHEN) })
+          : t("never used"))),
       el("td", {}, token.scopes.join(", ")),
-      el("td", {}, token.last_used_at ? dateWords(token.last_used_at, WHEN) : el("span", { class: "muted" }, t("never"))),
       el("td", { style: "text-align:right" }, el("button", {
         type: "button",
         class: "small secondary",
