@@ -46,6 +46,7 @@ CONVERTED = [
     "games/rectoverso/pieces.js",
     "games/rectoverso/position.js",
     "games/rectoverso/rounds.js",
+    "pages/account_tokens.js",
     "pages/lobby.js",
     "pages/welcome.js",
     "pages/table/alert.js",

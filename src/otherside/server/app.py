@@ -35,6 +35,7 @@ from otherside.server.analysis.analyst import Analyst
 from otherside.server.analysis.plans import Budget
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.cluster.seated import SEATED, TOKEN_REVOKED
 from otherside.server.http import (
     accounts,
     analysis,
@@ -69,6 +70,7 @@ from otherside.server.http.schemas import Health
 from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
+from otherside.server.live.nudges import Nudges
 from otherside.server.mail import Mailer, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
@@ -141,6 +143,8 @@ def create_app(
         app.state.db = db
         app.state.sessions = Sessions(secret, password_hasher)
         app.state.hub = hub
+        app.state.nudges = Nudges()  # the event streams of programs, woken by what they need
+        hub.services.seated = app.state.nudges.seated
         budget = Budget(analysis_think, analysis_depth)
         app.state.analyst = Analyst(db, runner, server_clock, cluster.node, budget)
         app.state.scheduler = scheduler
@@ -266,6 +270,9 @@ def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
             return
         if kind == bot_account.ACCOUNTS_CHANGED:
             bot_account.forget_accounts(app.state)
+            return
+        app.state.nudges.hear(message)
+        if kind in (SEATED, TOKEN_REVOKED):
             return
         if kind == "resync":
             app.state.sessions.cache.clear()

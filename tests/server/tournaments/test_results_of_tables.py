@@ -60,6 +60,24 @@ def test_a_partnership_waits_for_the_round_with_its_score() -> None:
     assert read_result(aborted, True)[0]["won"] is False
 
 
+def test_a_partner_who_was_away_loses_and_the_present_one_keeps_the_pairs_result() -> None:
+    # Seat 1 never came: a bot built with seat 0 and the pair cleared its levels.
+    seats = (SeatInfo(0, 1, "a"), SeatInfo(1, 2, "b", bot="partner", forfeit="away"))
+    result, _ = read_result(
+        _over({"scores": [5, 5], "winners": [0, 1]}, *seats, game="rectoverso"), True
+    )
+    assert result == {"score": 5.0, "won": True, "forfeits": [1]}
+    # Nobody of the pair came: ranked below every pair that played.
+    gone = (
+        SeatInfo(0, 1, "a", bot="partner", forfeit="away"),
+        SeatInfo(1, 2, "b", bot="partner", forfeit="away"),
+    )
+    nobody, _ = read_result(
+        _over({"scores": [7, 7], "winners": [0, 1]}, *gone, game="rectoverso"), True
+    )
+    assert nobody == {"score": -1.0, "won": False, "forfeits": [0, 1]}
+
+
 def test_an_unrated_event_starts_unrated_tables() -> None:
     adapter = get_adapter("versus")
     ada, bob = UserInfo(1, "Ada", False), UserInfo(2, "Bob", False)

@@ -37,6 +37,7 @@ NOTATION = {
     "rectoverso": "otherside.games.rectoverso.notation",
 }
 LONGEST_WAIT = 30.0
+ACT_RETRIES = 5  # times an action refused for the moment (429, 5xx) is sent again
 Chooser = Callable[[dict[str, Any]], str]
 
 app = typer.Typer(help=N_("Play an account's games with a program, through an API token."))
@@ -62,6 +63,20 @@ def bot_chooser(spec_text: str, seed: int | None = None) -> Chooser:
         return str(made[game].choose(event["view"], legal, rng))
 
     return choose
+
+
+def _retry_after(answer: httpx.Response) -> float:
+    """Seconds to wait before sending again: the server's ``Retry-After``, else 1, at most 10.
+
+    >>> _retry_after(httpx.Response(429, headers={"Retry-After": "3"}))
+    3.0
+    >>> _retry_after(httpx.Response(503))
+    1.0
+    """
+    try:
+        return min(10.0, max(0.0, float(answer.headers.get("retry-after", "1"))))
+    except ValueError:
+        return 1.0
 
 
 class CommandChooser:
@@ -173,10 +188,15 @@ class BotClient:
         """Choose and send the action a ``yourTurn`` asks for; a refusal is said, and the
         stream's next ``yourTurn`` (a newer version) is answered instead."""
         action = self.choose(event)
-        answer = self.http.post(
-            f"/api/tables/{event['table']}/act",
-            json={"version": event["version"], "action": action},
-        )
+        body = {"version": event["version"], "action": action}
+        answer = self.http.post(f"/api/tables/{event['table']}/act", json=body)
+        for _ in range(ACT_RETRIES):
+            # Too many requests, or the server busy or its database away: nothing was played,
+            # and no new turn will come for this one, so the same action is sent again.
+            if answer.status_code != 429 and answer.status_code < 500:
+                break
+            time.sleep(_retry_after(answer))
+            answer = self.http.post(f"/api/tables/{event['table']}/act", json=body)
         if answer.status_code in (401, 403):
             raise TokenRefused(answer.json().get("detail", answer.text))
         if answer.status_code != 200:

@@ -40,6 +40,7 @@ from otherside.i18n import N_
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.session_cache import SessionCache
 from otherside.server.http.errors import Told
+from otherside.server.live.nudges import session_credential
 from otherside.server.store.models import AuthSession, User
 
 COOKIE = "otherside_session"
@@ -288,6 +289,8 @@ async def forget_session(state: Any, digest: str) -> None:
     sessions: Sessions = state.sessions
     sessions.cache.evict(digest)
     await state.admission.sign_out(digest)
+    # Its event streams here check their session (read again, now forgotten) and end.
+    state.nudges.ended(session_credential(digest))
 
 
 # Where the app's bearer gate (:mod:`otherside.server.http.tokens`) leaves the user of a

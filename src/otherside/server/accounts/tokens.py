@@ -10,8 +10,9 @@ in the same transaction that counts the request against the token's limit), so a
 is refused at once by every server process on the database, with no notification to miss.
 
 Scopes (:data:`SCOPES`): ``read`` lets a token read (``GET``), ``play`` lets it sit at tables,
-act, follow its events and declare its account a bot, ``account`` lets it change the
-account's settings. Tokens never manage tokens: that needs a signed-in person.
+act, follow its events, enter and leave tournaments and declare its account a bot,
+``account`` lets it change the account's settings. Tokens never manage tokens: that needs a
+signed-in person.
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ def needed_scope(method: str, path: str) -> str | None:
     ('play', None)
     >>> needed_scope("POST", "/api/account/email")
     'account'
+    >>> needed_scope("POST", "/api/tournaments/x/join")
+    'play'
     """
     if path == "/api/tokens" or path.startswith("/api/tokens/"):
         return None
@@ -121,6 +124,8 @@ def needed_scope(method: str, path: str) -> str | None:
         return "read"
     if path.startswith("/api/tables") or path == "/api/account/bot":
         return "play"
+    if path.startswith("/api/tournaments/") and path.endswith(("/join", "/leave")):
+        return "play"  # a bot account enters events as it sits down at tables
     return "account"
 
 

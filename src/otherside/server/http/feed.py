@@ -20,16 +20,19 @@ the browser (:class:`~otherside.server.tables.play.Play`), refused with the same
 
 The stream follows the account's tables by watching them like a browser does (it is a
 :class:`~otherside.server.tables.live.Connection` of each): the events are the table's own
-``table`` and ``view`` messages, translated. Tables the account sits down at later are found
-by a look at the database every :data:`LOOK_SECONDS`; the stream ends when the account signs
-out or its token is revoked.
+``table`` and ``view`` messages, translated, pushed by the tables' actors (and, from other
+server processes, by the cluster's notifications). Nothing is polled: the stream reads the
+account's tables when it opens and again only when it is nudged (:mod:`..live.nudges`) — the
+account took a seat somewhere, here or in another process — and checks its token or session
+only when one of those may have ended (revoked, signed out); it ends then. An idle stream costs
+no database read, only its keep-alive line every :data:`KEEP_ALIVE_SECONDS` of the clock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 import orjson
@@ -42,14 +45,24 @@ from otherside.server.accounts.sessions import (
     COOKIE,
     UserInfo,
     require_user,
+    session_digest,
     user_of_cookie,
 )
 from otherside.server.accounts.tokens import bearer_token
+from otherside.server.clock import Clock
 from otherside.server.http.deps import HubDep
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import reader_language
 from otherside.server.http.tokens import token_still_valid
+from otherside.server.live.nudges import (
+    CHECK,
+    LOOK,
+    Nudges,
+    session_credential,
+    token_credential,
+)
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.store.db import Database
 from otherside.server.store.queries import open_table_ids_of
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import Resign
@@ -59,8 +72,9 @@ from otherside.server.tables.play import Play
 
 router = APIRouter(prefix="/api")
 Me = Annotated[UserInfo, Depends(require_user)]
-KEEP_ALIVE_SECONDS = 7.0
-LOOK_SECONDS = 1.0
+# Under the 5 s a read waits by default in common HTTP clients (httpx): an idle stream stays open.
+KEEP_ALIVE_SECONDS = 4.0
+KEEP_ALIVE = "keep-alive"  # what the stream's wait gives when the clock's time is up
 MOST_EVENTS_QUEUED = 1024
 # A refused action's HTTP status, by its code (the websocket's error codes).
 ACTION_STATUS = {
@@ -80,7 +94,7 @@ class FeedWatch:
     """One table watched for a stream: the table's messages in, the stream's events out."""
 
     def __init__(
-        self, user: UserInfo, events: asyncio.Queue[dict[str, Any] | None], language: str
+        self, user: UserInfo, events: asyncio.Queue[dict[str, Any] | str | None], language: str
     ) -> None:
         self.user: UserInfo | None = user
         self.language = language
@@ -136,65 +150,134 @@ class FeedWatch:
 
 
 class Feed:
-    """The event stream of one account (see the module)."""
+    """The event stream of one account (see the module).
 
-    def __init__(self, request: Request, hub: TableHub, user: UserInfo) -> None:
-        self.request = request
+    Args:
+        hub: the tables of this process (the stream watches the account's tables through it).
+        db: the database (the account's tables are read when a nudge says to look).
+        clock: the server's clock (the keep-alive lines follow it).
+        nudges: where the stream is woken when something concerns it.
+        user: the account.
+        credential: what the stream was opened with (:mod:`..live.nudges`' credentials).
+        still_signed_in: whether that credential still signs the account in.
+        language: the reader's language, for the words of the events.
+    """
+
+    def __init__(
+        self,
+        hub: TableHub,
+        db: Database,
+        clock: Clock,
+        nudges: Nudges,
+        user: UserInfo,
+        credential: str,
+        still_signed_in: Callable[[], Awaitable[bool]],
+        language: str,
+    ) -> None:
         self.hub = hub
+        self.db = db
+        self.clock = clock
+        self.nudges = nudges
         self.user = user
-        self.events: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.user_id = user.id
+        self.credential = credential
+        self.still_signed_in = still_signed_in
+        self.language = language
+        self.events: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.watched: dict[str, tuple[LiveTable, FeedWatch]] = {}
+        self._pending: set[str] = set()  # nudges queued and not yet acted on (each once)
 
-    async def still_signed_in(self) -> bool:
-        """Whether the stream's token or session still signs the account in."""
-        state = self.request.app.state
-        if BEARER_SCOPE_KEY in self.request.scope:
-            token = bearer_token(self.request.headers.get("authorization")) or ""
-            return await token_still_valid(state, token)
-        return await user_of_cookie(state, self.request.cookies.get(COOKIE)) is not None
+    def nudge(self, why: str) -> None:
+        """Something concerns the stream (:data:`LOOK`, :data:`CHECK`): act on it in turn."""
+        if why not in self._pending:
+            self._pending.add(why)
+            self.events.put_nowait(why)
 
     async def look(self) -> None:
-        """Watch every open table of the account not watched yet; let go of ended ones."""
-        for table_id, (live, watch) in list(self.watched.items()):
-            if watch.ended:
-                del self.watched[table_id]
-                self.hub.detach(live, watch)
-        db = self.request.app.state.db
-        ids = await db.run(lambda s: open_table_ids_of(s, self.user.id))
+        """Watch every open table of the account not watched yet; let go of those where it
+        has no seat any more."""
+        ids = await self.db.run(lambda s: open_table_ids_of(s, self.user.id))
+        for table_id in set(self.watched) - set(ids):
+            self._let_go(table_id)
         for table_id in ids:
             if table_id in self.watched:
                 continue
-            watch = FeedWatch(self.user, self.events, reader_language(self.request))
+            watch = FeedWatch(self.user, self.events, self.language)
             try:
                 live = await self.hub.attach(table_id, watch)
             except Refused:
                 continue  # gone meanwhile
             self.watched[table_id] = (live, watch)
 
+    def _let_go(self, table_id: str) -> None:
+        found = self.watched.pop(table_id, None)
+        if found is not None:
+            self.hub.detach(*found)
+
+    async def _next(self) -> dict[str, Any] | str | None:
+        """The next event or nudge; :data:`KEEP_ALIVE` after :data:`KEEP_ALIVE_SECONDS` of
+        the clock without one."""
+        if not self.events.empty():
+            return self.events.get_nowait()
+        getter = asyncio.ensure_future(self.events.get())
+        sleeper = asyncio.ensure_future(self.clock.sleep(KEEP_ALIVE_SECONDS))
+        try:
+            done, _ = await asyncio.wait({getter, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+        if getter in done:
+            return getter.result()
+        getter.cancel()  # an item put meanwhile stays in the queue (asyncio.Queue.get)
+        with contextlib.suppress(asyncio.CancelledError):
+            await getter
+        return KEEP_ALIVE
+
     async def lines(self) -> AsyncIterator[bytes]:
         """The stream's lines (see the module)."""
+        self.nudges.add(self)
         try:
-            looker = asyncio.get_running_loop().time
-            next_look = 0.0
+            if not await self.still_signed_in():
+                return
+            await self.look()
             while True:
-                if looker() >= next_look:
+                item = await self._next()
+                if item is None:
+                    return
+                if item == KEEP_ALIVE:
+                    yield b"\n"
+                elif item == CHECK:
+                    self._pending.discard(CHECK)
                     if not await self.still_signed_in():
                         return
+                elif item == LOOK:
+                    self._pending.discard(LOOK)
                     await self.look()
-                    next_look = looker() + LOOK_SECONDS
-                timeout = min(KEEP_ALIVE_SECONDS, max(0.0, next_look - looker()))
-                try:
-                    event = await asyncio.wait_for(self.events.get(), timeout)
-                except TimeoutError:
-                    yield b"\n"
-                    continue
-                if event is None:
-                    return
-                yield orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS) + b"\n"
+                elif isinstance(item, dict):
+                    yield orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS) + b"\n"
+                    if item["type"] == "tableEnd":
+                        self._let_go(str(item["table"]["id"]))
         finally:
+            self.nudges.discard(self)
             for live, watch in self.watched.values():
                 with contextlib.suppress(Exception):
                     self.hub.detach(live, watch)
+
+
+def opened_with(request: Request) -> tuple[str, Callable[[], Awaitable[bool]]]:
+    """The credential a request came with, and how to tell whether it still signs its account
+    in (an API token, else the session cookie)."""
+    state = request.app.state
+    bearer = request.scope.get(BEARER_SCOPE_KEY)
+    if bearer is not None:
+        token = bearer_token(request.headers.get("authorization")) or ""
+        return token_credential(bearer.token_id), lambda: token_still_valid(state, token)
+    cookie = request.cookies.get(COOKIE)
+    session = state.sessions.token(cookie) or ""
+
+    async def signed_in() -> bool:
+        return await user_of_cookie(state, cookie) is not None
+
+    return session_credential(session_digest(session)), signed_in
 
 
 @router.get(
@@ -204,7 +287,18 @@ class Feed:
 )
 async def stream_events(request: Request, hub: HubDep, user: Me) -> StreamingResponse:
     """The account's events as NDJSON, for as long as the client reads (see the module)."""
-    feed = Feed(request, hub, user)
+    state = request.app.state
+    credential, still_signed_in = opened_with(request)
+    feed = Feed(
+        hub,
+        state.db,
+        state.clock,
+        state.nudges,
+        user,
+        credential,
+        still_signed_in,
+        reader_language(request),
+    )
     return StreamingResponse(feed.lines(), media_type="application/x-ndjson")
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from otherside.i18n import N_
@@ -41,8 +42,10 @@ from otherside.server.accounts.tokens import (
     revoke_token,
     token_user,
 )
-from otherside.server.http.deps import ClockDep, DatabaseDep
+from otherside.server.cluster.seated import TOKEN_REVOKED
+from otherside.server.http.deps import ClockDep, DatabaseDep, HubDep
 from otherside.server.http.errors import Told
+from otherside.server.live.nudges import token_credential
 
 router = APIRouter(prefix="/api")
 
@@ -181,9 +184,21 @@ class Revoked(BaseModel):
 
 
 @router.delete("/tokens/{token_id}")
-async def revoke(token_id: int, db: DatabaseDep, user: Person) -> Revoked:
+async def revoke(
+    token_id: int, request: Request, db: DatabaseDep, hub: HubDep, user: Person
+) -> Revoked:
     """Revoke my token ``token_id``: from this answer on it signs nobody in, in every server
-    process (tokens are read from the database on every request)."""
-    if not await db.run(lambda s: revoke_token(s, user.id, token_id)):
+    process (tokens are read from the database on every request), and the event streams
+    opened with it end (told here at once, and the other processes in the same transaction)."""
+    cluster = hub.cluster
+
+    def delete(session: Session) -> bool:
+        done = revoke_token(session, user.id, token_id)
+        if done:
+            cluster.announce(session, "", TOKEN_REVOKED, token=token_id)
+        return done
+
+    if not await db.run(delete):
         raise refusal(404, "no_token", id=token_id)
+    request.app.state.nudges.ended(token_credential(token_id))
     return Revoked(revoked=token_id)

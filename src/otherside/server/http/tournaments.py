@@ -67,13 +67,15 @@ class BotEntry(BaseModel):
 
 
 class EntrantOut(BaseModel):
-    """An entrant: a person (``user_id``) or a bot (``bot``); ``seed`` from 0 once started."""
+    """An entrant: an account (``user_id``; a program's when ``bot_account``) or a built-in
+    bot (``bot``); ``seed`` from 0 once started."""
 
     number: int
     name: str
     user_id: int | None
     bot: str | None
     seed: int | None
+    bot_account: bool
 
 
 class EventGameOut(BaseModel):
@@ -265,12 +267,17 @@ async def one(event_id: str, db: DatabaseDep) -> EventOut:
 
 @router.post("/{event_id}/join")
 async def join(event_id: str, db: DatabaseDep, clock: ClockDep, user: Me) -> EventOut:
-    """Enter an event before it starts."""
+    """Enter an event before it starts (a bot account too, with a token of scope ``play``,
+    where the event is open to bots)."""
 
     async def work() -> None:
         _person(user)
         now = clock.now()
-        await db.run(lambda s: events.add_entrant(s, event_id, user.name, now, user_id=user.id))
+        await db.run(
+            lambda s: events.add_entrant(
+                s, event_id, user.name, now, user_id=user.id, bot_account=user.is_bot
+            )
+        )
 
     await _told(work)
     return await _event(db, event_id)

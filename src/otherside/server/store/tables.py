@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.moves import move_note
 from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
+from otherside.server.cluster.seated import SEATED
 from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
 from otherside.server.store.db import Database
 from otherside.server.store.play_rows import add_move, add_timing
@@ -254,7 +255,9 @@ class SqlTableStore:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
-            return create_table(session, owner.id, game, players, options, pace, now)
+            made = create_table(session, owner.id, game, players, options, pace, now)
+            self._announce(batch, made, SEATED, users=[owner.id])
+            return made
 
         made = await self.writer.write(write)
         if made is None:
@@ -270,6 +273,9 @@ class SqlTableStore:
             if host is not None:
                 save_host(batch.session, known.id, host)
             self._announce(batch, known.id, "table")
+            users = [s.user_id for s in seats if s.user_id is not None]
+            if users:
+                self._announce(batch, known.id, SEATED, users=users)
 
         await self.writer.write(write)
 
@@ -311,6 +317,8 @@ class SqlTableStore:
                 # Another server process made the rematch first: this one rolls back.
                 raise StaleWrite(f"table {info.id} has a rematch already")
             self._announce(batch, info.id, "table")
+            users = [s.user_id for s in seats if s.user_id is not None]
+            self._announce(batch, new_id, SEATED, users=users)
             return new_id
 
         return await self.writer.write(write)

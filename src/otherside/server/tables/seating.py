@@ -50,7 +50,9 @@ async def create(
         raise Refused("too_many_tables", most=most) from exc
     # Nobody else knows the new table yet: it is taken into memory as written, not read back.
     made = seat_rules.created(table_id, user, game, players, clean, chosen, now)
-    return (await hub.live(table_id, known=made)).info
+    info = (await hub.live(table_id, known=made)).info
+    hub.services.seated([user.id])
+    return info
 
 
 async def rematch(hub: TableHub, table_id: str, user: UserInfo) -> TableInfo:
@@ -103,6 +105,7 @@ async def change_seats(
         await services.store.seats(known, seats, now, new_host.user_id if new_host else None)
 
     (seats, new_host), _ = await decided_and_written(services, live, decided, write)
+    services.seated(s.user_id for s in seats if s.user_id is not None)
     for seat in seats:
         live.info = live.info.with_seat(seat)
     if new_host is not None and new_host.user_id is not None:
@@ -266,7 +269,9 @@ class Rematch:
             now = services.clock.now()
             return await services.store.rematch(known, self.user, plan.options, plan.seats, now)
 
-        _, made = await decided_and_written(services, live, decide, write)
+        plan, made = await decided_and_written(services, live, decide, write)
+        if made is not None and plan is not None:
+            services.seated(s.user_id for s in plan.seats if s.user_id is not None)
         if made is not None:
             live.info = replace(live.info, rematch_id=made)
             fanout.broadcast(live, services.clock.now(), table=True, view=False)

@@ -5,7 +5,7 @@ them (asking a table's actor, running a task, letting an idle table go)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -29,6 +29,10 @@ def _no_reminder(live: LiveTable, seat: int) -> None:
     """Nobody sends reminders (no scheduler)."""
 
 
+def _nobody_streams(user_ids: Iterable[int]) -> None:
+    """No event stream to wake (a hub without the app's streams)."""
+
+
 @dataclass(eq=False)
 class Services:
     """The tables' dependencies (made by the hub, one set for every table).
@@ -47,6 +51,8 @@ class Services:
         kick_bots: starts the table's bot turns if a bot may act (:mod:`.bot_turns`).
         on_deadline_change: a table's next deadline is now the one given (the scheduler).
         remind: a player must be reminded of their move (the scheduler mails).
+        seated: accounts took seats at a table (written): their event streams in this
+            process look for it (:mod:`otherside.server.live.nudges`).
     """
 
     store: TableStore
@@ -61,3 +67,4 @@ class Services:
     throttles: Throttles | None = None
     on_deadline_change: Callable[[datetime | None], None] = field(default=_no_deadline_change)
     remind: Callable[[LiveTable, int], None] = field(default=_no_reminder)
+    seated: Callable[[Iterable[int]], None] = field(default=_nobody_streams)

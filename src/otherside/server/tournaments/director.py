@@ -7,7 +7,9 @@ the tables: a periodic check on the injected clock (every ``every`` seconds) rea
 the round, records the points of those that ended, and once the round is complete pairs the next
 one or ends the event. An entrant who does not show loses through the tables' own clocks: their
 time runs out and they forfeit (:mod:`~otherside.server.tables.forfeits`), which ends a duel, or
-a bot plays their seat on at a bigger table and they are ranked last there.
+a bot plays their seat on at a bigger table and they are ranked last there. A table without
+player clocks (Recto Verso's rounds) would wait for an absent partner for ever: the check hands
+such a seat to a bot (:mod:`.absentees`, where the decision on partnerships is written).
 
 One server process directs an event at a time (a lease on the event's row, renewed at each
 check and taken over once it lapses). Each step can be done again safely: a round is paired
@@ -34,6 +36,7 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services
 from otherside.server.tournaments import events
+from otherside.server.tournaments.absentees import HandOverAbsent
 from otherside.server.tournaments.groups import pair_groups
 from otherside.server.tournaments.records import Event, EventGame
 from otherside.server.tournaments.results import partnership_points, rank_points
@@ -69,15 +72,19 @@ class SeatEntrants:
 
 def read_result(info: TableInfo, partners: bool) -> tuple[dict[str, Any], list[float] | None]:
     """What a finished table gives the event: its result, and the points by seat (a
-    partnership's wait for the round). A seat given up (timeout, resignation, left) ranks last
-    whatever the bot that played it on scored."""
+    partnership's wait for the round). A seat given up (timeout, resignation, left, away) ranks
+    last whatever the bot that played it on scored; a partnership is ranked by what the pair
+    achieved, a bot playing on for a partner who gave up (:mod:`.absentees`), and last if
+    nobody of the pair played it."""
     outcome = info.outcome or {}
     raw = outcome.get("scores") or []
     scores = [float(raw[i]) if i < len(raw) else 0.0 for i in range(info.players)]
     winners = set(outcome.get("winners") or [])
     forfeits = [s.seat for s in info.seats if s.forfeit is not None]
     if partners:
-        won = bool(winners) and not outcome.get("aborted") and not forfeits
+        if len(forfeits) == info.players:
+            return {"score": -1.0, "won": False, "forfeits": forfeits}, None
+        won = bool(winners) and not outcome.get("aborted")
         return {"score": max(scores, default=0.0), "won": won, "forfeits": forfeits}, None
     top = max((abs(s) for s in scores), default=0.0) * 2 + 1
     strengths = [
@@ -230,6 +237,8 @@ class Director:
             await self.hub.ask(table_id, SeatEntrants(host, seats))
             start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
             await self.hub.ask(table_id, start)
+        elif info.status == "playing":
+            await self.hub.ask(table_id, HandOverAbsent(self.hub.limits.away_seconds))
         elif info.status == "over":
             result, points = read_result(info, event.partners)
             await self.db.run(
@@ -254,4 +263,4 @@ def _seat(seat: int, event: Event, number: int) -> SeatInfo:
     entrant = next(e for e in event.entrants if e.number == number)
     if entrant.bot is not None:
         return SeatInfo(seat, bot=entrant.bot)
-    return SeatInfo(seat, entrant.user_id, entrant.name)
+    return SeatInfo(seat, entrant.user_id, entrant.name, bot_account=entrant.bot_account)

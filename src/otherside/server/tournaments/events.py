@@ -66,10 +66,18 @@ def create_event(
 
 def _event(session: Session, row: Tournament) -> Event:
     host = session.get(User, row.host_id)
-    entrants = session.scalars(
-        select(TournamentEntrant)
-        .where(TournamentEntrant.tournament_id == row.id)
-        .order_by(TournamentEntrant.number)
+    entrants = list(
+        session.scalars(
+            select(TournamentEntrant)
+            .where(TournamentEntrant.tournament_id == row.id)
+            .order_by(TournamentEntrant.number)
+        )
+    )
+    accounts = [e.user_id for e in entrants if e.user_id is not None]
+    programs = set(
+        session.scalars(select(User.id).where(User.id.in_(accounts), User.is_bot.is_(True)))
+        if accounts
+        else ()
     )
     games = session.scalars(
         select(TournamentGame)
@@ -98,7 +106,10 @@ def _event(session: Session, row: Tournament) -> Event:
         created_at=row.created_at,
         started_at=row.started_at,
         ended_at=row.ended_at,
-        entrants=tuple(Entrant(e.number, e.name, e.user_id, e.bot, e.seed) for e in entrants),
+        entrants=tuple(
+            Entrant(e.number, e.name, e.user_id, e.bot, e.seed, e.user_id in programs)
+            for e in entrants
+        ),
         games=tuple(
             EventGame(
                 g.round,
@@ -170,9 +181,17 @@ def add_entrant(
     user_id: int | None = None,
     bot: str | None = None,
     host_id: int | None = None,
+    bot_account: bool = False,
 ) -> None:
-    """Enter a person (``user_id``) or, for the host ``host_id``, a bot; refused when the event
-    has started, is full or closed to them, or the person is in already."""
+    """Enter an account (``user_id``; a program's when ``bot_account``) or, for the host
+    ``host_id``, a built-in bot; refused when the event has started, is full or closed to
+    them, or the account is in already.
+
+    Who an event is open to (``people``, ``bots`` or ``both``) is the rule a table's host
+    sets with its ``bot_accounts`` option, made for the event: a bot account enters an event
+    open to bots or to both, never one for people only; a person, one open to people or to
+    both. Entering an event open to both is a person's consent to meet programs there, in
+    rated games too (as sitting down at a table that allows bot accounts is)."""
     row = _locked(session, event_id)
     _check_open(row)
     if bot is not None:
@@ -182,8 +201,8 @@ def add_entrant(
         if row.open_to == "people":
             raise EventRefused("closed_to_bots")
     else:
-        if row.open_to == "bots":
-            raise EventRefused("closed_to_people")
+        if row.open_to == ("people" if bot_account else "bots"):
+            raise EventRefused("closed_to_bots" if bot_account else "closed_to_people")
         taken = session.scalar(
             select(TournamentEntrant.number).where(
                 TournamentEntrant.tournament_id == event_id, TournamentEntrant.user_id == user_id

@@ -15,13 +15,15 @@ PARTNERSHIP_GAMES = ("rectoverso",)  # two partners build together: a pair's res
 
 @dataclass(frozen=True)
 class Entrant:
-    """A person (``user_id``) or a built-in bot (``bot``, its spec) in an event."""
+    """An account (``user_id``: a person, or a program's bot account when ``bot_account``)
+    or a built-in bot (``bot``, its spec) in an event."""
 
     number: int
     name: str
     user_id: int | None
     bot: str | None
     seed: int | None
+    bot_account: bool = False
 
 
 @dataclass(frozen=True)

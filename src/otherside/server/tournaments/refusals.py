@@ -35,6 +35,10 @@ CODES: dict[str, tuple[int, str]] = {
     "event_full": (409, N_("the event is full ({most} entrants)")),
     "closed_to_people": (409, N_("this event is for bots only")),
     "closed_to_bots": (409, N_("this event is for people only")),
+    "bot_accounts_open_to": (
+        422,
+        N_("an event open to people and bots seats them together: 'bot_accounts' cannot be off"),
+    ),
     "too_few_entrants": (409, N_("the event needs at least {least} entrants to start")),
     "bad_bot": (422, "{reason}"),  # said by its params' problem (tables/setup_refusals.py)
     "too_many_events": (

@@ -1,14 +1,15 @@
 """An event's settings as the host gives them, checked: every bad value is refused with its
 own code (:mod:`.refusals`) before anything is written; the options and pace are checked as a
 table of the event's size takes them (the lobby's own rules,
-:mod:`~otherside.server.tables.seat_rules`)."""
+:mod:`~otherside.server.tables.seat_rules`). The event's ``open_to`` is its tables' ``bot_accounts``
+option: an event open to people and bots cannot also turn that option off."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from otherside.server.tables import seat_rules
-from otherside.server.tables.adapters import available_adapters, get_adapter
+from otherside.server.tables.adapters import BOT_ACCOUNTS, available_adapters, get_adapter
 from otherside.server.tournaments.records import PARTNERSHIP_GAMES, Settings
 from otherside.server.tournaments.refusals import EventRefused
 
@@ -66,6 +67,10 @@ def checked(
         raise EventRefused("bad_max_entrants", least=fewest, most=MOST_ENTRANTS, given=max_entrants)
     if open_to not in OPEN_TO:
         raise EventRefused("bad_open_to", open_to=open_to)
+    # Who may enter decides who sits together (a table's ``bot_accounts``, for the event):
+    # people who enter an event open to both have agreed to meet programs.
+    if open_to == "both" and (options or {}).get(BOT_ACCOUNTS) is False:
+        raise EventRefused("bot_accounts_open_to")
     title = (name if name is not None else f"{adapter.title} {KIND_NAMES[kind]}").strip()
     if not 1 <= len(title) <= NAME_LENGTH:
         raise EventRefused("bad_name", most=NAME_LENGTH)

@@ -2,6 +2,7 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
+import { tokensPanel } from "/static/js/pages/account_tokens.js";
 import { botWords, reasonWords, withoutRuleIds } from "/static/js/core/words.js";
 
 // A game's result for the reader (the server's word is the key; Verso solo sends "12 VP").
@@ -78,7 +79,8 @@ function recentTable(games) {
 }
 
 async function start() {
-  header(await currentUser());
+  const me = await currentUser();
+  header(me);
   const data = await api("GET", `/api/players/${encodeURIComponent(name)}`).catch((error) => {
     $("name").textContent = t("No such player");
     $("about").textContent = error.message;
@@ -92,6 +94,8 @@ async function start() {
     : [el("p", { class: "panel muted" }, data.guest ? t("Guests are not rated.") : t("No rated game yet: rated games are between registered players, with no bots or guests."))]));
   $("bests").replaceChildren(...data.bests.map(bestCard));
   $("recent").replaceChildren(recentTable(data.recent));
+  // My own page is my account's: its API tokens are managed here (never a guest's: no tokens).
+  if (me && !me.guest && me.name === data.name) document.querySelector("main").append(tokensPanel());
 }
 
 start();

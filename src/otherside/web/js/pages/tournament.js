@@ -133,7 +133,10 @@ function actions(ev, bots) {
 function entrants(ev) {
   return el("div", { class: "panel" }, el("h2", {}, tn("{count} entrant", "{count} entrants", ev.entrant_list.length)),
     ev.entrant_list.length ? el("ul", { class: "entrants" }, ev.entrant_list.map((e) => el("li", {},
-      e.bot ? [entrantLabel(e), " ", el("span", { class: "badge" }, t("bot"))] : el("a", { href: `/player/${encodeURIComponent(e.name)}` }, e.name))))
+      e.bot ? [entrantLabel(e), " ", el("span", { class: "badge" }, t("bot"))]
+        : [el("a", { href: `/player/${encodeURIComponent(e.name)}` }, e.name),
+          // A program with an account of its own says so, as at every seat it takes.
+          ...(e.bot_account ? [" ", el("span", { class: "badge", "data-testid": "bot-account" }, t("bot account"))] : [])])))
       : el("p", { class: "muted" }, t("Nobody yet.")));
 }
 
