@@ -11,9 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server import test_browser
+from tests.server.browsing import SHOTS
 
-server, browser, SHOTS = test_browser.server, test_browser.browser, test_browser.SHOTS
 pytestmark = pytest.mark.browser
 COOKIE = "otherside_session"
 WORDS = {
