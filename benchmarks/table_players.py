@@ -27,6 +27,7 @@ import websockets
 
 SILENCE = 10.0  # seconds without a message on a socket before it is given up as dead
 FIRST_RETRY, LAST_RETRY = 0.5, 8.0  # the table page's reconnection backoff (web/js/table.js)
+KEEP_ALIVE = httpx.Limits(keepalive_expiry=3.0)
 
 
 @dataclass
@@ -142,8 +143,10 @@ class Pair:
 
     async def run(self) -> None:
         async with (
-            httpx.AsyncClient(timeout=30) as host,
-            httpx.AsyncClient(timeout=30) as guest,
+            # A browser drops an idle connection before the server does (its keep-alive is 5 s),
+            # rather than reuse one the server is closing.
+            httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE) as host,
+            httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE) as guest,
         ):
             for client in (host, guest):
                 await self.lobby(client, "/api/guest")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -188,3 +190,40 @@ async def test_one_notify_per_batch_carries_every_announcement(database_url: str
     # 100 announcements of ~150 bytes: a couple of payloads, not a hundred.
     assert len(heard) <= 2 * writer.batches + 2
     assert len(heard) < 10
+
+
+async def test_the_writer_on_the_event_loop_and_the_thread_pool_wait_for_each_other(
+    db: Database, database_url: str
+) -> None:
+    """On SQLite the writer commits on the event loop beside the thread pool's transactions, on
+    two connections: whichever writes second waits for the other's commit, neither fails."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the writer runs on the event loop on SQLite only")
+    assert db.writes_inline
+
+    def pool_work(session: Any) -> int:
+        before = len(session.scalars(select(User.name)).all())
+        session.execute(ADD_USER, {"name": "pool", "key": "pool", "guest": True})
+        return before
+
+    with db.writes.begin() as writer_transaction:  # BEGIN IMMEDIATE: holds the write lock
+        writer_transaction.execute(ADD_USER, {"name": "writer", "key": "writer", "guest": True})
+        pool = asyncio.ensure_future(db.run(pool_work))
+        await asyncio.sleep(0.3)
+        assert not pool.done()  # waiting for the lock, not failed
+    assert await pool == 0  # it read before the writer committed, and then waited to write
+    assert names(db) == {"writer", "pool"}
+
+    # And the other way round: the writer waits for a transaction of the pool to commit.
+    holding = threading.Event()
+
+    def slow_pool_work(session: Any) -> None:
+        session.execute(ADD_USER, {"name": "slow", "key": "slow", "guest": True})
+        holding.set()
+        time.sleep(0.3)
+
+    slow = asyncio.ensure_future(db.run(slow_pool_work))
+    await asyncio.to_thread(holding.wait)
+    assert await Writer(db).write(adding("after")) == "after"
+    await slow
+    assert names(db) == {"writer", "pool", "slow", "after"}

@@ -85,6 +85,14 @@ def password_hasher() -> PasswordHasher:
     return PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 
 
+# Passwords are hashed in one thread of the process (made at its first password) at the lowest
+# CPU priority: the event loops (this process's and the others') always run first, so a password
+# check waits, not a move.
+HASHER_THREAD = ThreadPoolExecutor(
+    max_workers=1, thread_name_prefix="otherside-hash", initializer=_lowest_priority
+)
+
+
 class Sessions:
     """Signs and reads session cookies; hashes and checks passwords."""
 
@@ -96,24 +104,19 @@ class Sessions:
         # One password hashed at a time in this process: a flood of sign-ins, each allowed by
         # the limits, queues here instead of taking every core from the tables.
         self._hashing = asyncio.Semaphore(1)
-        # ... in a thread of its own at the lowest CPU priority: the event loops (this
-        # process's and the others') always run first, so a password check waits, not a move.
-        self._hasher_thread = ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="otherside-hash", initializer=_lowest_priority
-        )
         self.cache = SessionCache()
 
     async def hashed(self, password: str) -> str:
         """The digest of a new password (off the event loop, one at a time)."""
         async with self._hashing:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._hasher_thread, self.hasher.hash, password)
+            return await loop.run_in_executor(HASHER_THREAD, self.hasher.hash, password)
 
     async def check(self, digest: str | None, password: str) -> bool:
         """:meth:`verify` off the event loop, one at a time."""
         async with self._hashing:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._hasher_thread, self.verify, digest, password)
+            return await loop.run_in_executor(HASHER_THREAD, self.verify, digest, password)
 
     def token(self, cookie: str | None) -> str | None:
         """The session token in a cookie, or ``None`` if absent, forged or too old."""

@@ -11,6 +11,7 @@ table is touched: a lesson's position lives in its request.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -82,6 +83,16 @@ def _step(taught: Lesson, step_id: str) -> Step:
     raise Told(404, "no_step", N_("this lesson has no step {step}"), step=step_id)
 
 
+@functools.cache
+def _position(game: str, step_id: str) -> tuple[dict[str, Any], list[str]]:
+    """A step's position as the learner sees it and their moves there: the same for every
+    reader and every request, so replayed once per process (read only, never changed)."""
+    engine, taught = lesson(game)
+    step = _step(taught, step_id)
+    state = start(engine, step)
+    return engine.view(state, step.seat), taught.moves(state, step.seat)
+
+
 def _done(session: Session, user_id: int, game: str) -> list[str]:
     return list(
         session.scalars(
@@ -115,11 +126,11 @@ async def read_lesson(
     user: Annotated[UserInfo | None, Depends(current_user)],
 ) -> LessonOut:
     """The lesson of ``game`` in the reader's language, with the caller's progress."""
-    engine, taught = _found(game)
+    _, taught = _found(game)
     language = reader_language(request)
     steps = []
     for step in taught.steps:
-        state = start(engine, step)
+        view, legal = _position(game, step.id)
         steps.append(
             StepOut(
                 id=step.id,
@@ -128,8 +139,8 @@ async def read_lesson(
                 teach=say(language, step.teach),
                 task=say(language, step.task),
                 seat=step.seat,
-                view=engine.view(state, step.seat),
-                legal=taught.moves(state, step.seat),
+                view=view,
+                legal=legal,
             )
         )
     done = await db.run(lambda s: _done(s, user.id, game)) if user is not None else []

@@ -2,10 +2,18 @@
 
 SQLite (the default, a file) and PostgreSQL (by URL) behave the same. SQLAlchemy's sessions are
 blocking, so every unit of work runs in a small thread pool through :meth:`Database.run`, one
-transaction per call: the event loop never waits on the disk. SQLite gets a single worker (it has
-one writer anyway, and this avoids "database is locked" retries) and runs in WAL mode with
+transaction per call. SQLite gets a single worker and runs in WAL mode with
 ``synchronous=NORMAL``: a committed transaction survives the server being killed (``kill -9``);
 only a power cut can lose the last commits.
+
+The group-committing writer of moves (``store/writer.py``) is the exception on SQLite: its
+transactions are short and local (no network, no fsync in WAL mode with ``NORMAL``), so it runs
+them on the event loop itself, through :attr:`Database.writes`, instead of paying two thread
+hops per batch (about half of a move's reply time, and more when the loop holds the GIL). Its
+transactions start with ``BEGIN IMMEDIATE``: they take the write lock first and wait for it
+(``busy_timeout``), never failing half-way. The thread pool's transactions keep pysqlite's own
+control, which begins a transaction at the first write, so they too only ever wait for the lock
+(its reads before that are not a snapshot that the writer's commit could make stale).
 """
 
 from __future__ import annotations
@@ -61,6 +69,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _begin_immediate(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _no_driver_transactions(dbapi_connection: Any, record: Any) -> None:
+    # pysqlite's own BEGIN would come late and deferred; SQLAlchemy's "begin" event issues ours.
+    _sqlite_pragmas(dbapi_connection, record)
+    dbapi_connection.isolation_level = None
+
+
 def _add_secret(session: Session, name: str) -> str:
     row = ServerSecret(name=name, value=secrets.token_urlsafe(48))
     session.add(row)
@@ -74,16 +92,29 @@ class Database:
         parsed = make_url(url)
         self.url = url
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        on_disk = bool(parsed.database) and parsed.database != ":memory:"
         if self.is_sqlite:
-            if parsed.database and parsed.database != ":memory:":
-                private_file(Path(parsed.database).expanduser())
+            if on_disk:
+                private_file(Path(str(parsed.database)).expanduser())
             self.engine: Engine = create_engine(
                 parsed, connect_args={"check_same_thread": False}, pool_pre_ping=False
             )
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
             self.engine = create_engine(parsed, pool_size=POSTGRES_WORKERS, pool_pre_ping=True)
+        self.write_engine = self.engine
+        if self.is_sqlite and on_disk:
+            # One connection, used on the event loop only (see the module docstring). A database
+            # in memory is one per connection, so it keeps a single engine.
+            self.write_engine = create_engine(
+                parsed, connect_args={"check_same_thread": False}, pool_size=1, max_overflow=0
+            )
+            event.listen(self.write_engine, "connect", _no_driver_transactions)
+            event.listen(self.write_engine, "begin", _begin_immediate)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.writes = sessionmaker(self.write_engine, expire_on_commit=False)
+        """The writer's transactions: on SQLite, ``BEGIN IMMEDIATE`` ones on the event loop."""
+        self.writes_inline = self.write_engine is not self.engine
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else POSTGRES_WORKERS, thread_name_prefix="otherside-db"
         )
@@ -136,3 +167,4 @@ class Database:
         """Stop the thread pool and close every pooled connection."""
         self._executor.shutdown(wait=True)
         self.engine.dispose()
+        self.write_engine.dispose()

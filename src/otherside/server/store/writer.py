@@ -117,7 +117,8 @@ class Writer:
     """The group-committing writer of one server process (see the module docstring).
 
     Args:
-        db: the database; batches run on its thread pool, one at a time.
+        db: the database; batches run one at a time, on its thread pool (on the event loop
+            itself for SQLite).
         channel: the PostgreSQL ``NOTIFY`` channel of announcements (``None``: nobody listens;
             announcements are dropped).
     """
@@ -147,7 +148,11 @@ class Writer:
                 pending = self._queue[:MOST_WRITES]
                 del self._queue[:MOST_WRITES]
                 try:
-                    outcomes = await self.db.call(partial(self._commit, pending))
+                    if self.db.writes_inline:
+                        # On the event loop: no thread hops (see store/db.py's docstring).
+                        outcomes = self._commit(pending)
+                    else:
+                        outcomes = await self.db.call(partial(self._commit, pending))
                 except asyncio.CancelledError:
                     # Shut down mid-commit: whether it committed is unknown, so nobody is told.
                     for item in [*pending, *self._queue]:
@@ -163,7 +168,7 @@ class Writer:
         """One transaction for every write (blocking; on the database thread)."""
         self.batches += 1
         try:
-            with self.db.sessions.begin() as session:
+            with self.db.writes.begin() as session:
                 batch = Batch(session)
                 values = [p.work(batch) for p in pending]
                 batch.flush()
@@ -178,7 +183,7 @@ class Writer:
     def _alone(self, pending: _Pending[Any]) -> _Outcome:
         self.batches += 1
         try:
-            with self.db.sessions.begin() as session:
+            with self.db.writes.begin() as session:
                 batch = Batch(session)
                 value = pending.work(batch)
                 batch.flush()
