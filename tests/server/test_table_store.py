@@ -247,6 +247,10 @@ async def test_a_takeback_request_is_kept_with_the_table_until_answered_or_lapse
     again = TakebackRequest(seat=1, version=2, plies=1)
     await s.store.takeback(moved.id, again, asked=True)
     assert (await s.store.table(moved.id)) == replace(later, takeback=again)
+    await s.store.takeback(moved.id, again, asked=False)
+    with pytest.raises(StaleWrite):  # declined (through another process, say): nothing to take
+        await s.store.take_back(later, 1, _plan((1,), {}), NOW)
+    await s.store.takeback(moved.id, again, asked=True)
     await s.store.take_back(replace(later, takeback=again), 1, _plan((1,), {}), NOW)
     back = await s.store.table(moved.id)
     assert back is not None and back.version == 1 and back.takeback is None

@@ -223,6 +223,9 @@ class MemoryTableStore:
 
     async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
         stored = self._at(info.id, info.version)
+        held = stored.info.takeback
+        if held is None or held.version != info.version:
+            raise StaleWrite(f"no takeback is open at table {info.id}")
         stored.info = _timed(replace(stored.info, version=version, takeback=None), plan, now)
         del stored.moves[version:]
 

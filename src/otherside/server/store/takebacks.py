@@ -25,7 +25,12 @@ SEATS = cast(Table, Seat.__table__)
 
 BACK = (
     update(TABLES)
-    .where((TABLES.c.id == bindparam("t_id")) & (TABLES.c.version == bindparam("t_was")))
+    .where(
+        (TABLES.c.id == bindparam("t_id"))
+        & (TABLES.c.version == bindparam("t_was"))
+        # Only while the request is open: one declined through another process first is gone.
+        & (TABLES.c.takeback_version == TABLES.c.version)
+    )
     .values(
         version=bindparam("t_version"),
         to_move=bindparam("t_to_move"),
@@ -77,8 +82,8 @@ def add_takeback(
     batch: Batch, table_id: str, was: int, version: int, timing: Timing, now: datetime
 ) -> None:
     """Queue table ``table_id``'s return from version ``was`` to ``version``: its moves after
-    ``version`` forgotten, its turn and deadlines ``timing`` (a ``StaleWrite`` unless the
-    table is still at ``was``)."""
+    ``version`` forgotten, its turn and deadlines ``timing``, its request cleared (a
+    ``StaleWrite`` unless the table is still at ``was`` with a request open)."""
     row: dict[str, Any] = {
         "t_id": table_id,
         "t_was": was,
