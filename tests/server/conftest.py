@@ -141,8 +141,9 @@ async def guest(app: FastAPI) -> tuple[httpx.AsyncClient, dict[str, Any]]:
 class Recorder:
     """A connection that keeps every message sent to it (parsed) and its exact text."""
 
-    def __init__(self, user: Any) -> None:
+    def __init__(self, user: Any, language: str = "en") -> None:
         self.user = user
+        self.language = language
         self.texts: list[str] = []
 
     def deliver(self, text: str) -> None:

@@ -62,9 +62,9 @@ async def test_create_join_leave_and_bots_change_the_seats(app: FastAPI) -> None
 async def test_bad_tables_and_bad_starts_are_refused_with_reasons(app: FastAPI) -> None:
     host, friend = await people(app, 2)
     cases = [
-        ({"game": "chess", "players": 2}, "unknown game"),
+        ({"game": "chess", "players": 2}, "no game 'chess'"),
         ({"game": "verso", "players": 7}, "not 7"),
-        ({"game": "verso", "players": 2, "options": {"speed": 3}}, "unknown option"),
+        ({"game": "verso", "players": 2, "options": {"speed": 3}}, "has no option 'speed'"),
         ({"game": "verso", "players": 2, "options": {"first_player": 5}}, "seat from 0 to 1"),
         ({"game": "verso", "players": 2, "options": {"allow_duplicate_keep": "yes"}}, "true or"),
     ]
@@ -76,7 +76,7 @@ async def test_bad_tables_and_bad_starts_are_refused_with_reasons(app: FastAPI) 
     empty = await host.http.post(f"/api/tables/{two}/start")
     assert empty.status_code == 409 and "empty" in empty.json()["detail"]
     unknown = await host.http.post(f"/api/tables/{two}/bots", json={"bot": "deep-blue"})
-    assert unknown.status_code == 422 and "known" in unknown.json()["detail"]
+    assert unknown.status_code == 422 and "no bot 'deep-blue'" in unknown.json()["detail"]
     await friend.http.post(f"/api/tables/{two}/join", json={})
     not_host = await friend.http.post(f"/api/tables/{two}/start")
     assert not_host.status_code == 403

@@ -238,13 +238,13 @@ async def test_bad_paces_are_refused_with_reasons(app: FastAPI) -> None:
     (host,) = await people(app, 1)
     cases = [
         ({"kind": "blitz"}, "'live' or 'turn'"),
-        ({"kind": "live", "minutes": 0}, "minutes must be a number from 0.25 to 180"),
+        ({"kind": "live", "minutes": 0}, "minutes is a number from 0.25 to 180"),
         ({"kind": "live", "increment": -1}, "increment"),
-        ({"kind": "live", "days": 3}, "live has no 'days'"),
-        ({"kind": "turn", "days": 31}, "days must be a number from 1 to 30"),
+        ({"kind": "live", "days": 3}, "'live' has no setting 'days'"),
+        ({"kind": "turn", "days": 31}, "days is a number from 1 to 30"),
         ({"kind": "turn", "days": 3, "remind_days": 3}, "must come before the end"),
-        ({"kind": "turn", "days": "7"}, "days must be a number"),
-        ("fast", "valid dictionary"),  # the body schema refuses it first
+        ({"kind": "turn", "days": "7"}, "days is a number"),
+        ("fast", "'pace' must be a JSON object"),  # the body schema refuses it first
     ]
     for pace, words in cases:
         refused = await host.http.post(

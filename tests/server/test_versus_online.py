@@ -370,7 +370,7 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
         ("greedy:think=1", "no option 'think'"),
         ("search:depth=3", "no option 'depth'"),
         ("search:think=fast", "name:key=number"),
-        ("alphazero", "unknown versus bot"),
+        ("alphazero", "versus has no bot 'alphazero'"),
     ):
         refused = await host.http.post(f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": bad})
         assert refused.status_code == 422 and words in refused.json()["detail"], refused.text

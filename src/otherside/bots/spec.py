@@ -114,15 +114,6 @@ class BotSpec:
         """
         return ", ".join(f"{v:g} s a move" if k == THINK else f"{k} {v:g}" for k, v in self.options)
 
-    def seat_label(self, seat: int) -> str:
-        """The name of a seat this bot plays.
-
-        >>> BotSpec.parse("greedy").seat_label(1), BotSpec.parse("search:think=2").seat_label(0)
-        ('Greedy bot 2', 'Search bot 1 · 2 s a move')
-        """
-        settings = self.settings()
-        return f"{self.name.capitalize()} bot {seat + 1}" + (f" · {settings}" if settings else "")
-
     def label(self) -> str:
         """The bot with its settings, as people call it (a menu, a seat taken over).
 

@@ -11,11 +11,12 @@ from typing import Annotated
 
 import typer
 
-from otherside.cli import commands, language
+from otherside.cli import commands, help_words, language
+from otherside.i18n import N_
 
 app = typer.Typer(
     name="otherside",
-    help="Verso, VERSUS and Recto Verso: exact rules, strong bots, terminal and browser play.",
+    help=N_("Verso, VERSUS and Recto Verso: exact rules, strong bots, terminal and browser play."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -29,8 +30,10 @@ def choose_language(
         typer.Option(
             "--lang",
             metavar="LANGUAGE",
-            help="The language of the games' words: en, de, fr or nl "
-            "(default: the terminal's, from LC_ALL, LC_MESSAGES or LANG).",
+            help=N_(
+                "The language of the games' words: en, de, fr or nl "
+                "(default: the terminal's, from LC_ALL, LC_MESSAGES or LANG)."
+            ),
         ),
     ] = None,
 ) -> None:
@@ -77,5 +80,5 @@ def lang_first(args: list[str]) -> list[str]:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app(args=lang_first(sys.argv[1:]))
+    """Console-script entry point: the help, too, in the terminal's language."""
+    help_words.run(app, lang_first(sys.argv[1:]))

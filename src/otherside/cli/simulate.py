@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from otherside.bots import make_bot
+from otherside.i18n import N_
 from otherside.simulate import GameResult, SimSpec, parse_seats, simulate, summarize
 
 if TYPE_CHECKING:
@@ -289,4 +290,7 @@ def add_simulate_command(
     simulate_command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         _command_parameters(extras, default_seats)
     )
-    typer_app.command("simulate")(simulate_command)
+    typer_app.command(
+        "simulate",
+        help=N_("Play many seeded bot games and summarise them (same seed, same games)."),
+    )(simulate_command)

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from otherside.bots.verso.value import BadValueFile, ValueNet
+from otherside.i18n import N_
 from otherside.research.verso_training import train
 
 DEFAULT_EPISODES = 1_200_000
@@ -46,7 +47,9 @@ def plot_curve(curve: list[tuple[int, float, float]], path: Path) -> None:
 def register_verso_train(app: typer.Typer) -> None:
     """Add ``train-value`` to the ``verso`` command group."""
 
-    @app.command("train-value")
+    @app.command(
+        "train-value", help=N_("Learn the solo value tables by TD(0) self-play and save them.")
+    )
     def train_value(
         out: Annotated[Path, typer.Option(help="Where to write the value tables.")],
         episodes: Annotated[int, typer.Option(min=1, help="Self-play games.")] = DEFAULT_EPISODES,

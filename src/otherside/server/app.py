@@ -21,6 +21,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -49,6 +50,7 @@ from otherside.server.http import (
     tokens,
     tournaments,
 )
+from otherside.server.http.bot_docs import bots_response
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -56,6 +58,7 @@ from otherside.server.http.docs import add_docs
 from otherside.server.http.errors import (
     Told,
     http_error_response,
+    invalid_response,
     refused_response,
     told_response,
 )
@@ -186,6 +189,7 @@ def create_app(
     app.add_exception_handler(Refused, refused_response)
     app.add_exception_handler(Told, told_response)
     app.add_exception_handler(StarletteHTTPException, http_error_response)
+    app.add_exception_handler(RequestValidationError, invalid_response)
     outage.install(app)  # 503 + Retry-After while the database is away
     app.include_router(accounts.router)
     app.include_router(lobby.router)
@@ -230,7 +234,7 @@ def create_app(
 
     @app.get("/docs/bots", include_in_schema=False)
     async def bots_page(request: Request) -> HTMLResponse:
-        return page_response(request, "bots.html")
+        return bots_response(request)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

@@ -41,7 +41,11 @@ async def test_bad_requests_are_refused_and_change_nothing(server: Server) -> No
         httpx.AsyncClient(base_url=server.url, timeout=30) as ada,
         httpx.AsyncClient(base_url=server.url, timeout=30) as guest,
     ):
-        refused(await host.post("/api/tournaments", json={"game": "versus", "rounds": 3}), 401, "")
+        refused(
+            await host.post("/api/tournaments", json={"game": "versus", "rounds": 3}),
+            401,
+            "signed_out",
+        )
         await signed_up(host, "host")
         await signed_up(ada, "ada")
         assert (await guest.post("/api/guest")).status_code == 200

@@ -28,6 +28,7 @@ import httpx
 import typer
 
 from otherside.bots.spec import BotSpec, checked, make
+from otherside.i18n import N_
 
 # Where each game's notation is read (``parse_action``): the bots choose among actions.
 NOTATION = {
@@ -38,7 +39,7 @@ NOTATION = {
 LONGEST_WAIT = 30.0
 Chooser = Callable[[dict[str, Any]], str]
 
-app = typer.Typer(help="Play an account's games with a program, through an API token.")
+app = typer.Typer(help=N_("Play an account's games with a program, through an API token."))
 
 
 class TokenRefused(Exception):
@@ -232,7 +233,10 @@ def _say(text: str) -> None:
     sys.stdout.flush()
 
 
-app.command("run")(run)
+app.command(
+    "run",
+    help=N_("Play the account's games at every table where it is seated, with a bot or a program."),
+)(run)
 
 
 def register(root: typer.Typer) -> None:

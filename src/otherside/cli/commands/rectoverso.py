@@ -42,7 +42,7 @@ from otherside.guide import name_rule_ids
 from otherside.i18n import N_
 
 app = typer.Typer(
-    help="Recto Verso: cards, the solver and a practice puzzle.", no_args_is_help=True
+    help=N_("Recto Verso: cards, the solver and a practice puzzle."), no_args_is_help=True
 )
 console = Console(highlight=False)
 clock = time.monotonic  # the puzzle's clock; tests replace it
@@ -66,15 +66,19 @@ def _pick_card(number: int | None, seed: int | None, hard: bool) -> Card:
     return generate(seed if seed is not None else 0, "hard" if hard else "easy")[0]
 
 
-@app.command("card")
+@app.command(
+    "card", help=N_("Show a card: both views as coloured squares (or JSON, or a PNG picture).")
+)
 def card_command(
     number: Annotated[
-        int | None, typer.Argument(help="standard card: 1–32 easy, 33–64 hard")
+        int | None, typer.Argument(help=N_("standard card: 1–32 easy, 33–64 hard"))
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="a generated card from this seed")] = None,
-    hard: Annotated[bool, typer.Option("--hard", help="generated card: hard (with red)")] = False,
-    png: Annotated[str | None, typer.Option(help="also draw both views into this PNG")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the card as JSON")] = False,
+    seed: Annotated[int | None, typer.Option(help=N_("a generated card from this seed"))] = None,
+    hard: Annotated[
+        bool, typer.Option("--hard", help=N_("generated card: hard (with red)"))
+    ] = False,
+    png: Annotated[str | None, typer.Option(help=N_("also draw both views into this PNG"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the card as JSON"))] = False,
 ) -> None:
     """Show a card: both views as coloured squares (or JSON, or a PNG picture)."""
     if number is None and seed is None:
@@ -90,14 +94,18 @@ def card_command(
         console.print(t("drawn into {file}", file=png))
 
 
-@app.command("solve")
+@app.command(
+    "solve", help=N_("Find a construction that matches a card, or prove that none exists.")
+)
 def solve_command(
-    card_number: Annotated[int | None, typer.Option("--card", help="a standard card")] = None,
-    front: Annotated[str | None, typer.Option(help="front view, levels top first, '/'")] = None,
-    back: Annotated[str | None, typer.Option(help="back view, levels top first, '/'")] = None,
-    difficulty: Annotated[str, typer.Option(help="easy or hard (with --front/--back)")] = "easy",
-    count: Annotated[int, typer.Option(help="also count solutions up to this limit")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    card_number: Annotated[int | None, typer.Option("--card", help=N_("a standard card"))] = None,
+    front: Annotated[str | None, typer.Option(help=N_("front view, levels top first, '/'"))] = None,
+    back: Annotated[str | None, typer.Option(help=N_("back view, levels top first, '/'"))] = None,
+    difficulty: Annotated[
+        str, typer.Option(help=N_("easy or hard (with --front/--back)"))
+    ] = "easy",
+    count: Annotated[int, typer.Option(help=N_("also count solutions up to this limit"))] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the result as JSON"))] = False,
 ) -> None:
     """Find a construction that matches a card, or prove that none exists."""
     if card_number is not None:
@@ -141,7 +149,10 @@ def solve_command(
         raise typer.Exit(1)
 
 
-@app.command("generate")
+@app.command(
+    "generate",
+    help=N_("Generate extra cards as JSON lines (or the standard set's data file, --standard)."),
+)
 def generate_command(
     seed: Annotated[int, typer.Option(help="first seed")] = 0,
     count: Annotated[int, typer.Option(help="how many cards (seeds seed, seed+1, …)")] = 1,
@@ -239,14 +250,17 @@ def _puzzle_card(number: int | None, seed: int | None, hard: bool) -> Card:
     return _pick_card(number, seed, hard)
 
 
-@app.command("puzzle")
+@app.command(
+    "puzzle",
+    help=N_("Practice alone: build a card by notation, timed and scored by R14 when done."),
+)
 def puzzle_command(
-    card_number: Annotated[int | None, typer.Option("--card", help="a standard card")] = None,
-    seed: Annotated[int | None, typer.Option(help="a generated card from this seed")] = None,
+    card_number: Annotated[int | None, typer.Option("--card", help=N_("a standard card"))] = None,
+    seed: Annotated[int | None, typer.Option(help=N_("a generated card from this seed"))] = None,
     hard: Annotated[
-        bool, typer.Option("--hard", help="a hard card (picked at random, or generated)")
+        bool, typer.Option("--hard", help=N_("a hard card (picked at random, or generated)"))
     ] = False,
-    side: Annotated[str, typer.Option(help="both, recto or verso: the sides you see")] = "both",
+    side: Annotated[str, typer.Option(help=N_("both, recto or verso: the sides you see"))] = "both",
 ) -> None:
     """Practice alone: build a card by notation, timed and scored by R14 when done."""
     if side not in SIDES:

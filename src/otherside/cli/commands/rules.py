@@ -12,6 +12,7 @@ from rich.markdown import Markdown
 
 from otherside.cli.language import current, t
 from otherside.guide import GAMES, rules_text
+from otherside.i18n import N_
 
 
 def _pager_shows_colour() -> bool:
@@ -29,10 +30,13 @@ def _pager_shows_colour() -> bool:
 
 def rules_command(
     game: Annotated[
-        str, typer.Argument(metavar="GAME", help=f"One of: {', '.join(GAMES)}.", show_default=False)
+        str,
+        typer.Argument(
+            metavar="GAME", help=N_("One of: verso, versus, rectoverso."), show_default=False
+        ),
     ],
     pager: Annotated[
-        bool, typer.Option(help="Page the text (when the output is a terminal).")
+        bool, typer.Option(help=N_("Page the text (when the output is a terminal)."))
     ] = True,
 ) -> None:
     """Print the rules of GAME (verso, versus or rectoverso), paged in a terminal."""
@@ -52,4 +56,7 @@ def rules_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``otherside rules``."""
-    app.command("rules")(rules_command)
+    app.command(
+        "rules",
+        help=N_("Print the rules of GAME (verso, versus or rectoverso), paged in a terminal."),
+    )(rules_command)

@@ -11,6 +11,8 @@ from typing import Annotated, Any
 import typer
 from platformdirs import user_data_dir
 
+from otherside.i18n import N_
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
@@ -177,4 +179,6 @@ def serve(
 
 def register(app: typer.Typer) -> None:
     """Add ``otherside serve``."""
-    app.command("serve")(serve)
+    app.command(
+        "serve", help=N_("Start the table server: play in the browser with friends and bots.")
+    )(serve)

@@ -38,6 +38,7 @@ from otherside.cli.verso_simulate import register_verso_simulate
 from otherside.cli.verso_train import register_verso_train
 from otherside.core import BadRecord, State, derive_seed, make_rng
 from otherside.games import get_game
+from otherside.i18n import N_
 
 HUMAN = "human"
 DEFAULT_PLAYERS = 3
@@ -46,7 +47,7 @@ GAME = get_game("verso")
 MAX_PLAYERS = max(GAME.player_counts)
 
 verso_app = typer.Typer(
-    help="Verso: collect runs of double-sided cards (1-6 players, or solo).",
+    help=N_("Verso: collect runs of double-sided cards (1-6 players, or solo)."),
     no_args_is_help=True,
 )
 
@@ -181,37 +182,42 @@ def _intro(console: Console, kinds: list[str], seed: int, solo: bool) -> None:
 
 
 SeedOption = Annotated[
-    int | None, typer.Option(help="Seed of the deal (and of the bots); random when omitted.")
+    int | None, typer.Option(help=N_("Seed of the deal (and of the bots); random when omitted."))
 ]
 RecordOption = Annotated[
-    Path | None, typer.Option(help="Write the game record (JSON) to this file at the end.")
+    Path | None, typer.Option(help=N_("Write the game record (JSON) to this file at the end."))
 ]
 DelayOption = Annotated[
-    float, typer.Option(min=0, help="Seconds to pause after each bot move, to follow the game.")
+    float, typer.Option(min=0, help=N_("Seconds to pause after each bot move, to follow the game."))
 ]
 DuplicateOption = Annotated[
     bool,
     typer.Option(
         "--allow-duplicate-keep",
-        help="Variant of V8: 'draw' stays legal on a duplicate (the card is discarded).",
+        help=N_("Variant of V8: 'draw' stays legal on a duplicate (the card is discarded)."),
     ),
 ]
 
 
-@verso_app.command()
+@verso_app.command(
+    help=N_("Play a game of Verso at the terminal, against bots or friends sharing the keyboard.")
+)
 def play(
     players: Annotated[
-        int | None, typer.Option(help=f"Number of players, 1 to 6 (default {DEFAULT_PLAYERS}).")
+        int | None,
+        typer.Option(help=N_("Number of players, 1 to 6 (default 3).")),  # DEFAULT_PLAYERS
     ] = None,
     seats: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated seats in order: 'human' or a bot name such as 'random' "
-            "(default: you, then bots).",
+            help=N_(
+                "Comma-separated seats in order: 'human' or a bot name such as 'random' "
+                "(default: you, then bots)."
+            ),
         ),
     ] = None,
     seed: SeedOption = None,
-    first_player: Annotated[int, typer.Option(help="The seat that plays first (0-based).")] = 0,
+    first_player: Annotated[int, typer.Option(help=N_("The seat that plays first (0-based)."))] = 0,
     allow_duplicate_keep: DuplicateOption = False,
     record: RecordOption = None,
     delay: DelayOption = DEFAULT_DELAY,
@@ -226,11 +232,13 @@ def play(
     _run(console, state, kinds, seed, delay, record)
 
 
-@verso_app.command()
+@verso_app.command(
+    help=N_("Play Verso solo (V16-V18): 35 cards against a simulated opponent, then your rating.")
+)
 def solo(
     seed: SeedOption = None,
     seats: Annotated[
-        str, typer.Option(help="Who plays: 'human', or a bot name to watch it play solo.")
+        str, typer.Option(help=N_("Who plays: 'human', or a bot name to watch it play solo."))
     ] = HUMAN,
     allow_duplicate_keep: DuplicateOption = False,
     record: RecordOption = None,
@@ -255,12 +263,14 @@ def solo(
     _run(console, state, kinds, seed, delay, record)
 
 
-@verso_app.command()
+@verso_app.command(
+    help=N_("Step through a game record: every action with its effects, then the final scores.")
+)
 def replay(
-    file: Annotated[Path, typer.Argument(help="A Verso game record (JSON).")],
+    file: Annotated[Path, typer.Argument(help=N_("A Verso game record (JSON)."))],
     as_json: Annotated[
         bool,
-        typer.Option("--json", help="Print the final state as JSON (view, record, names)."),
+        typer.Option("--json", help=N_("Print the final state as JSON (view, record, names).")),
     ] = False,
 ) -> None:
     """Step through a game record: every action with its effects, then the final scores."""

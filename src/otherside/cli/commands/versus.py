@@ -43,7 +43,7 @@ from otherside.guide import name_rule_ids
 from otherside.i18n import N_
 
 app = typer.Typer(
-    help="VERSUS: the hex board of magnets (the rules: otherside rules versus).",
+    help=N_("VERSUS: the hex board of magnets (the rules: otherside rules versus)."),
     no_args_is_help=True,
 )
 HUMAN = "human"
@@ -185,16 +185,18 @@ def _seats(spec: str, think: float, console: Console) -> tuple[list[Bot], tuple[
     return seats, seat_names
 
 
-@app.command()
+@app.command(help=N_("Play VERSUS in the terminal: humans type plies, bots answer."))
 def play(
-    seats: Annotated[str, typer.Option(help="Blue,Brown: 'human' or a bot name.")] = "human,search",
+    seats: Annotated[
+        str, typer.Option(help=N_("Blue,Brown: 'human' or a bot name."))
+    ] = "human,search",
     think: Annotated[
-        float, typer.Option(min=0.01, help="Seconds per ply for the search bot.")
+        float, typer.Option(min=0.01, help=N_("Seconds per ply for the search bot."))
     ] = 1.0,
-    seed: Annotated[int | None, typer.Option(help="Seed for the bots' tie-breaks.")] = None,
+    seed: Annotated[int | None, typer.Option(help=N_("Seed for the bots' tie-breaks."))] = None,
     record: Annotated[
         Path | None,
-        typer.Option(help="Write the game record (JSON) to this file, even if you quit."),
+        typer.Option(help=N_("Write the game record (JSON) to this file, even if you quit.")),
     ] = None,
 ) -> None:
     """Play VERSUS in the terminal: humans type plies, bots answer."""
@@ -219,13 +221,18 @@ def play(
     save_record(console, final, record, names)
 
 
-@app.command(name="replay")
+@app.command(
+    name="replay",
+    help=N_("Check a record, list its actions and draw the board at the end (or after --ply N)."),
+)
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A VERSUS game record (JSON).")],
-    ply: Annotated[int | None, typer.Option(min=0, help="Board after this many actions.")] = None,
+    file: Annotated[Path, typer.Argument(help=N_("A VERSUS game record (JSON)."))],
+    ply: Annotated[
+        int | None, typer.Option(min=0, help=N_("Board after this many actions."))
+    ] = None,
     as_json: Annotated[
         bool,
-        typer.Option("--json", help="Print the final state as JSON (view, record, names)."),
+        typer.Option("--json", help=N_("Print the final state as JSON (view, record, names).")),
     ] = False,
 ) -> None:
     """Check a record, list its actions and draw the board at the end (or after --ply N)."""

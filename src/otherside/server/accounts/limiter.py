@@ -34,6 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from otherside.i18n import N_
 from otherside.server.clock import Clock
 from otherside.server.store.db import Database
 from otherside.server.store.models import RateLimit
@@ -43,8 +44,12 @@ MOST_REMEMBERED = 10_000  # full keys remembered at once (the oldest go first)
 log = logging.getLogger("otherside.server")
 
 
+TOO_MANY = N_("too many {what}; try again in {wait}")
+
+
 class TooMany(HTTPException):
-    """HTTP 429 saying what was too frequent and when to try again (``Retry-After``)."""
+    """HTTP 429 saying what was too frequent (``what``: a catalog message) and when to try
+    again (``Retry-After``); answered in the reader's language with the code ``too_many``."""
 
     def __init__(self, what: str, wait: float, key: str = "", until: float = 0.0) -> None:
         self.what = what
@@ -53,7 +58,7 @@ class TooMany(HTTPException):
         self.until = until
         super().__init__(
             429,
-            f"too many {what}; try again in {span(self.wait)}",
+            TOO_MANY.format(what=what, wait=span(self.wait)),
             headers={"Retry-After": str(self.wait)},
         )
 

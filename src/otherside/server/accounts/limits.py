@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from otherside.i18n import N_
 from otherside.server.accounts.limiter import Limiter, Quota
 
 S = TypeVar("S")
@@ -125,13 +126,13 @@ class Throttles:
             "signin-address",
             limits.signin_failures_per_address,
             signin,
-            "failed sign-ins from your address",
+            N_("failed sign-ins from your address"),
         )
         self.signin_name_address = Quota(
             "signin-name-address",
             limits.signin_failures_per_name_address,
             signin,
-            "failed sign-ins for this name from your address",
+            N_("failed sign-ins for this name from your address"),
         )
         # Counted without a limit: past signin_failures_per_name the account slows down.
         self.signin_name = Quota("signin-name", limits.signin_failures_per_name, signin, "")
@@ -139,33 +140,33 @@ class Throttles:
             "signups",
             limits.signups_per_address,
             limits.creation_window,
-            "new accounts from your address",
+            N_("new accounts from your address"),
         )
         self.guests = Quota(
             "guests",
             limits.guests_per_address,
             limits.creation_window,
-            "guest accounts from your address",
+            N_("guest accounts from your address"),
         )
         self.tables_user = Quota(
             "tables-user",
             limits.tables_per_user,
             limits.tables_window,
-            "new tables from your account",
+            N_("new tables from your account"),
         )
         self.tables_address = Quota(
             "tables-address",
             limits.tables_per_address,
             limits.tables_window,
-            "new tables from your address",
+            N_("new tables from your address"),
         )
-        self.chat = Quota("chat", limits.chat_lines_per_minute, 60.0, "chat lines")
+        self.chat = Quota("chat", limits.chat_lines_per_minute, 60.0, N_("chat lines"))
         self.token_requests = Quota(
-            "token-requests", limits.token_requests_per_minute, 60.0, "requests with this token"
+            "token-requests", limits.token_requests_per_minute, 60.0, N_("requests with this token")
         )
         self.token_failures = Quota(
             "token-failures",
             limits.token_failures_per_address,
             limits.token_failures_window,
-            "requests with unknown tokens from your address",
+            N_("requests with unknown tokens from your address"),
         )

@@ -30,7 +30,7 @@ from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from fastapi import Depends, HTTPException, Request, Response
+from fastapi import Depends, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, select
@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 from otherside.i18n import N_
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.session_cache import SessionCache
+from otherside.server.http.errors import Told
 from otherside.server.store.models import AuthSession, User
 
 COOKIE = "otherside_session"
@@ -307,5 +308,5 @@ async def current_user(request: Request) -> UserInfo | None:
 async def require_user(user: Annotated[UserInfo | None, Depends(current_user)]) -> UserInfo:
     """Dependency: the signed-in user; 401 if nobody is signed in."""
     if user is None:
-        raise HTTPException(401, N_("sign in or play as a guest first"))
+        raise Told(401, "signed_out", N_("sign in or play as a guest first"))
     return user

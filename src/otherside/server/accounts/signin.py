@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import Request
 from starlette.responses import Response
 
+from otherside.i18n import N_
 from otherside.server.accounts.limiter import (
     Slot,
     TooMany,
@@ -115,7 +116,7 @@ class SignInGuard:
             delay = min(limits.signin_slowdown_max, 2.0 ** min(beyond - 1, 30))
             gate = stored_key("signin-name-gate", name)
             if not open_gate(session, gate, delay, now):
-                raise TooMany("sign-in attempts for this name", window_end(session, gate) - now)
+                raise TooMany(N_("sign-in attempts for this name"), window_end(session, gate) - now)
         return [*slots, counted]
 
     async def succeeded(self, slots: list[Slot], name: str, address: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -60,7 +60,12 @@ async def sign_up(
     try:
         name = check_name(body.name.strip())
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
+        raise Told(
+            422,
+            "bad_name",
+            N_("a name has 2 to 24 letters, digits, '_' or '-' (not '{name}')"),
+            name=body.name.strip(),
+        ) from exc
     if len(body.password) < PASSWORD_MIN:
         raise Told(
             422,
@@ -215,7 +220,12 @@ async def set_email(
     try:
         address = check_email(body.email) if body.email else None
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
+        raise Told(
+            422,
+            "bad_email",
+            N_("'{email}' is not an e-mail address (name@domain.tld)"),
+            email=(body.email or "").strip(),
+        ) from exc
 
     def save(session: Session) -> None:
         session.execute(update(User).where(User.id == user.id).values(email=address))

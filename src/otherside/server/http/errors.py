@@ -10,10 +10,12 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.exception_handlers import http_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
-from otherside.i18n import say
+from otherside.i18n import N_, say
+from otherside.server.accounts.limiter import TOO_MANY, TooMany, span
 from otherside.server.http.reader import reader_language
 from otherside.server.tables.errors import Refused, words
 
@@ -30,10 +32,17 @@ class Told(Exception):
         super().__init__(template.format(**params))
 
 
-def _answer(status: int, code: str, message: str, params: dict[str, Any]) -> JSONResponse:
+def _answer(
+    status: int,
+    code: str,
+    message: str,
+    params: dict[str, Any],
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     return JSONResponse(
         {"detail": message, "code": code, "params": params},
         status_code=status,
+        headers=headers,
     )
 
 
@@ -55,6 +64,51 @@ async def http_error_response(request: Request, exc: Exception) -> Response:
     """FastAPI's answer to an ``HTTPException``, its detail in the reader's language when the
     catalogs have it (registered for ``HTTPException``)."""
     assert isinstance(exc, HTTPException)  # registered for HTTPException only
+    language = reader_language(request)
+    if isinstance(exc, TooMany):
+        what = say(language, exc.what)
+        wait = span(exc.wait)
+        message = say(language, TOO_MANY, what=what, wait=wait)
+        params = {"what": exc.what, "retry_after": exc.wait}
+        return _answer(429, "too_many", message, params, dict(exc.headers or {}))
     if isinstance(exc.detail, str):
-        exc = HTTPException(exc.status_code, say(reader_language(request), exc.detail), exc.headers)
+        exc = HTTPException(exc.status_code, say(language, exc.detail), exc.headers)
     return await http_exception_handler(request, exc)
+
+
+# A request body or query FastAPI's validation refuses, by the first problem it found.
+INVALID = {
+    "missing": N_("'{field}' is missing"),
+    "string_too_long": N_("'{field}' has at most {most} characters"),
+    "string_too_short": N_("'{field}' has at least {least} characters"),
+    "json_invalid": N_("the request is not valid JSON"),
+    "model_attributes_type": N_("the request's body must be a JSON object"),
+    "dict_type": N_("'{field}' must be a JSON object"),
+}
+INVALID_OTHER = N_("'{field}' does not have the value or type this request takes")
+
+
+async def invalid_response(request: Request, exc: Exception) -> JSONResponse:
+    """The answer to a request FastAPI's validation refused (registered for
+    ``RequestValidationError``): code ``invalid``, the first problem said in the reader's
+    language, and every problem as FastAPI lists them (``params.errors``: location and type)."""
+    assert isinstance(exc, RequestValidationError)  # registered for it only
+    errors = [
+        {"loc": [str(part) for part in error.get("loc", ())], "type": str(error.get("type"))}
+        for error in exc.errors()
+    ]
+    first = exc.errors()[0] if exc.errors() else {}
+    location = [str(part) for part in first.get("loc", ()) if part != "body"]
+    context = first.get("ctx") or {}
+    params: dict[str, Any] = {
+        "field": ".".join(location) or "body",
+        "problem": str(first.get("type", "")),
+        "errors": errors,
+    }
+    if "max_length" in context:
+        params["most"] = context["max_length"]
+    if "min_length" in context:
+        params["least"] = context["min_length"]
+    template = INVALID.get(params["problem"], INVALID_OTHER)
+    fields = {k: v for k, v in params.items() if k != "errors"}
+    return _answer(422, "invalid", say(reader_language(request), template, **fields), params)

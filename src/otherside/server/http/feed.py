@@ -47,6 +47,7 @@ from otherside.server.accounts.sessions import (
 from otherside.server.accounts.tokens import bearer_token
 from otherside.server.http.deps import HubDep
 from otherside.server.http.errors import Told
+from otherside.server.http.reader import reader_language
 from otherside.server.http.tokens import token_still_valid
 from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.queries import open_table_ids_of
@@ -78,8 +79,11 @@ ACTION_STATUS = {
 class FeedWatch:
     """One table watched for a stream: the table's messages in, the stream's events out."""
 
-    def __init__(self, user: UserInfo, events: asyncio.Queue[dict[str, Any] | None]) -> None:
+    def __init__(
+        self, user: UserInfo, events: asyncio.Queue[dict[str, Any] | None], language: str
+    ) -> None:
         self.user: UserInfo | None = user
+        self.language = language
         self.events = events
         self.started = False
         self.ended = False
@@ -160,7 +164,7 @@ class Feed:
         for table_id in ids:
             if table_id in self.watched:
                 continue
-            watch = FeedWatch(self.user, self.events)
+            watch = FeedWatch(self.user, self.events, reader_language(self.request))
             try:
                 live = await self.hub.attach(table_id, watch)
             except Refused:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
+from otherside.i18n import N_
 from otherside.server.accounts.limiter import Quota
 
 
@@ -23,7 +24,9 @@ class FinishedGames:
 
     def __init__(self, entries: int, per_minute: int) -> None:
         self.entries = entries
-        self.quota = Quota("replays", per_minute, 60.0, "replays and histories from your address")
+        self.quota = Quota(
+            "replays", per_minute, 60.0, N_("replays and histories from your address")
+        )
         self._cache: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
 
     async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:

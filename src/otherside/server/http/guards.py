@@ -22,9 +22,11 @@ from urllib.parse import unquote_to_bytes
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from otherside.i18n import N_, say
 from otherside.server.accounts.limits import parse_settings
 from otherside.server.accounts.security import ASGIApp, Message, Receive, Scope, Send
 from otherside.server.http.inputs import InputRefused, check_text, parse_json
+from otherside.server.http.reader import reader_language
 
 # Descriptors the process keeps for itself (database, logs, bot workers' pipes, epoll…)
 # beyond those of client connections: an eighth of the limit, and at least this many.
@@ -102,7 +104,7 @@ class BodyTooLarge(InputRefused):
         super().__init__(
             "body_too_large",
             413,
-            f"the request body is larger than {limit} bytes",
+            N_("the request body is larger than {limit} bytes"),
             limit=limit,
         )
 
@@ -129,15 +131,15 @@ class RequestGuard:
                         raise
                     # Not JSON at all: the route's own validation says so, in its words.
         except InputRefused as refused:
-            await _refuse(send, refused)
+            await _refuse(send, refused, reader_language(Request(scope)))
             return
         await self.app(scope, _replay(body, receive), send)
 
     def _check_target(self, scope: Scope) -> None:
-        check_text(scope["path"], "the path")
+        check_text(scope["path"], "path")
         query = scope.get("query_string", b"")
         if query:
-            check_text(unquote_to_bytes(query).decode("utf-8", "replace"), "the query")
+            check_text(unquote_to_bytes(query).decode("utf-8", "replace"), "query")
 
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
         """The whole body, read no further than the limit."""
@@ -192,14 +194,15 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 async def server_error(request: Request, exc: Exception) -> JSONResponse:
     """The answer to a request the server failed on: JSON with a stable code, never a trace or
     a database driver's words (the log has them)."""
+    words = N_("the server failed to answer this request; try again")
     return JSONResponse(
-        {"detail": "the server failed to answer this request; try again", "code": "server_error"},
+        {"detail": say(reader_language(request), words), "code": "server_error"},
         status_code=500,
     )
 
 
-async def _refuse(send: Send, refused: InputRefused) -> None:
-    body = json.dumps(refused.to_json()).encode()
+async def _refuse(send: Send, refused: InputRefused, language: str) -> None:
+    body = json.dumps(refused.to_json(language)).encode()
     await send(
         {
             "type": "http.response.start",

@@ -14,6 +14,8 @@ import json
 import unicodedata
 from typing import Any
 
+from otherside.i18n import DEFAULT, N_, say
+
 JSON_DEPTH = 32
 
 
@@ -26,15 +28,20 @@ class InputRefused(ValueError):
         params: the values the words are made from.
     """
 
-    def __init__(self, code: str, status: int, message: str, **params: Any) -> None:
+    def __init__(self, code: str, status: int, template: str, **params: Any) -> None:
         self.code = code
         self.status = status
+        self.template = template
         self.params = params
-        super().__init__(message)
+        super().__init__(template.format(**params))
 
-    def to_json(self) -> dict[str, Any]:
-        """The refusal as an HTTP error body."""
-        return {"detail": str(self), "code": self.code, "params": self.params}
+    def to_json(self, language: str = DEFAULT) -> dict[str, Any]:
+        """The refusal as an HTTP error body, its words in ``language``."""
+        return {
+            "detail": say(language, self.template, **self.params),
+            "code": self.code,
+            "params": self.params,
+        }
 
 
 def json_depth(text: str | bytes) -> int:
@@ -85,7 +92,7 @@ def check_depth(text: str | bytes, limit: int = JSON_DEPTH) -> None:
         raise InputRefused(
             "json_too_deep",
             400,
-            f"JSON nested {depth} levels deep; at most {limit} are accepted",
+            N_("JSON nested {depth} levels deep; at most {limit} are accepted"),
             depth=depth,
             limit=limit,
         )
@@ -118,7 +125,7 @@ def check_text(text: str, where: str) -> None:
         raise InputRefused(
             "control_character",
             422,
-            f"{where} holds the control character {point}; text may not contain control characters",
+            N_("{field} holds the control character {character}; text may not hold one"),
             field=where,
             character=point,
         )

@@ -14,14 +14,16 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from otherside.guide import guide_language, rules_text
+from otherside.guide import GAMES, guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
-from otherside.server.http.reader import reader_language
+from otherside.server.http.errors import Told
+from otherside.server.http.reader import LanguageDep, reader_language
 from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
 from otherside.server.live.protocol import TableOut
+from otherside.server.live.reader_words import choices_said
 from otherside.server.live.wire import table_fields, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
 from otherside.server.store.db import Database
@@ -33,6 +35,7 @@ from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
+from otherside.server.tables.setup_refusals import problem
 
 router = APIRouter(prefix="/api")
 Me = Annotated[UserInfo, Depends(require_user)]
@@ -69,8 +72,8 @@ def _title(info: TableInfo) -> str:
         return info.game
 
 
-def _out(info: TableInfo, ratings: dict[int, float] | None = None) -> TableOut:
-    return table_out(info, _title(info), ratings)
+def _out(info: TableInfo, ratings: dict[int, float] | None, language: str) -> TableOut:
+    return table_out(info, _title(info), ratings, language=language)
 
 
 async def _ratings(db: Database, infos: list[TableInfo]) -> dict[str, dict[int, float]]:
@@ -87,18 +90,21 @@ async def _ratings(db: Database, infos: list[TableInfo]) -> dict[str, dict[int, 
     return await db.run(load) if wanted else {}
 
 
-async def table_summary(db: Database, info: TableInfo) -> TableOut:
-    """One table for an answer, with its players' ratings."""
+async def table_summary(db: Database, info: TableInfo, language: str) -> TableOut:
+    """One table for an answer, with its players' ratings, its words in ``language``."""
     ratings = await _ratings(db, [info])
-    return _out(info, ratings.get(info.game))
+    return _out(info, ratings.get(info.game), language)
 
 
 @router.get("/games")
-async def games(limits: LimitsDep) -> list[GameOut]:
+async def games(limits: LimitsDep, language: LanguageDep) -> list[GameOut]:
     """The games this server offers, with their player counts, options and bots (those this
-    server's cap on thinking allows)."""
+    server's cap on thinking allows; each bot's label in the reader's language)."""
     cap = limits.bot_think_cap
-    return [GameOut.model_validate(adapter.to_json(cap)) for adapter in available_adapters()]
+    return [
+        GameOut.model_validate(choices_said(adapter.to_json(cap), language))
+        for adapter in available_adapters()
+    ]
 
 
 @dataclass(frozen=True)
@@ -124,10 +130,10 @@ class TableMaking:
         )
         try:
             made = await making()
-        except (HTTPException, Refused):
+        except (HTTPException, Refused, Told):
             await throttles.limiter.release(*slots)
             raise
-        return await table_summary(self.db, made)
+        return await table_summary(self.db, made, reader_language(self.request))
 
 
 async def table_making(
@@ -151,52 +157,64 @@ async def create(body: NewTable, making: MakingDep) -> TableOut:
 
 
 @router.get("/tables")
-async def tables(db: DatabaseDep, status: str = "waiting") -> list[TableOut]:
+async def tables(db: DatabaseDep, language: LanguageDep, status: str = "waiting") -> list[TableOut]:
     """Tables by status: ``waiting`` (open to join), ``playing`` (to watch) or ``over``."""
     if status not in ("waiting", "playing", "over"):
-        raise HTTPException(422, f"status must be waiting, playing or over, not {status!r}")
+        raise Told(
+            422,
+            "bad_status",
+            N_("a table's status is 'waiting', 'playing' or 'over', not '{given}'"),
+            given=status,
+        )
     infos = await db.run(lambda s: list_tables(s, status))
     ratings = await _ratings(db, infos)
-    return [_out(info, ratings.get(info.game)) for info in infos]
+    return [_out(info, ratings.get(info.game), language) for info in infos]
 
 
 @router.get("/my/tables")
-async def my_tables(db: DatabaseDep, user: Me) -> list[MyTableOut]:
+async def my_tables(db: DatabaseDep, user: Me, language: LanguageDep) -> list[MyTableOut]:
     """The tables where I have a seat, most recent first; ``your_turn`` marks those waiting
     for me."""
     infos = await db.run(lambda s: list_user_tables(s, user.id))
     ratings = await _ratings(db, infos)
-    return [_mine(info, ratings.get(info.game), user) for info in infos]
+    return [_mine(info, ratings.get(info.game), user, language) for info in infos]
 
 
-def _mine(info: TableInfo, ratings: dict[int, float] | None, me: UserInfo) -> MyTableOut:
+def _mine(
+    info: TableInfo, ratings: dict[int, float] | None, me: UserInfo, language: str
+) -> MyTableOut:
     seat = info.playing_seat_of(me.id)
     return MyTableOut(
-        **table_fields(info, _title(info), ratings),
+        **table_fields(info, _title(info), ratings, language=language),
         you=info.seat_of(me.id),
         your_turn=info.status == "playing" and seat is not None and seat in info.to_move,
     )
 
 
 @router.get("/tables/{table_id}")
-async def table(table_id: str, db: DatabaseDep) -> TableOut:
+async def table(table_id: str, db: DatabaseDep, language: LanguageDep) -> TableOut:
     """One table's summary."""
     info = await db.run(lambda s: load_table(s, table_id))
     if info is None:
-        raise HTTPException(404, f"no table {table_id!r}")
-    return await table_summary(db, info)
+        raise Refused("no_table", table=table_id)
+    return await table_summary(db, info, language)
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinBody, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
+async def join(
+    table_id: str, body: JoinBody, hub: HubDep, db: DatabaseDep, user: Me, language: LanguageDep
+) -> TableOut:
     """Take a free seat."""
-    return await table_summary(db, await hub.ask(table_id, seating.Join(user, body.seat)))
+    joined = await hub.ask(table_id, seating.Join(user, body.seat))
+    return await table_summary(db, joined, language)
 
 
 @router.post("/tables/{table_id}/leave")
-async def leave(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
+async def leave(
+    table_id: str, hub: HubDep, db: DatabaseDep, user: Me, language: LanguageDep
+) -> TableOut:
     """Give up my seat before the game starts."""
-    return await table_summary(db, await hub.ask(table_id, seating.Leave(user)))
+    return await table_summary(db, await hub.ask(table_id, seating.Leave(user)), language)
 
 
 class SeatBody(BaseModel):
@@ -207,35 +225,43 @@ class SeatBody(BaseModel):
 
 @router.post("/tables/{table_id}/play-on")
 async def play_on(
-    table_id: str, body: SeatBody, hub: HubDep, db: DatabaseDep, user: Me
+    table_id: str, body: SeatBody, hub: HubDep, db: DatabaseDep, user: Me, language: LanguageDep
 ) -> TableOut:
     """Play on with a bot in the seat of a partner who has been gone long (a game without
     player clocks)."""
-    return await table_summary(db, await hub.ask(table_id, PlayOnWithBot(user, body.seat)))
+    played_on = await hub.ask(table_id, PlayOnWithBot(user, body.seat))
+    return await table_summary(db, played_on, language)
 
 
 @router.post("/tables/{table_id}/bots")
-async def bots(table_id: str, body: BotBody, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
+async def bots(
+    table_id: str, body: BotBody, hub: HubDep, db: DatabaseDep, user: Me, language: LanguageDep
+) -> TableOut:
     """Host only: ``{"bot": "greedy"}`` fills every empty seat; with ``"seat"`` sets one seat
     (``"bot": null`` empties it)."""
     if body.seat is not None:
         seated = await hub.ask(table_id, seating.SetBot(user, body.seat, body.bot))
-        return await table_summary(db, seated)
+        return await table_summary(db, seated, language)
     if body.bot is None:
-        raise HTTPException(422, N_("name a bot to fill the empty seats with"))
-    return await table_summary(db, await hub.ask(table_id, seating.Fill(user, body.bot)))
+        raise Told(422, "no_bot", N_("name a bot to fill the empty seats with"))
+    filled = await hub.ask(table_id, seating.Fill(user, body.bot))
+    return await table_summary(db, filled, language)
 
 
 @router.post("/tables/{table_id}/start")
-async def start(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
+async def start(
+    table_id: str, hub: HubDep, db: DatabaseDep, user: Me, language: LanguageDep
+) -> TableOut:
     """Host only: start the game (every seat must be taken)."""
-    return await table_summary(db, await hub.ask(table_id, seating.Start(user)))
+    return await table_summary(db, await hub.ask(table_id, seating.Start(user)), language)
 
 
 @router.post("/tables/{table_id}/stop")
-async def stop(table_id: str, hub: HubDep, db: DatabaseDep, user: Me) -> TableOut:
+async def stop(
+    table_id: str, hub: HubDep, db: DatabaseDep, user: Me, language: LanguageDep
+) -> TableOut:
     """Host only: stop a game with bots only (it ends aborted, unrated)."""
-    return await table_summary(db, await hub.ask(table_id, bot_tables.Stop(user)))
+    return await table_summary(db, await hub.ask(table_id, bot_tables.Stop(user)), language)
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201)
@@ -256,7 +282,13 @@ async def rules(game: str, request: Request, lang: str | None = None) -> Respons
     try:
         text = rules_text(game, language)
     except ValueError as exc:
-        raise HTTPException(404, str(exc)) from exc
+        raise Told(
+            404,
+            "no_rules",
+            N_("no rules for '{game}'; games: {games}"),
+            game=game,
+            games=", ".join(GAMES),
+        ) from exc
     headers = {"Content-Language": language, "Vary": "Accept-Language, Cookie"}
     return Response(text, media_type="text/markdown; charset=utf-8", headers=headers)
 
@@ -267,6 +299,6 @@ async def ratings(db: DatabaseDep, game: str = "versus") -> list[LeaderOut]:
     try:
         get_adapter(game)
     except ValueError as exc:
-        raise HTTPException(422, str(exc)) from exc
+        raise Refused("bad_request", **problem(exc)) from exc
     rows = await db.run(lambda s: leaderboard(s, game))
     return [LeaderOut.model_validate(row) for row in rows]

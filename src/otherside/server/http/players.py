@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from otherside.i18n import N_
 from otherside.server.http.deps import DatabaseDep
+from otherside.server.http.errors import Told
 from otherside.server.http.schemas import PlayerOut
 from otherside.server.ratings.rated import current_ratings, rating_history
 from otherside.server.store.models import User
@@ -119,5 +121,5 @@ async def player(name: str, db: DatabaseDep) -> PlayerOut:
 
     data = await db.run(load)
     if data is None:
-        raise HTTPException(404, f"no player called {name!r}")
+        raise Told(404, "no_player", N_("no player called '{name}'"), name=name)
     return PlayerOut.model_validate(data)

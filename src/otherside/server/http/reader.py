@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
 
 from otherside.i18n import COOKIE, choose, languages
 
@@ -22,3 +24,7 @@ def remember_language(request: Request, response: Response, language: str | None
         response.set_cookie(
             COOKIE, str(language), max_age=YEAR, path="/", samesite="lax", secure=secure
         )
+
+
+# A route's reader's language, for the words it sends beside machine fields (a pace, a bot).
+LanguageDep = Annotated[str, Depends(reader_language)]

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 
 from otherside.core.game import Game, State
@@ -22,13 +22,16 @@ from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.clock import Clock
 from otherside.server.http.deps import ClockDep, DatabaseDep, FinishedGamesDep, ThrottlesDep
+from otherside.server.http.errors import Told
 from otherside.server.http.lobby import table_summary
+from otherside.server.http.reader import LanguageDep
 from otherside.server.http.schemas import HistoryOut, ReplayOut, ReplayStep
 from otherside.server.live.wire import seat_out
 from otherside.server.store.db import Database
 from otherside.server.store.queries import load_moves, load_table
 from otherside.server.store.records import MoveRow, TableInfo
 from otherside.server.tables.adapters import get_adapter
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import GameClock, replayed
 
 HISTORY_STEPS = 400
@@ -63,7 +66,7 @@ async def history(
     table's log is rebuilt from after a reload; it holds nothing the websocket did not send."""
     info = await db.run(lambda s: load_table(s, table_id))
     if info is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        raise Refused("no_table", table=table_id)
     if info.status == "waiting":
         return HistoryOut(views=[])
     seat = info.playing_seat_of(user.id if user else None)
@@ -82,7 +85,11 @@ async def history(
 
 @router.get("/tables/{table_id}/replay", response_model=ReplayOut)
 async def replay(
-    table_id: str, db: DatabaseDep, clock: ClockDep, finished: FinishedGamesDep
+    table_id: str,
+    db: DatabaseDep,
+    clock: ClockDep,
+    finished: FinishedGamesDep,
+    language: LanguageDep,
 ) -> Response:
     """A finished game step by step: the public view before the first action and after each."""
     info = await _finished(db, table_id)
@@ -90,9 +97,10 @@ async def replay(
     async def written() -> Response:
         # Each step with the time it was played, so a timed game replays as it happened.
         steps: list[ReplayStep] = await _replay(db, clock, info, _public_step)
-        return _json(ReplayOut(table=await table_summary(db, info), steps=steps))
+        return _json(ReplayOut(table=await table_summary(db, info, language), steps=steps))
 
-    answer: Response = await finished.answer(("replay", table_id), written)
+    # One answer per language: the table's words (pace, bots) are the reader's.
+    answer: Response = await finished.answer(("replay", table_id, language), written)
     return Response(answer.body, media_type="application/json")
 
 
@@ -118,10 +126,14 @@ async def record(table_id: str, db: DatabaseDep) -> Response:
 async def _finished(db: Database, table_id: str) -> TableInfo:
     info = await db.run(lambda s: load_table(s, table_id, with_record=True))
     if info is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        raise Refused("no_table", table=table_id)
     if info.status != "over" or info.record is None:
         # The record holds the pile: it stays secret until the game is over.
-        raise HTTPException(409, N_("records and replays are available once the game is over"))
+        raise Told(
+            409,
+            "not_over",
+            N_("records and replays are available once the game is over"),
+        )
     return info
 
 

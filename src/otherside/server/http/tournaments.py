@@ -18,6 +18,7 @@ from otherside.server.accounts.sessions import UserInfo, require_user
 from otherside.server.http.deps import ClockDep, DatabaseDep, LimitsDep
 from otherside.server.http.errors import Told
 from otherside.server.store.db import Database
+from otherside.server.tables import setup_refusals
 from otherside.server.tables.adapters import get_adapter
 from otherside.server.tournaments import events, settings
 from otherside.server.tournaments.director import Director
@@ -299,7 +300,7 @@ async def add_bot(
         try:
             spec = get_adapter(found.settings.game).check_bot(body.bot, limits.bot_think_cap)
         except ValueError as exc:
-            raise EventRefused("bad_bot", reason=str(exc)) from exc
+            raise EventRefused("bad_bot", **setup_refusals.problem(exc)) from exc
         same = sum(e.bot == spec for e in found.entrants)
         name = spec if not same else f"{spec} {same + 1}"
         now = clock.now()

@@ -25,8 +25,8 @@ from otherside.server.live.wire import table_out
 from otherside.server.tables.live import Connection, LiveTable
 
 
-def table_text(live: LiveTable, seat: int | None) -> str:
-    """The ``table`` message for ``seat`` (``None``: a spectator)."""
+def table_text(live: LiveTable, seat: int | None, language: str) -> str:
+    """The ``table`` message for ``seat`` (``None``: a spectator), its words in ``language``."""
     away = {}
     if live.info.status == "playing":
         for s in live.info.seats:
@@ -34,7 +34,9 @@ def table_text(live: LiveTable, seat: int | None) -> str:
                 since = live.away_since(s.user_id)
                 if since is not None:
                     away[s.user_id] = since
-    out = table_out(live.info, live.adapter.title, live.ratings, live.rating_changes, away)
+    out = table_out(
+        live.info, live.adapter.title, live.ratings, live.rating_changes, away, language
+    )
     return TableMessage(table=out, you=seat).model_dump_json()
 
 
@@ -76,7 +78,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
 def send_state(conn: Connection, live: LiveTable, now: datetime) -> None:
     """Send ``conn`` the table and its view, as they are now."""
     seat = live.seat_of(conn)
-    conn.deliver(table_text(live, seat))
+    conn.deliver(table_text(live, seat, conn.language))
     view = view_text(live, seat, clock_out(live, now))
     if view is not None:
         conn.deliver(view)
@@ -86,19 +88,24 @@ def broadcast(
     live: LiveTable, now: datetime, table: bool, view: bool, skip: Connection | None = None
 ) -> None:
     """Tell every watcher of the table but ``skip`` (``table``: its seats and status;
-    ``view``: the game); each text is made once per seat."""
-    texts: dict[int | None, tuple[str | None, str | None]] = {}
+    ``view``: the game); the ``table`` text is made once per seat and language, the ``view``
+    once per seat."""
+    tables: dict[tuple[int | None, str], str] = {}
+    views: dict[int | None, str | None] = {}
     clock = clock_out(live, now)
     for conn in list(live.watchers):
         if conn is skip:
             continue
         seat = live.seat_of(conn)
-        if seat not in texts:
-            texts[seat] = (
-                table_text(live, seat) if table else None,
-                view_text(live, seat, clock) if view else None,
-            )
-        for text in texts[seat]:
+        if table:
+            key = (seat, conn.language)
+            if key not in tables:
+                tables[key] = table_text(live, seat, conn.language)
+            conn.deliver(tables[key])
+        if view:
+            if seat not in views:
+                views[seat] = view_text(live, seat, clock)
+            text = views[seat]
             if text is not None:
                 conn.deliver(text)
 

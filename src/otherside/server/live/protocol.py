@@ -144,7 +144,7 @@ def parse_client_message(
     if len(text) > MAX_MESSAGE_CHARS:
         raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_CHARS} characters")
     try:
-        data = parse_json(text, where="the message")
+        data = parse_json(text, where="message")
     except InputRefused as exc:
         raise ProtocolError("malformed", str(exc)) from exc
     except json.JSONDecodeError as exc:

@@ -7,18 +7,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from otherside.bots.spec import BotSpec
+from otherside.i18n import DEFAULT
 from otherside.server.live.protocol import SeatOut, TableOut
+from otherside.server.live.reader_words import bot_words, pace_words, seat_words
 from otherside.server.store.records import SeatInfo, TableInfo
 from otherside.server.tables.outcome_words import with_words
 
 
-def bot_label(spec: str, seat: int) -> str:
-    """A bot seat's name for people.
+def bot_label(spec: str, seat: int, language: str = DEFAULT) -> str:
+    """A bot seat's name for people in ``language``.
 
-    >>> bot_label("greedy", 1), bot_label("search:think=2", 0)
-    ('Greedy bot 2', 'Search bot 1 · 2 s a move')
+    >>> bot_label("greedy", 1), bot_label("search:think=2", 0, "de")
+    ('Greedy bot 2', 'Such-Bot 1 · 2 s pro Zug')
     """
-    return BotSpec.parse(spec).seat_label(seat)
+    return seat_words(spec, seat, language)
 
 
 def _bot_name(spec: str | None) -> str | None:
@@ -26,9 +28,9 @@ def _bot_name(spec: str | None) -> str | None:
     return BotSpec.parse(spec).name if spec is not None else None
 
 
-def _bot_label(spec: str | None) -> str | None:
+def _bot_label(spec: str | None, language: str) -> str | None:
     """A seat's bot with its settings for people (``Search bot · 2 s a move``)."""
-    return BotSpec.parse(spec).label() if spec is not None else None
+    return bot_words(spec, language) if spec is not None else None
 
 
 def seat_out(
@@ -36,9 +38,11 @@ def seat_out(
     rating: float | None = None,
     change: float | None = None,
     away: datetime | None = None,
+    language: str = DEFAULT,
 ) -> SeatOut:
     """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated;
-    ``change``: what the finished game did to it)."""
+    ``change``: what the finished game did to it; ``language``: the reader's, for the words
+    of a bot seat)."""
     if seat.user_id is not None:
         return SeatOut(
             seat=seat.seat,
@@ -47,7 +51,7 @@ def seat_out(
             user_id=seat.user_id,
             bot=seat.bot,
             bot_name=_bot_name(seat.bot),
-            bot_label=_bot_label(seat.bot),
+            bot_label=_bot_label(seat.bot, language),
             guest=seat.guest,
             bot_account=seat.bot_account,
             forfeit=seat.forfeit,
@@ -59,10 +63,10 @@ def seat_out(
         return SeatOut(
             seat=seat.seat,
             kind="bot",
-            name=bot_label(seat.bot, seat.seat),
+            name=bot_label(seat.bot, seat.seat, language),
             bot=seat.bot,
             bot_name=_bot_name(seat.bot),
-            bot_label=_bot_label(seat.bot),
+            bot_label=_bot_label(seat.bot, language),
         )
     return SeatOut(seat=seat.seat, kind="empty", name=None)
 
@@ -73,10 +77,12 @@ def table_out(
     ratings: dict[int, float] | None = None,
     changes: dict[int, float] | None = None,
     away: dict[int, datetime] | None = None,
+    language: str = DEFAULT,
 ) -> TableOut:
     """The wire form of ``info`` (``title``: the game's display name; ``ratings`` by user id,
-    and ``changes`` the finished game made to them)."""
-    return TableOut(**table_fields(info, title, ratings, changes, away))
+    and ``changes`` the finished game made to them; ``language``: the reader's, for the words
+    beside the machine fields)."""
+    return TableOut(**table_fields(info, title, ratings, changes, away, language))
 
 
 def table_fields(
@@ -85,6 +91,7 @@ def table_fields(
     ratings: dict[int, float] | None = None,
     changes: dict[int, float] | None = None,
     away: dict[int, datetime] | None = None,
+    language: str = DEFAULT,
 ) -> dict[str, Any]:
     """The fields of :func:`table_out`'s answer, for a schema that adds its own to them (a
     player's list of tables: :class:`~otherside.server.http.schemas.MyTableOut`)."""
@@ -98,15 +105,17 @@ def table_fields(
         players=info.players,
         options=info.options,
         pace=info.pace.to_json(),
-        pace_text=info.pace.describe(),
+        pace_text=pace_words(info.pace, language),
         rated=info.rated,
         status=info.status,
         owner=info.owner_name,
         owner_id=info.owner_id,
         seats=[
-            seat_out(s, ratings.get(s.user_id), changes.get(s.user_id), away.get(s.user_id))
+            seat_out(
+                s, ratings.get(s.user_id), changes.get(s.user_id), away.get(s.user_id), language
+            )
             if s.user_id is not None
-            else seat_out(s)
+            else seat_out(s, language=language)
             for s in info.seats
         ],
         version=info.version,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from otherside.i18n import DEFAULT, N_, Nn_, say, say_n
+from otherside.server.tables import setup_refusals
 
 
 def _seats(seats: list[int]) -> str:
@@ -42,6 +43,8 @@ def _fields(params: dict[str, Any]) -> dict[str, Any]:
 # by the field ``count``). The templates are the catalogs' messages (otherside.i18n).
 _CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
     "no_table": (404, N_("no table '{table}'")),
+    # A table's setup (game, players, options, pace) and a bot spec: the words follow the
+    # params' ``problem`` (:mod:`.setup_refusals`).
     "bad_request": (422, "{reason}"),
     "bad_bot": (422, "{reason}"),
     "no_such_seat": (422, N_("no seat {given}; seats are 0 to {last}")),
@@ -88,6 +91,7 @@ _CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
     ),
 }
 
+SETUP_CODES = ("bad_request", "bad_bot")
 HTTP_STATUS: dict[str, int] = {code: status for code, (status, _words) in _CODES.items()}
 CODES = tuple(_CODES)
 
@@ -99,6 +103,8 @@ def words(code: str, params: dict[str, Any], language: str = DEFAULT) -> str:
     'Platz 1 ist von Ada besetzt'
     """
     template = _CODES[code][1]
+    if code in SETUP_CODES:
+        template = setup_refusals.template(params)
     fields = _fields(params)
     if isinstance(template, tuple):
         return say_n(language, *template, fields.pop("count"), **fields)

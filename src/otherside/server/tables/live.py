@@ -29,6 +29,8 @@ class Connection(Protocol):
     """Someone watching a table: a websocket, or a recorder in tests."""
 
     user: UserInfo | None
+    # The reader's language, for the words the table's messages carry (a pace, a bot).
+    language: str
 
     def deliver(self, text: str) -> None:
         """Queue ``text`` for sending; never blocks."""

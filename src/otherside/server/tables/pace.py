@@ -124,18 +124,6 @@ class Pace:
         """A live clock after a move that took ``spent``: less the time, plus the increment."""
         return max(0, time_left_ms - _ms(spent)) + round(self.increment * 1000)
 
-    def describe(self) -> str:
-        """Words for the lobby.
-
-        >>> Pace().describe(), Pace(kind="turn").describe(), Pace(kind="rounds").describe()
-        ('live · 10 min + 5 s', 'turn-based · 7 days a move', 'timed rounds · no player clock')
-        """
-        if self.kind == "live":
-            return f"live · {self.minutes:g} min + {self.increment:g} s"
-        if self.kind == "rounds":
-            return "timed rounds · no player clock"
-        return f"turn-based · {self.days:g} days a move"
-
 
 def _ms(delta: timedelta) -> int:
     return round(delta.total_seconds() * 1000)

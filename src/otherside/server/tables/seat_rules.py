@@ -17,6 +17,7 @@ from otherside.server.tables import timing
 from otherside.server.tables.adapters import BOT_ACCOUNTS, GameAdapter, get_adapter
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.pace import Pace
+from otherside.server.tables.setup_refusals import problem
 
 
 def new_table(
@@ -33,7 +34,7 @@ def new_table(
             )
         return adapter.clean_options(options, players), Pace.parse(pace, adapter.pace)
     except ValueError as exc:
-        raise Refused("bad_request", reason=str(exc)) from exc
+        raise Refused("bad_request", **problem(exc)) from exc
 
 
 def first_seats(owner: UserInfo, players: int) -> tuple[SeatInfo, ...]:
@@ -143,7 +144,7 @@ def checked_bot(info: TableInfo, bot: str, think_cap: float | None = None) -> st
     try:
         return get_adapter(info.game).check_bot(bot, think_cap)
     except ValueError as exc:
-        raise Refused("bad_bot", reason=str(exc)) from exc
+        raise Refused("bad_bot", **problem(exc)) from exc
 
 
 def set_bot(

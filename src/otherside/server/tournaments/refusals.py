@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from otherside.i18n import N_
+from otherside.server.tables import setup_refusals
 
 # code -> (HTTP status, the English template of its words)
 CODES: dict[str, tuple[int, str]] = {
@@ -35,7 +36,7 @@ CODES: dict[str, tuple[int, str]] = {
     "closed_to_people": (409, N_("this event is for bots only")),
     "closed_to_bots": (409, N_("this event is for people only")),
     "too_few_entrants": (409, N_("the event needs at least {least} entrants to start")),
-    "bad_bot": (422, "{reason}"),
+    "bad_bot": (422, "{reason}"),  # said by its params' problem (tables/setup_refusals.py)
     "too_many_events": (
         429,
         N_("you already host {most} events not yet started: start one first"),
@@ -61,4 +62,6 @@ class EventRefused(Exception):
     @property
     def template(self) -> str:
         """The English template of its words."""
+        if self.code == "bad_bot":
+            return setup_refusals.template(self.params)
         return CODES[self.code][1]
