@@ -1,6 +1,7 @@
 """Post-game analysis against a real server process: a VERSUS game between the random bot and
 the search bot, analysed by the bots once it is over; its engine moves checked against the
-rules engine replaying the game's record, independently of the analysis code."""
+second VERSUS written from the rules text alone (``tests/games/versus/reference.py``); and an
+analysis asked for while a person still plays is refused."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import httpx
 import pytest
 
 from otherside.games import verso
-from otherside.games.versus import Ply, parse_action, replay
+from otherside.games.versus import replay
 from otherside.server.store.db import sqlite_url
+from tests.games.versus.reference import Position
 from tests.server.processes import Server, free_port
 
 RANDOM, SEARCH = 0, 1
@@ -89,22 +91,39 @@ def test_a_finished_game_is_analysed_once_and_never_during_play(server: str) -> 
     plies = result["plies"]
     assert len(plies) == len(record["plies"]) == progress["total"]
     assert result["judgements"] == {"blunder": 0.3, "mistake": 0.2, "inaccuracy": 0.1}
-    # The rules engine replays the game: each engine ply is legal in the position before
-    # the ply it is given for, and each played ply is the record's.
-    state = replay({**record, "plies": []})
+    # VERSUS written a second time from the rules text follows the game: each engine ply is
+    # legal in the position before the ply it is given for, and each played ply is the
+    # record's; the rules engine agrees that the game is over.
+    position = Position.start()
     for entry, played in zip(plies, record["plies"], strict=True):
         assert -1.0 <= entry["eval"] <= 1.0
         assert entry["played"] == played
-        best = parse_action(entry["best"])
-        assert isinstance(best, Ply) and best in state.legal_actions(), entry
-        assert entry["seat"] == state.current_player
+        assert entry["best"] in position.legal(), entry
+        assert entry["seat"] == position.to_move
         assert entry["judgement"] in (None, "inaccuracy", "mistake", "blunder")
-        state = state.apply(played)
-    assert state.is_over
+        position.play(played)
+    assert replay(record).is_over
     random_errors = [
         p for p in plies if p["seat"] == RANDOM and p["judgement"] in ("mistake", "blunder")
     ]
     assert random_errors, plies
+
+
+def test_an_analysis_asked_for_during_play_is_refused_and_nothing_is_stored(server: str) -> None:
+    with httpx.Client(base_url=server, timeout=30) as http:
+        assert http.post("/api/guest", json={}).status_code in (200, 201)
+        made = http.post("/api/tables", json={"game": "versus", "players": 2})
+        table = str(made.json()["id"])
+        assert http.post(f"/api/tables/{table}/bots", json={"bot": "random", "seat": 1}).is_success
+        path = f"/api/tables/{table}/analysis"
+        before = http.post(path)  # not even started
+        assert before.status_code == 409 and before.json()["code"] == "game_not_over"
+        assert http.post(f"/api/tables/{table}/start").status_code == 200
+        # Blue, the guest, has not moved: the game is in play until they do.
+        assert http.get(f"/api/tables/{table}").json()["status"] == "playing"
+        during = http.post(path)
+        assert during.status_code == 409 and during.json()["code"] == "game_not_over"
+        assert http.get(path).json()["code"] == "analysis_not_requested"
 
 
 def test_a_verso_game_is_weighed_decision_by_decision(server: str) -> None:

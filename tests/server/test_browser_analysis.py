@@ -113,3 +113,31 @@ def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, s
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#analysis").screenshot(path=str(SHOTS / "analysis-verso-phone.png"))
     assert page.errors == []
+
+
+def test_a_recto_verso_card_not_completed_shows_the_solvers_building_from_both_sides(
+    browser: Any, server: str
+) -> None:
+    # The random bot builds next to the partner bot: their cards are not completed.
+    page = _page(browser, server, DESKTOP)
+    table = _finished_bot_game(page, server, "rectoverso", ("random", "partner"))
+    page.goto(f"{server}/replay/{table}")
+    page.get_by_role("button", name="Analyse this game").click()
+    page.wait_for_selector("#missed-cards .rv-missed", timeout=WAIT)
+    cards = page.request.get(f"{server}/api/tables/{table}/analysis").json()["cards"]
+    assert cards and page.locator("#missed-cards .rv-missed").count() == len(cards)
+    for index, card in enumerate(cards):
+        item = page.locator("#missed-cards .rv-missed").nth(index)
+        assert f"card {card['card']}" in item.locator("h3").inner_text()
+        sides = item.locator(".rv-card-side svg")
+        assert sides.count() == 2
+        # The front drawn as the solver's building shows it from the front, the back from the
+        # back, one coloured cube per cube of each side.
+        for side, levels in enumerate((card["solution"]["front"], card["solution"]["back"])):
+            label = sides.nth(side).get_attribute("aria-label")
+            assert label is not None and label.endswith(" / ".join(levels))
+            cubes = sum(letter != "." for row in levels for letter in row)
+            assert sides.nth(side).locator("rect.rv-cube").count() == cubes > 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#analysis").screenshot(path=str(SHOTS / "analysis-rectoverso-desktop.png"))
+    assert page.errors == []

@@ -1,6 +1,7 @@
-"""The VERSUS lesson in a real browser, as a newcomer takes it on a phone: each step's words
-and board, a wrong move explained, "Show me", every step done by clicking the board, and the
-progress still there after a reload. Screenshots go to the temporary directory."""
+"""The lessons in a real browser, as a newcomer takes them: VERSUS on a phone (each step's words
+and board, a wrong move explained, "Show me", every step done by clicking the board, the
+progress still there after a reload), Verso on a desktop and every Recto Verso step built by
+hand on a phone, in Dutch. Screenshots go to the temporary directory."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from otherside.games.rectoverso.notation import parse_placement
 from otherside.lessons import lesson
 from tests.server.browsing import SHOTS
+from tests.server.test_browser_rectoverso import _place
 
 pytestmark = pytest.mark.browser
 WAIT = 15000
@@ -114,25 +117,31 @@ def test_the_verso_lesson_is_played_with_the_tables_own_board(browser: Any, serv
     context.close()
 
 
-def test_the_recto_verso_lesson_shows_the_builders_side_and_takes_done(
-    browser: Any, server: str
-) -> None:
+def test_a_newcomer_builds_every_recto_verso_step_on_a_phone(browser: Any, server: str) -> None:
     _game, taught = lesson("rectoverso")
-    context = browser.new_context(viewport=PHONE, locale="nl-NL")
+    context = browser.new_context(viewport=PHONE, locale="nl-NL", has_touch=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server}/learn/rectoverso")
     page.wait_for_selector(".lesson-board [data-testid=done]", timeout=WAIT)
     assert page.locator("h1").inner_text() == "Recto Verso leren"
-    page.screenshot(path=str(SHOTS / "learn-rectoverso-phone-nl.png"), full_page=True)
-    page.locator(".lesson-step").nth(len(taught.steps) - 1).click()
-    page.locator(".lesson-step[aria-current='step']").filter(
-        has_text="Op tijd klaar melden"
-    ).wait_for(timeout=WAIT)
-    page.locator(".lesson-board [data-testid=done]").click()
-    page.locator(".lesson-board [data-testid=done-yes]").click()
-    page.locator(".lesson-feedback.done").filter(has_text="Klaar").wait_for(timeout=WAIT)
+    for index, step in enumerate(taught.steps):
+        page.locator(".lesson-steps li").nth(index).locator(
+            ".lesson-step[aria-current='step']"
+        ).wait_for(timeout=WAIT)
+        if step.solution == "done":
+            page.locator(".lesson-board [data-testid=done]").click()
+            page.locator(".lesson-board [data-testid=done-yes]").click()
+        else:
+            # The learner builds recto: the piece picked, turned and put on the site by hand.
+            placement = parse_placement(step.solution.removeprefix("place "))
+            _place(page, placement, "front", "click")
+        page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        if index == 0:
+            page.screenshot(path=str(SHOTS / "learn-rectoverso-phone-nl.png"), full_page=True)
+        page.locator(".lesson-actions button:not([hidden])").last.click()
+    page.wait_for_url(f"{server}/", timeout=WAIT)
     assert errors == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     context.close()

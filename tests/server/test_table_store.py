@@ -17,7 +17,14 @@ from otherside.server.cluster.peers import SoloCluster
 from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.models import User
-from otherside.server.store.records import LimitReached, SeatInfo, StaleWrite, TableInfo, Timing
+from otherside.server.store.records import (
+    LimitReached,
+    SeatInfo,
+    StaleWrite,
+    TableInfo,
+    TakebackRequest,
+    Timing,
+)
 from otherside.server.store.tables import SqlTableStore, TableStore
 from otherside.server.tables import seat_rules
 from otherside.server.tables.pace import Pace
@@ -204,6 +211,49 @@ async def test_moves_are_appended_at_their_version_only(setup: Setup) -> None:
     await s.store.move(moved, 1, "draw", None, None, _plan((0,), {}), later)
     assert [m.action for m in await s.store.moves_after(started.id, 1, 2)] == ["draw"]
     assert [m.action for m in (await s.store.moves(started.id, upto=1))[1]] == ["flip"]
+
+
+async def test_a_takeback_request_is_kept_with_the_table_until_answered_or_lapsed(
+    setup: Setup,
+) -> None:
+    s = setup
+    started = await _started(s, rated=False)
+    await s.store.move(started, 0, "flip", None, None, _plan((1,), {}), NOW)
+    moved = await s.store.table(started.id)
+    assert moved is not None and moved.takeback is None
+    asked = TakebackRequest(seat=0, version=1, plies=1)
+    await s.store.takeback(moved.id, asked, asked=True)
+    assert (await s.store.table(moved.id)) == replace(moved, takeback=asked)
+    # A second request while one is open, one at another version, an answer to a request
+    # that is not the open one: refused, and the open request stays.
+    for request, ask in (
+        (TakebackRequest(1, 1, 1), True),
+        (TakebackRequest(0, 0, 1), True),
+        (TakebackRequest(1, 1, 1), False),
+    ):
+        with pytest.raises(StaleWrite):
+            await s.store.takeback(moved.id, request, asked=ask)
+        assert (await s.store.table(moved.id)) == replace(moved, takeback=asked)
+    await s.store.takeback(moved.id, asked, asked=False)
+    assert (await s.store.table(moved.id)) == moved
+    with pytest.raises(StaleWrite):
+        await s.store.takeback(moved.id, asked, asked=False)
+    # Asked again and the game moves on: the request lapsed, a new one may be asked; the
+    # table taken back forgets it.
+    await s.store.takeback(moved.id, asked, asked=True)
+    await s.store.move(moved, 1, "flip", None, None, _plan((0,), {}), NOW)
+    later = await s.store.table(moved.id)
+    assert later is not None and later.version == 2
+    again = TakebackRequest(seat=1, version=2, plies=1)
+    await s.store.takeback(moved.id, again, asked=True)
+    assert (await s.store.table(moved.id)) == replace(later, takeback=again)
+    await s.store.takeback(moved.id, again, asked=False)
+    with pytest.raises(StaleWrite):  # declined (through another process, say): nothing to take
+        await s.store.take_back(later, 1, _plan((1,), {}), NOW)
+    await s.store.takeback(moved.id, again, asked=True)
+    await s.store.take_back(replace(later, takeback=again), 1, _plan((1,), {}), NOW)
+    back = await s.store.table(moved.id)
+    assert back is not None and back.version == 1 and back.takeback is None
 
 
 async def test_the_last_move_of_a_rated_game_moves_the_ratings(setup: Setup) -> None:

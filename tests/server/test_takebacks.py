@@ -3,7 +3,9 @@ take back their last move, the other declines or accepts; accepted, the position
 move is back for both (and after a restart: the moves are gone from the database). Every
 refusal — a spectator, no move to take back, a second request while one is open, an answer
 with none open, a stale version, a rated game, a bot opponent — gets its code and changes
-nothing (:mod:`otherside.server.tables.takebacks`)."""
+nothing (:mod:`otherside.server.tables.takebacks`). On PostgreSQL with two processes, a
+request asked through one is seen, declined and accepted through the other, and is still open
+after the process it was asked through restarts."""
 
 from __future__ import annotations
 
@@ -14,8 +16,10 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
+from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
 
 WAIT = 15.0
@@ -235,3 +239,58 @@ async def test_takebacks_are_refused_in_rated_games_and_against_a_bot(database_u
             await player.refused("takeback_bot", type="takeback", version=2, step="ask")
     finally:
         server.stop()
+
+
+@pytest.mark.postgres
+async def test_a_request_through_one_process_is_answered_through_another_and_outlives_it() -> None:
+    with postgres_database() as url:
+        ports = [free_port(), free_port()]
+        servers = [Server(url, port, wait=False) for port in ports]
+        try:
+            for server in servers:
+                server.wait_up()
+            async with AsyncExitStack() as stack:
+                blue_http = await stack.enter_async_context(_client(servers[0].url))
+                brown_http = await stack.enter_async_context(_client(servers[1].url))
+                table = await _table(blue_http, brown_http)
+                # Blue plays through the first process, Brown through the second.
+                blue = await _seat(stack, ports[0], table, blue_http)
+                brown = await _seat(stack, ports[1], table, brown_http)
+                start = await blue.now()
+                await _play(blue, [brown], start)
+                one = await brown.now()
+
+                # Asked through the first, seen and declined through the second.
+                await blue.send(type="takeback", version=1, step="ask")
+                for seat in (blue, brown):
+                    assert (await seat.next("view"))["takeback"] == {
+                        "seat": 0,
+                        "version": 1,
+                        "plies": 1,
+                    }
+                await brown.refused("takeback_pending", type="takeback", version=1, step="ask")
+                await brown.send(type="takeback", version=1, step="decline")
+                for seat in (blue, brown):
+                    seen = await seat.next("view")
+                    assert seen["takeback"] is None and _board(seen) == _board(one)
+                await blue.send(type="takeback", version=1, step="ask")
+                assert (await brown.next("view"))["takeback"]["seat"] == 0
+            # The process it was asked through stops; the request is still open, for the
+            # other process and for the first once it is back.
+            servers[0].stop()
+            servers[0] = Server(url, ports[0])
+            async with AsyncExitStack() as stack:
+                blue = await _seat(stack, ports[0], table, blue_http)
+                brown = await _seat(stack, ports[1], table, brown_http)
+                for seat in (blue, brown):
+                    assert (await seat.now())["takeback"] == {"seat": 0, "version": 1, "plies": 1}
+                await blue.refused("no_takeback", type="takeback", version=1, step="accept")
+                await brown.send(type="takeback", version=1, step="accept")
+                for seat in (blue, brown):
+                    while (back := await seat.next("view"))["version"] != 0:
+                        pass
+                    assert back["takeback"] is None and _board(back) == _board(start)
+                assert (await blue.now())["legal"] == start["legal"]
+        finally:
+            for server in servers:
+                server.stop()

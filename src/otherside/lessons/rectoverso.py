@@ -154,7 +154,7 @@ LESSON = Lesson(
             "done",
         ),
     ),
-    other=N_("Partner"),
+    other=N_("Bot partner"),
 )
 
 __all__ = ["GAME", "LESSON"]

@@ -22,6 +22,7 @@ from otherside.server.store.records import (
     SeatInfo,
     StaleWrite,
     TableInfo,
+    TakebackRequest,
     Timing,
 )
 from otherside.server.tables.pace import Pace
@@ -222,8 +223,19 @@ class MemoryTableStore:
 
     async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
         stored = self._at(info.id, info.version)
-        stored.info = _timed(replace(stored.info, version=version), plan, now)
+        held = stored.info.takeback
+        if held is None or held.version != info.version:
+            raise StaleWrite(f"no takeback is open at table {info.id}")
+        stored.info = _timed(replace(stored.info, version=version, takeback=None), plan, now)
         del stored.moves[version:]
+
+    async def takeback(self, table_id: str, request: TakebackRequest, asked: bool) -> None:
+        stored = self._at(table_id, request.version)
+        held = stored.info.takeback
+        is_open = held is not None and held.version == request.version
+        if asked == is_open or (not asked and held is not None and held.seat != request.seat):
+            raise StaleWrite(table_id)
+        stored.info = replace(stored.info, takeback=request if asked else None)
 
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
         stored = self._at(info.id, info.version)

@@ -102,6 +102,11 @@ class GameTable(Base):
     # (renewed while it lives; another process takes a lapsed lease over).
     lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The takeback asked for last: by which seat, at which version (open while the table is
+    # still at it), taking back how many plies; NULL when none was asked or it was answered.
+    takeback_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    takeback_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    takeback_plies: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"

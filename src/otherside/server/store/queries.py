@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
-from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, TableInfo
+from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, TableInfo, TakebackRequest
 from otherside.server.tables.pace import Pace
 
 LIST_LIMIT = 50
@@ -64,7 +64,14 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         rated=row.rated,
         updated_at=_maybe(row.updated_at),
         rematch_id=row.rematch_id,
+        takeback=_takeback(row),
     )
+
+
+def _takeback(row: GameTable) -> TakebackRequest | None:
+    if row.takeback_seat is None or row.takeback_version is None or row.takeback_plies is None:
+        return None
+    return TakebackRequest(row.takeback_seat, row.takeback_version, row.takeback_plies)
 
 
 def _owner_name(session: Session, owner_id: int) -> str:

@@ -1,8 +1,8 @@
 """The tables as plain data: what is stored of a table (:class:`TableInfo`, its seats
-:class:`SeatInfo`), of its moves (:class:`MoveRow`) and chat (:class:`ChatRow`), the clocks and
-deadlines a change writes (:class:`Timing`), and :class:`StaleWrite`, a write refused because
-the table changed since it was read. No ORM object ever crosses from the database thread to the
-event loop: these do."""
+:class:`SeatInfo`, a takeback asked for :class:`TakebackRequest`), of its moves
+(:class:`MoveRow`) and chat (:class:`ChatRow`), the clocks and deadlines a change writes
+(:class:`Timing`), and :class:`StaleWrite`, a write refused because the table changed since it
+was read. No ORM object ever crosses from the database thread to the event loop: these do."""
 
 from __future__ import annotations
 
@@ -57,6 +57,21 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
+class TakebackRequest:
+    """``seat`` asked, at table ``version``, to take back the last ``plies`` moves (their own
+    last move and whatever followed it); it lapses as soon as the version moves on. Stored
+    with the table, so that every server process sees it and it outlives a restart."""
+
+    seat: int
+    version: int
+    plies: int
+
+    def to_json(self) -> dict[str, int]:
+        """The request as a ``view`` message carries it."""
+        return {"seat": self.seat, "version": self.version, "plies": self.plies}
+
+
+@dataclass(frozen=True)
 class TableInfo:
     """A table as stored, without its game state."""
 
@@ -80,6 +95,8 @@ class TableInfo:
     rated: bool = False
     updated_at: datetime | None = None
     rematch_id: str | None = None
+    # The takeback asked for last (open while ``version`` is still its version).
+    takeback: TakebackRequest | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""

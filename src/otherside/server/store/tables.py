@@ -37,9 +37,10 @@ from otherside.server.store.records import (
     SeatInfo,
     StaleWrite,
     TableInfo,
+    TakebackRequest,
     Timing,
 )
-from otherside.server.store.takebacks import add_takeback
+from otherside.server.store.takebacks import add_answer, add_request, add_takeback
 from otherside.server.store.writer import Batch, Writer
 from otherside.server.store.writes import (
     check_seats,
@@ -154,6 +155,11 @@ class TableStore(Protocol):
     async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
         """Take the table from ``info.version`` back to ``version`` (the moves after it
         forgotten), whose turn and clocks are then ``plan``; ``StaleWrite`` if it moved on."""
+        ...
+
+    async def takeback(self, table_id: str, request: TakebackRequest, asked: bool) -> None:
+        """``request`` asked (``asked``) or declined; ``StaleWrite`` if the table moved on or
+        (asked) one is open already or (declined) it is not open."""
         ...
 
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
@@ -356,6 +362,13 @@ class SqlTableStore:
             add_takeback(batch, info.id, info.version, version, plan, now)
             # The others rebuild the table from the database: its version went down.
             self._announce(batch, info.id, "table")
+
+        await self.writer.write(write)
+
+    async def takeback(self, table_id: str, request: TakebackRequest, asked: bool) -> None:
+        def write(batch: Batch) -> None:
+            (add_request if asked else add_answer)(batch, table_id, request)
+            self._announce(batch, table_id, "table")
 
         await self.writer.write(write)
 

@@ -21,7 +21,7 @@ from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
 from otherside.server.live.protocol import ChatLineOut, ProtocolError
 from otherside.server.ratings.elo import START
-from otherside.server.store.records import MoveRow, TableInfo
+from otherside.server.store.records import MoveRow, TableInfo, TakebackRequest
 from otherside.server.tables.adapters import GameAdapter
 
 
@@ -49,20 +49,6 @@ class GameClock:
         return self.pinned if self.pinned is not None else seconds(self.clock)
 
 
-@dataclass(frozen=True)
-class TakebackRequest:
-    """``seat`` asked, at table ``version``, to take back the last ``plies`` moves (their own
-    last move and whatever followed it); it lapses as soon as the version moves on."""
-
-    seat: int
-    version: int
-    plies: int
-
-    def to_json(self) -> dict[str, int]:
-        """The request as a ``view`` message carries it."""
-        return {"seat": self.seat, "version": self.version, "plies": self.plies}
-
-
 @dataclass(eq=False)
 class LiveTable:
     """A table held in memory while it is watched or played."""
@@ -87,8 +73,6 @@ class LiveTable:
     # since the table was loaded, so that a read overtaken by a line is not kept.
     chat: list[ChatLineOut] | None = None
     chat_said: int = 0
-    # A takeback asked for and not yet answered (:mod:`.takebacks`); kept by this process only.
-    takeback: TakebackRequest | None = None
 
     @property
     def id(self) -> str:
@@ -104,7 +88,7 @@ class LiveTable:
 
     def pending_takeback(self) -> TakebackRequest | None:
         """The takeback request still open: asked at the current version of a game in play."""
-        request = self.takeback
+        request = self.info.takeback
         if request is None or request.version != self.info.version:
             return None
         return request if self.info.status == "playing" else None

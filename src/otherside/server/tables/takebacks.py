@@ -3,7 +3,11 @@ back their last move, and the other player accepts or declines — as the game's
 go, but kept by the server, since taking a move back is no rule of the game.
 
 - ``ask`` at the current version: the request names the plies to take back, the asker's last
-  action and whatever followed it (the other player's reply, if they made one).
+  action and whatever followed it (the other player's reply, if they made one). It is stored on
+  the table's row and announced like any change, so the other player may answer it through
+  another server process, and it is still open after the process it was asked through
+  restarts (a request is a player's word, not a process's: dropping it on a restart would make
+  the asker ask again for no fault of theirs).
 - ``decline``: the request is gone, play goes on.
 - ``accept``: the table goes back to the version before the asker's last action: the moves
   after it are forgotten in the database and the game is rebuilt from the first record and the
@@ -19,16 +23,17 @@ answer with no request of the other player open. A request lapses when the game 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.store.records import TakebackRequest
 from otherside.server.tables import timing
 from otherside.server.tables.commit import stored
-from otherside.server.tables.live import LiveTable, TakebackRequest, rebuild
+from otherside.server.tables.live import LiveTable, rebuild
 from otherside.server.tables.services import Services
 
 TakebackStep = Literal["ask", "accept", "decline"]
@@ -61,18 +66,27 @@ class Takeback:
                     "takeback_pending", N_("a takeback is already asked for; wait for the answer")
                 )
             plies = await _plies_back(services, live, seat)
-            live.takeback = TakebackRequest(seat, live.info.version, plies)
-            fanout.broadcast(live, services.clock.now(), table=False, view=True)
+            await _store(services, live, TakebackRequest(seat, live.info.version, plies))
             return
         if pending is None or pending.seat == seat:
             raise ProtocolError(
                 "no_takeback", N_("your opponent has not asked to take a move back")
             )
-        live.takeback = None
         if self.step == "accept":
             await _take_back(services, live, pending)
         else:
-            fanout.broadcast(live, services.clock.now(), table=False, view=True)
+            await _store(services, live, pending, asked=False)
+
+
+async def _store(
+    services: Services, live: LiveTable, request: TakebackRequest, asked: bool = True
+) -> None:
+    """Store ``request`` asked (or declined): on the table's row, told to the other server
+    processes, then shown to the watchers here."""
+    async with stored(services, live, "a takeback request"):
+        await services.store.takeback(live.id, request, asked)
+    live.info = replace(live.info, takeback=request if asked else None)
+    fanout.broadcast(live, services.clock.now(), table=False, view=True)
 
 
 def _check_table(live: LiveTable) -> None:
@@ -111,7 +125,9 @@ async def _take_back(services: Services, live: LiveTable, request: TakebackReque
     async with stored(services, live, "a takeback"):
         await services.store.take_back(info, version, plan, now)
     live.state = state
-    live.info = timing.with_timing(info, plan, version=version, updated_at=now)
+    live.info = timing.with_timing(
+        replace(info, takeback=None), plan, version=version, updated_at=now
+    )
     fanout.broadcast(live, now, table=True, view=True)
     services.kick_bots(live)
     services.on_deadline_change(live.info.deadline_at)

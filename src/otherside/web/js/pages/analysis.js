@@ -4,7 +4,7 @@
 // with the engine's better move on the board.
 import { api } from "/static/js/core/http.js";
 import { el, svg } from "/static/js/core/dom.js";
-import { number, t } from "/static/js/core/i18n.js";
+import { number, t, tn } from "/static/js/core/i18n.js";
 
 const POLL_MS = 1000;
 const STALLED_MS = 150000; // past the server's two minutes without progress (analysis/rows.py)
@@ -19,7 +19,7 @@ const evalWords = (value) => `${value > 0 ? "+" : value < 0 ? "−" : "±"}${num
 
 /**
  * The analysis panel of the replay page.
- * @param {object} page - `root` (the panel), `tableId`, `last` (the replay's last step),
+ * @param {object} page - `root` (the panel), `tableId`, `game`, `last` (the replay's last step),
  *   `names` (seat labels), `show(step)` (shows a step, returns the board's root), `log` (the
  *   move list, one item per step after the first).
  */
@@ -35,7 +35,9 @@ export function analysisPanel(page) {
 
   function offer(words) {
     root.replaceChildren(el("h2", {}, t("Analysis")),
-      el("p", { class: "muted" }, words ?? t("The bots can go through this game move by move: their evaluation after every move, and the better move where one was missed.")),
+      el("p", { class: "muted" }, words ?? (page.game === "rectoverso"
+        ? t("The solver can show, for each card that was not completed, a building that matches it, from both sides.")
+        : t("The bots can go through this game move by move: their evaluation after every move, and the better move where one was missed."))),
       el("button", { type: "button", id: "ask-analysis", onclick: ask }, t("Analyse this game")));
   }
 
@@ -85,29 +87,43 @@ export function analysisPanel(page) {
     }
   }
 
-  // Recto Verso: each card not completed, with the solver's building seen from both sides.
+  // Recto Verso: each card not completed, with a building the solver found for it, drawn
+  // from both sides as the two builders' cards showed them (level 1 at the bottom).
   async function solved(answer) {
-    // The pieces' colours and names come from the game's own board folder.
-    const { BY_LETTER } = await import(`/static/js/games/${encodeURIComponent(answer.game)}/pieces.js`);
+    // The pieces' colours, letters and names come from the game's own board folder.
+    const { BY_LETTER, colourName } = await import(`/static/js/games/${encodeURIComponent(answer.game)}/pieces.js`);
+    const CELL = 20;
     const side = (title, levels) => {
-      const cell = 20;
-      const width = cell * (levels[0]?.length ?? 4);
-      return el("figure", { class: "rv-side" }, svg("svg", { viewBox: `0 0 ${width} ${cell * levels.length}`, role: "img", "aria-label": `${title}: ${levels.join(" / ")}` },
-        levels.flatMap((row, level) => [...row].map((letter, column) => {
-          const piece = BY_LETTER[letter];
-          return piece ? svg("rect", { x: column * cell + 1, y: level * cell + 1, width: cell - 2, height: cell - 2, rx: 2, fill: piece.colour, stroke: "#23211d", "stroke-width": 0.6 }, svg("title", {}, piece.name))
-            : svg("rect", { x: column * cell + 1, y: level * cell + 1, width: cell - 2, height: cell - 2, fill: "none", stroke: "#d8cfbf", "stroke-width": 0.6 });
-        }))), el("figcaption", {}, title));
+      const width = CELL * (levels[0]?.length ?? 4);
+      const height = CELL * levels.length;
+      const cells = levels.flatMap((row, level) => [...row].map((letter, column) => {
+        const piece = BY_LETTER[letter];
+        const [x, y, size] = [column * CELL + 1, level * CELL + 1, CELL - 2];
+        if (!piece) return svg("rect", { x, y, width: size, height: size, rx: 2, class: "rv-gap" });
+        // The letter as on the board, so that the colours need not be told apart by eye.
+        return svg("g", {}, svg("title", {}, colourName(piece.name)),
+          svg("rect", { x, y, width: size, height: size, rx: 2, fill: piece.colour, class: "rv-cube" }),
+          svg("text", { x: x + size / 2, y: y + size / 2 + 3.5, fill: piece.ink, "text-anchor": "middle", "font-size": 10, "font-weight": 700 }, letter.toUpperCase()));
+      }));
+      return el("figure", { class: "rv-card-side" },
+        svg("svg", { viewBox: `0 0 ${width} ${height + 3}`, role: "img", "aria-label": `${title}: ${levels.join(" / ")}` },
+          ...cells, svg("line", { x1: 0, x2: width, y1: height + 1.5, y2: height + 1.5, class: "rv-ground" })),
+        el("figcaption", {}, title));
     };
+    const why = (c) => (c.reason === "time is up" ? t("Time ran out.") : t("The building did not match the card."));
     const card = (c) => el("li", { class: "rv-missed" },
-      el("strong", {}, t("Round {round} · card {card}", { round: c.round, card: c.card })), " — ",
-      c.solution.placements ? t("the solver's building, from both sides:") : t("no building matches this card."),
+      el("h3", {}, t("Round {round} · card {card}", { round: c.round, card: c.card })),
+      el("p", { class: "muted" }, why(c)),
       c.solution.placements ? el("div", { class: "rv-sides" },
         side(t("front (recto), {name}", { name: page.names[c.recto] ?? "" }), c.solution.front),
-        side(t("back (verso), {name}", { name: page.names[c.verso] ?? "" }), c.solution.back)) : null,
+        side(t("back (verso), {name}", { name: page.names[c.verso] ?? "" }), c.solution.back)) : el("p", {}, t("no building matches this card.")),
       c.solution.placements ? el("details", {}, el("summary", {}, t("The placements")),
         el("ul", { class: "rv-placements" }, c.solution.placements.map((p) => el("li", {}, p)))) : null);
     root.replaceChildren(el("h2", {}, t("Analysis")),
+      answer.cards.length ? el("p", { class: "muted" }, tn(
+        "{count} card was not completed. Here is a building that matches it, found by the solver, from the front (recto) and from the back (verso).",
+        "{count} cards were not completed. For each, a building that matches it, found by the solver, from the front (recto) and from the back (verso).",
+        answer.cards.length)) : null,
       answer.cards.length ? el("ol", { id: "missed-cards", class: "missed-cards" }, answer.cards.map(card))
         : el("p", {}, t("Every card was completed: nothing to show.")));
   }
