@@ -44,6 +44,16 @@ SHARED_LIMITS = (
 )
 
 
+def shot_and_fit(page: Any, name: str) -> None:
+    """Save a whole-page screenshot ``name``.png under :data:`SHOTS` (to look at) and fail if
+    the page is wider than its screen."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, f"{name}: {width} px wide on a {inner} px screen"
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
     """Chromium started by Playwright (or a skip), its ``new_context`` adding

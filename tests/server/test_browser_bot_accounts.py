@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shot_and_fit
 
 pytestmark = pytest.mark.browser
 COOKIE = "otherside_session"
@@ -30,13 +30,6 @@ def _bot_account_at_a_table(server: str, name: str) -> tuple[str, str]:
         return str(table["id"]), str(person.cookies.get(COOKIE))
 
 
-def _fits(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width <= inner, f"{name}: {width} px wide on a {inner} px screen"
-
-
 @pytest.mark.parametrize(("width", "height", "locale"), [(1280, 800, "en-US"), (390, 844, "de-DE")])
 def test_a_bot_account_is_marked_at_its_seat_and_on_its_player_page(
     server: str, browser: Any, width: int, height: int, locale: str
@@ -53,12 +46,12 @@ def test_a_bot_account_is_marked_at_its_seat_and_on_its_player_page(
     page.wait_for_selector("[data-testid=bot-account-1]", state="attached")
     assert words in page.text_content("[data-testid=bot-account-1]")
     assert f"{name} ({words})" in page.inner_text("body")
-    _fits(page, f"bot-account-table-{width}")
+    shot_and_fit(page, f"bot-account-table-{width}")
     page.goto(f"{server}/player/{name}")
     page.wait_for_selector("[data-testid=bot-account]")
     assert words in page.inner_text("#name")
-    _fits(page, f"bot-account-player-{width}")
+    shot_and_fit(page, f"bot-account-player-{width}")
     page.goto(f"{server}/docs/bots")
     page.wait_for_selector("#view-rectoverso")
-    _fits(page, f"docs-bots-{width}")
+    shot_and_fit(page, f"docs-bots-{width}")
     context.close()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shot_and_fit
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -118,16 +118,8 @@ def _english(text: str) -> set[str]:
     return {word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in BOARD_WORDS}
 
 
-def _fits(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width <= inner, f"{name}: {width} px wide on a {inner} px screen"
-
-
 def _board_fits(page: Any, name: str) -> None:
-    _fits(page, name)
+    shot_and_fit(page, name)
     # No words stick out of their box or are cut off (a long German word in a narrow card):
     # every element of the board but the drawings and the scrolling rows holds its content.
     spilled = page.evaluate(SPILLED)
@@ -149,7 +141,7 @@ def test_a_german_browser_gets_the_welcome_and_the_lobby_in_german(
     assert "Drei Spiele für Freunde oder gegen Bots" in welcome
     assert "Jetzt als Gast spielen" in welcome and "Regeln lesen" in welcome
     assert not _english_words(welcome), _english_words(welcome)
-    _fits(page, "de-welcome-phone")
+    shot_and_fit(page, "de-welcome-phone")
     # A refusal of the server, in German in the page.
     page.fill("#name", "Niemand")
     page.fill("#password", "falsch")
@@ -165,7 +157,7 @@ def test_a_german_browser_gets_the_welcome_and_the_lobby_in_german(
     assert page.title() == "otherside — mit Freunden und Bots spielen"
     for panel in ("#my-tables", "#open-tables", "#live-tables", "#pace-help", "header.top"):
         assert not _english_words(page.inner_text(panel)), (panel, page.inner_text(panel))
-    _fits(page, "de-lobby-phone")
+    shot_and_fit(page, "de-lobby-phone")
     assert page.errors == []
 
 
@@ -190,7 +182,7 @@ def test_the_switcher_turns_every_page_into_the_chosen_language(server: str, bro
     assert page.get_attribute("html", "lang") == "de"
     assert page.inner_text("#waiting-title") == "Warteraum"
     assert page.input_value("#language") == "de"
-    _fits(page, "de-table-waiting-phone")
+    shot_and_fit(page, "de-table-waiting-phone")
     with page.expect_navigation():
         page.select_option("#language", "fr")
     page.wait_for_selector("#waiting:not(.hidden)")
@@ -215,7 +207,7 @@ def test_a_verso_game_in_german_on_a_phone(server: str, browser: Any) -> None:
     assert "Karten im Stapel" in page.inner_text("#board")
     board = page.inner_text("#board")
     assert not _english_words(board), _english_words(board)
-    _fits(page, "de-verso-phone")
+    shot_and_fit(page, "de-verso-phone")
     page.get_by_role("button", name="Umdrehen & nehmen").click()
     # On a phone the log is a drawer: its lines are there, shown when opened.
     page.wait_for_selector("#log li", state="attached")
@@ -409,6 +401,6 @@ def test_the_main_pages_on_a_phone_have_no_english_and_fit(
 
 
 def _checked(page: Any, language: str, name: str) -> None:
-    _fits(page, f"{language}-{name}-phone")
+    shot_and_fit(page, f"{language}-{name}-phone")
     words = {w for w in re.findall(r"[A-Za-z]+", page.evaluate(WORDS)) if w.lower() in ENGLISH_ONLY}
     assert not words, f"{language} {name}: English {sorted(words)}"

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shot_and_fit
 
 pytestmark = pytest.mark.browser
 COOKIE = "otherside_session"
@@ -31,13 +31,6 @@ WORDS = {
         "none": "Noch kein Token.",
     },
 }
-
-
-def _fits(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert width <= inner, f"{name}: {width} px wide on a {inner} px screen"
 
 
 @pytest.mark.parametrize(("width", "height", "locale"), [(1280, 800, "en-US"), (390, 844, "de-DE")])
@@ -70,7 +63,7 @@ def test_a_token_is_made_shown_once_used_and_revoked_from_the_account_page(
     assert "my bot" in row.inner_text()
     assert row.query_selector("td:nth-child(2)").inner_text() == "play"
     assert row.query_selector("[data-testid=last-used]").inner_text() == words["never"]
-    _fits(page, f"tokens-made-{width}")
+    shot_and_fit(page, f"tokens-made-{width}")
 
     # The token works at once from outside the page, with its scope and no other.
     bearer = {"Authorization": f"Bearer {token}"}
@@ -86,7 +79,7 @@ def test_a_token_is_made_shown_once_used_and_revoked_from_the_account_page(
     assert token not in page.content() and not page.query_selector("[data-testid=new-token]")
     # Its last use is listed now.
     assert row.query_selector("[data-testid=last-used]").inner_text() != words["never"]
-    _fits(page, f"tokens-listed-{width}")
+    shot_and_fit(page, f"tokens-listed-{width}")
 
     # Revoked after a confirmation (dismissed once: nothing changes), then refused at once.
     questions: list[str] = []
@@ -107,7 +100,7 @@ def test_a_token_is_made_shown_once_used_and_revoked_from_the_account_page(
     with httpx.Client(base_url=server) as program:
         gone = program.post("/api/tables", json={"game": "versus", "players": 2}, headers=bearer)
         assert gone.status_code == 401 and gone.json()["code"] == "bad_token"
-    _fits(page, f"tokens-revoked-{width}")
+    shot_and_fit(page, f"tokens-revoked-{width}")
     # Another person's page has no tokens.
     page.goto(f"{server}/player/{name}x")
     page.wait_for_selector("#recent table, #recent p")
