@@ -14,6 +14,7 @@ import pytest
 
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.peers import SoloCluster
+from otherside.server.store.contract import TableStore
 from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.models import User
@@ -25,7 +26,7 @@ from otherside.server.store.records import (
     TakebackRequest,
     Timing,
 )
-from otherside.server.store.tables import SqlTableStore, TableStore
+from otherside.server.store.tables import SqlTableStore
 from otherside.server.tables import seat_rules
 from otherside.server.tables.pace import Pace
 from tests.server.conftest import postgres_database

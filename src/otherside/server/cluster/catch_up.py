@@ -24,8 +24,8 @@ from otherside.core.game import Game, State
 from otherside.core.simultaneous import apply_as
 from otherside.server.cluster.moves import NotedMove, heard_move
 from otherside.server.live import fanout
+from otherside.server.store.contract import TableStore, seated_ratings
 from otherside.server.store.records import TableInfo
-from otherside.server.store.tables import TableStore, seated_ratings
 from otherside.server.tables.chat import heard
 from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild
 from otherside.server.tables.timing import with_timing

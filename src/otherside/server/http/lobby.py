@@ -26,10 +26,10 @@ from otherside.server.live.protocol import TableOut
 from otherside.server.live.reader_words import choices_said
 from otherside.server.live.wire import table_fields, table_out
 from otherside.server.ratings.rated import leaderboard, ratings_of
+from otherside.server.store.contract import rated_user_ids
 from otherside.server.store.db import Database
 from otherside.server.store.queries import list_tables, list_user_tables, load_table
 from otherside.server.store.records import TableInfo
-from otherside.server.store.tables import rated_user_ids
 from otherside.server.tables import bot_tables, seating
 from otherside.server.tables.absence import PlayOnWithBot
 from otherside.server.tables.adapters import available_adapters, get_adapter

@@ -1,4 +1,4 @@
-"""A :class:`~otherside.server.store.tables.TableStore` in memory: the tables, moves, chat and
+"""A :class:`~otherside.server.store.contract.TableStore` in memory: the tables, moves, chat and
 ratings of one process, kept in dictionaries. It answers exactly as the database does —
 including :class:`~otherside.server.store.records.StaleWrite` when a write was decided on a
 table that changed since — so the tables' commands can be tested in milliseconds, without a

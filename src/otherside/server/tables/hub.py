@@ -22,9 +22,10 @@ from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.live import fanout
+from otherside.server.store.contract import TableStore, seated_ratings
 from otherside.server.store.db import Database
 from otherside.server.store.records import TableInfo
-from otherside.server.store.tables import SqlTableStore, TableStore, seated_ratings
+from otherside.server.store.tables import SqlTableStore
 from otherside.server.tables import bot_turns, chat
 from otherside.server.tables.actor import Command, TableActor
 from otherside.server.tables.adapters import get_adapter

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
+from otherside.server.store.contract import seated_ratings
 from otherside.server.store.records import LimitReached, SeatInfo, StaleWrite, TableInfo
-from otherside.server.store.tables import seated_ratings
 from otherside.server.tables import bot_tables, seat_rules
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import forfeit

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.clock import Clock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
-from otherside.server.store.tables import TableStore
+from otherside.server.store.contract import TableStore
 from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.live import LiveTable
 
@@ -38,7 +38,7 @@ class Services:
     """The tables' dependencies (made by the hub, one set for every table).
 
     Attributes:
-        store: storage (:class:`~otherside.server.store.tables.TableStore`).
+        store: storage (:class:`~otherside.server.store.contract.TableStore`).
         clock: where time comes from (move stamps, clocks, deadlines).
         cluster: the other server processes: who owns a table.
         limits: the server's limits (chat lines a minute, open tables per host).
