@@ -19,8 +19,10 @@ def test_each_game_tells_the_pages_what_its_board_does_differently() -> None:
         "styles": True,
         "resign": "table",
         "replay": "steps",
+        "analysis": "moves",
     }
     assert VERSUS.to_json()["board"]["resign"] == "board"
+    assert RECTOVERSO.to_json()["board"]["analysis"] == "cards"  # the solver, not move by move
     assert RECTOVERSO.to_json()["board"]["replay"] == "timed"  # it has a round timer
 
 

@@ -125,6 +125,9 @@ class GameAdapter:
             (a Recto Verso partner builds at a person's speed, not in a flash).
         takebacks: a player of an unrated duel may ask to take back their last move
             (:mod:`.takebacks`): a game of open information, where going back reveals nothing.
+        analysed: what its analysis (:mod:`otherside.server.analysis`) gives: ``moves`` (the
+            bots' judgement of each move) or ``cards`` (the solver's building of each card
+            that was not completed).
     """
 
     name: str
@@ -133,6 +136,7 @@ class GameAdapter:
     page: str = "generic"
     styled: bool = False
     board_resigns: bool = False
+    analysed: str = "moves"
     load: Callable[[], Game] | None = field(default=None, compare=False)
     timed: Callable[[Callable[[], float]], Game] | None = field(default=None, compare=False)
     pace: Pace = field(default_factory=Pace)
@@ -206,13 +210,14 @@ class GameAdapter:
 
     def board_traits(self) -> dict[str, Any]:
         """What the pages do differently for this game (``web/js/games/README.md``): which board
-        module and styles to load, who shows Resign, and how a replay is paced (at the pace it
-        was played for a game with a timer of its own)."""
+        module and styles to load, who shows Resign, how a replay is paced (at the pace it
+        was played for a game with a timer of its own) and what its analysis offers."""
         return {
             "module": self.page,
             "styles": self.styled,
             "resign": "board" if self.board_resigns else "table",
             "replay": "timed" if self.timed is not None else "steps",
+            "analysis": self.analysed,
         }
 
     def to_json(self, think_cap: float | None = None) -> dict[str, Any]:
@@ -289,6 +294,7 @@ RECTOVERSO = GameAdapter(
     name="rectoverso",
     title="Recto Verso",
     page="rectoverso",
+    analysed="cards",
     styled=True,
     timed=_rectoverso_with_clock,
     options=(

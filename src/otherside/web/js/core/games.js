@@ -4,7 +4,7 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 
-const GENERIC = { module: "generic", styles: false, resign: "table", replay: "steps" };
+const GENERIC = { module: "generic", styles: false, resign: "table", replay: "steps", analysis: "moves" };
 
 /** The server's description of `name` (title, options, bots, board traits) or null. */
 export async function gameInfo(name) {
@@ -12,7 +12,8 @@ export async function gameInfo(name) {
   return games.find((g) => g.name === name) ?? null;
 }
 
-/** The board traits of a game description: module, styles, resign ("table"/"board"), replay. */
+/** The board traits of a game description: module, styles, resign ("table"/"board"), replay,
+ * analysis ("moves": the bots judge each move; "cards": the solver builds each missed card). */
 export const boardTraits = (info) => ({ ...GENERIC, ...(info?.board ?? {}) });
 
 /**

@@ -19,7 +19,8 @@ const evalWords = (value) => `${value > 0 ? "+" : value < 0 ? "−" : "±"}${num
 
 /**
  * The analysis panel of the replay page.
- * @param {object} page - `root` (the panel), `tableId`, `game`, `last` (the replay's last step),
+ * @param {object} page - `root` (the panel), `tableId`, `analysis` (the game's trait: "moves" or
+ *   "cards"), `last` (the replay's last step),
  *   `names` (seat labels), `show(step)` (shows a step, returns the board's root), `log` (the
  *   move list, one item per step after the first).
  */
@@ -35,7 +36,7 @@ export function analysisPanel(page) {
 
   function offer(words) {
     root.replaceChildren(el("h2", {}, t("Analysis")),
-      el("p", { class: "muted" }, words ?? (page.game === "rectoverso"
+      el("p", { class: "muted" }, words ?? (page.analysis === "cards"
         ? t("The solver can show, for each card that was not completed, a building that matches it, from both sides.")
         : t("The bots can go through this game move by move: their evaluation after every move, and the better move where one was missed."))),
       el("button", { type: "button", id: "ask-analysis", onclick: ask }, t("Analyse this game")));

@@ -69,7 +69,7 @@ function replayPage(tableId, data, module, traits) {
   byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", {}, el("button", { type: "button", class: "step", onclick: () => show(i + 1) },
     // The move in the rules' notation, the same in every language: marked as such (not words).
     `${names[s.seat]}: `, el("code", { class: "notation", translate: "no" }, s.action), el("span", { class: "muted block" }, board.describe(s.view, names).join(" "))))));
-  analysis = analysisPanel({ root: byId("analysis"), tableId, game: data.table.game, last: steps.length - 1, names, log: byId("log"),
+  analysis = analysisPanel({ root: byId("analysis"), tableId, analysis: traits.analysis, last: steps.length - 1, names, log: byId("log"),
     show: (index) => { show(index); return byId("board"); } });
   byId("slider").max = steps.length - 1;
   byId("download").href = `/api/tables/${tableId}/record`;
