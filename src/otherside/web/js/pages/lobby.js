@@ -108,7 +108,8 @@ async function createTable(event) {
 
 function seatNodes(table) {
   return table.seats.flatMap((s, i) => [i ? ", " : "",
-    s.kind === "bot" ? botWords(s) : s.name ?? el("span", { class: "muted" }, t("open seat")), s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
+    // A player's name is theirs in every language: not for a browser's translator to change.
+    s.kind === "bot" ? botWords(s) : s.name != null ? el("bdi", { translate: "no" }, s.name) : el("span", { class: "muted" }, t("open seat")), s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
 }
 
 function stateOf(table) {
@@ -171,7 +172,7 @@ async function loadLeaderboard() {
   $("leaderboard").replaceChildren(rows.length
     ? el("table", { class: "list" }, el("tbody", {}, rows.slice(0, 15).map((r, i) => el("tr", { class: r.name === me?.name ? "me" : "" },
       el("td", { class: "muted" }, `${i + 1}`),
-      el("td", {}, el("a", { href: `/player/${encodeURIComponent(r.name)}` }, r.name)),
+      el("td", {}, el("a", { href: `/player/${encodeURIComponent(r.name)}`, translate: "no" }, r.name)),
       el("td", { style: "text-align:right" }, el("strong", {}, `${r.rating}`)),
       el("td", { class: "muted", style: "text-align:right" }, tn("{count} game", "{count} games", r.games))))))
     : el("p", { class: "muted" }, t("No rated game yet. Games between registered players (no bots, no guests) count.")));
