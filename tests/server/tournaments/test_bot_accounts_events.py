@@ -12,6 +12,7 @@ import asyncio
 import subprocess
 
 import httpx
+import pytest
 
 from tests.security.test_bot_api import bot_run
 from tests.security.test_tokens import bearer
@@ -50,6 +51,10 @@ async def new_event(host: httpx.AsyncClient, open_to: str, **extra: object) -> s
     return str(made.json()["id"])
 
 
+# On SQLite only: the event's PostgreSQL path is that of test_events_server's Swiss event; what
+# this test adds (bot accounts entering with tokens, three `bot run` processes) is the same on
+# both, and costs a minute a run.
+@pytest.mark.parametrize("server", ["sqlite"], indirect=True)
 async def test_bot_accounts_enter_and_play_a_swiss_event_with_their_tokens(
     server: Server,
 ) -> None:
