@@ -1,10 +1,7 @@
 """:class:`SqlTableStore`, the :class:`~otherside.server.store.contract.TableStore` on the
 database: each change a table makes one write of the group-committing writer, announced to the
-other server processes when it commits; reads through :mod:`.queries` in a worker thread.
-
-A write made on what this process knew of a table raises
-:class:`~otherside.server.store.records.StaleWrite` when the database no longer agrees (another
-process changed the table first); nothing is written then.
+other server processes when it commits (or refused as stale, as the protocol says); reads
+through :mod:`.queries` in a worker thread.
 """
 
 from __future__ import annotations
