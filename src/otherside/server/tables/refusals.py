@@ -15,12 +15,13 @@ parameter named in :data:`TERMS` is said in the reader's language before it is f
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.i18n import N_, say
 from otherside.server.live.protocol import ProtocolError
 
+T = TypeVar("T")
 # How a parameter's raw value becomes a catalog message (then said in the reader's language).
 TERMS = {
     "piece": lambda name: f"the {name} piece",  # "the yellow piece" (games/rectoverso/pieces.js)
@@ -187,16 +188,29 @@ class EngineRefusal(ProtocolError):
         return say(language, WITH_LEGAL, reason=reason, legal=", ".join(self.legal[:40]))
 
 
+def first_match(
+    patterns: list[tuple[re.Pattern[str], T]], reason: str
+) -> tuple[T, re.Match[str]] | None:
+    """What the first of ``patterns`` that matches the whole English ``reason`` stands for,
+    with its match, or ``None``: the one way an English sentence of a check is read back
+    (refusals here, outcomes in :mod:`.outcome_words`, setups in :mod:`.setup_refusals`)."""
+    for pattern, meaning in patterns:
+        match = pattern.fullmatch(reason)
+        if match:
+            return meaning, match
+    return None
+
+
 def match_template(
     patterns: list[tuple[re.Pattern[str], str]], reason: str
 ) -> tuple[str, dict[str, str]] | None:
     """The template of the first of ``patterns`` that matches the whole English ``reason``,
-    with the fields it names, or ``None`` (refusals here, outcomes in :mod:`.outcome_words`)."""
-    for pattern, template in patterns:
-        match = pattern.fullmatch(reason)
-        if match:
-            return template, {k: v for k, v in match.groupdict().items() if k in template}
-    return None
+    with the fields it names, or ``None``."""
+    found = first_match(patterns, reason)
+    if found is None:
+        return None
+    template, match = found
+    return template, {k: v for k, v in match.groupdict().items() if k in template}
 
 
 def reason_template(reason: str) -> tuple[str, dict[str, str]] | None:

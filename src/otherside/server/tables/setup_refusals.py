@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from otherside.i18n import N_
+from otherside.server.tables.refusals import first_match
 
 OTHER = "other"
 VALUE = r"(?P<value>.+)"
@@ -131,11 +132,11 @@ def problem(exc: ValueError) -> dict[str, Any]:
     {'problem': 'other', 'reason': 'the moon is made of cheese'}
     """
     reason = str(exc)
-    for pattern, name in _PATTERNS:
-        match = pattern.fullmatch(reason)
-        if match:
-            return {"problem": name, **match.groupdict()}
-    return {"problem": OTHER, "reason": reason}
+    found = first_match(_PATTERNS, reason)
+    if found is None:
+        return {"problem": OTHER, "reason": reason}
+    name, match = found
+    return {"problem": name, **match.groupdict()}
 
 
 def template(params: dict[str, Any]) -> str:
