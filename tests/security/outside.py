@@ -6,6 +6,7 @@ honest player are different addresses as they would be on the internet."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import resource
 from collections.abc import Iterator
@@ -36,6 +37,36 @@ def database_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator
         return
     with postgres_database() as url:
         yield url
+
+
+@pytest.fixture(
+    name="shared",
+    scope="module",
+    params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+)
+def shared_fixture(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """``shared``: one server as :func:`server` starts it (its default guards), on a SQLite
+    file, then on PostgreSQL, for all the tests of a module that need no settings of their own
+    (import this into a test module to use it). Each test makes its own accounts (named with
+    :func:`fresh`) and tables, and looks only at those: starting a server costs some seconds of
+    CPU, a test on a fresh one proves nothing more."""
+    if request.param == "sqlite":
+        with server(sqlite_url(tmp_path_factory.mktemp("shared") / "otherside.db")) as api:
+            yield api
+        return
+    with postgres_database() as url, server(url) as api:
+        yield api
+
+
+_NUMBERS = itertools.count(1)
+
+
+def fresh(name: str) -> str:
+    """``name`` with a number of its own: the tests on a :func:`shared_fixture` server sign
+    up accounts that no other test has (names are unique on a server)."""
+    return f"{name}{next(_NUMBERS)}"
 
 
 @contextlib.contextmanager
