@@ -99,7 +99,9 @@ async def test_bot_accounts_enter_and_play_a_swiss_event_with_their_tokens(
         names = {e["name"]: e["number"] for e in event["entrant_list"]}
 
         try:
-            runners = [bot_run(server, token, "--bot", "random") for token in tokens]
+            # Greedy programs: against the people's first legal moves a game is some 25 plies,
+            # where random ones drew it out to some 150 (and the event to a minute).
+            runners = [bot_run(server, token, "--bot", "greedy") for token in tokens]
             started = await host.post(f"/api/tournaments/{event_id}/start")
             assert started.status_code == 200, started.text
             await asyncio.gather(
