@@ -99,12 +99,14 @@ async def test_a_swiss_event_of_people_and_bots_runs_to_its_end(server: Server) 
         event_id = made.json()["id"]
         for http in (alice, bob, carol):
             assert (await http.post(f"/api/tournaments/{event_id}/join")).status_code == 200
-        for bot in ("random", "greedy", "random"):
+        # Greedy bots: against the people's first legal moves a game is some 25 plies, where a
+        # random bot draws it out to some 150 (the event's length, and a 15-second clock's risk).
+        for bot in ("greedy", "greedy", "greedy"):
             added = await host.post(f"/api/tournaments/{event_id}/bots", json={"bot": bot})
             assert added.status_code == 200, added.text
         event = await event_of(host, event_id)
         names = {e["name"]: e["number"] for e in event["entrant_list"]}
-        assert sorted(names) == ["alice", "bob", "carol", "greedy", "random", "random 2"]
+        assert sorted(names) == ["alice", "bob", "carol", "greedy", "greedy 2", "greedy 3"]
 
         # Full, then refusals that change nothing.
         async with person(server, "dave") as dave:
