@@ -136,7 +136,8 @@ def test_a_tie_of_rivals_is_a_shared_win_and_a_team_result_names_no_winner(tmp_p
         tmp_path,
         """
         import { outcomeWords } from '/static/js/pages/table/players.js';
-        const seats = [{ seat: 0, kind: 'human', name: 'ada' }, { seat: 1, kind: 'human', name: 'bo' }];
+        const seats = [{ seat: 0, kind: 'human', name: 'ada' },
+                       { seat: 1, kind: 'human', name: 'bo' }];
         const state = (game, together, winners, scores) => ({
           you: null, traits: { together },
           table: { game, seats, outcome: { winners, scores, reason: 'pile empty' } } });
