@@ -121,12 +121,33 @@ class _Rows:
 
 class Batch:
     """What the works of one transaction write through: ``session`` for statements run at once,
-    :meth:`add` for rows written together at the end, :meth:`notify` for announcements."""
+    :meth:`add` for rows written together at the end, :meth:`notify` for announcements.
 
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    The transaction is ``connection``'s; an ORM session joins it only when a work asks for one
+    (a batch of moves alone needs none, and a session's bookkeeping per batch cost as much as
+    its statements)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self._session: Session | None = None
         self._rows: dict[int, _Rows] = {}
         self.notes: list[dict[str, Any]] = []
+
+    @property
+    def session(self) -> Session:
+        """An ORM session in the batch's transaction (it commits with the batch, not alone)."""
+        if self._session is None:
+            self._session = Session(
+                bind=self.connection,
+                expire_on_commit=False,
+                join_transaction_mode="rollback_only",
+            )
+        return self._session
+
+    def close(self) -> None:
+        """Let the session go (its objects keep what they loaded)."""
+        if self._session is not None:
+            self._session.close()
 
     def add(self, statement: Executable, params: dict[str, Any], expect: int | None = None) -> None:
         """Queue one row of ``statement`` (built once, at import: the same object every time).
@@ -154,8 +175,9 @@ class Batch:
         """Write the queued rows, one ``executemany`` per statement in the order first used;
         :class:`StaleWrite` if a statement changed fewer rows than its rows expect."""
         # What the works added through the ORM first: the rows may refer to it.
-        self.session.flush()
-        connection = self.session.connection()
+        if self._session is not None:
+            self._session.flush()
+        connection = self.connection
         for rows in self._rows.values():
             changed = _executemany(connection, rows.statement, rows.params)
             if rows.checked and changed != rows.expect:
@@ -235,11 +257,14 @@ class Writer:
         """One transaction for every write (blocking; on the database thread)."""
         self.batches += 1
         try:
-            with self.db.writes.begin() as session:
-                batch = Batch(session)
-                values = [p.work(batch) for p in pending]
-                batch.flush()
-                self._announce(session, batch.notes)
+            with self.db.write_engine.begin() as connection:
+                batch = Batch(connection)
+                try:
+                    values = [p.work(batch) for p in pending]
+                    batch.flush()
+                finally:
+                    batch.close()
+                self._announce(connection, batch.notes)
             return [_Outcome(value) for value in values]
         except Exception as exc:
             if len(pending) == 1:
@@ -250,20 +275,23 @@ class Writer:
     def _alone(self, pending: _Pending[Any]) -> _Outcome:
         self.batches += 1
         try:
-            with self.db.writes.begin() as session:
-                batch = Batch(session)
-                value = pending.work(batch)
-                batch.flush()
-                self._announce(session, batch.notes)
+            with self.db.write_engine.begin() as connection:
+                batch = Batch(connection)
+                try:
+                    value = pending.work(batch)
+                    batch.flush()
+                finally:
+                    batch.close()
+                self._announce(connection, batch.notes)
             return _Outcome(value)
         except Exception as exc:
             return _Outcome(error=exc)
 
-    def _announce(self, session: Session, notes: list[dict[str, Any]]) -> None:
+    def _announce(self, connection: Connection, notes: list[dict[str, Any]]) -> None:
         if not notes or self.channel is None:
             return
         for payload in _payloads(notes):
-            session.execute(
+            connection.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": self.channel, "payload": payload},
             )
