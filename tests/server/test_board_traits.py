@@ -20,10 +20,12 @@ def test_each_game_tells_the_pages_what_its_board_does_differently() -> None:
         "resign": "table",
         "replay": "steps",
         "analysis": "moves",
+        "together": [],
     }
     assert VERSUS.to_json()["board"]["resign"] == "board"
     assert RECTOVERSO.to_json()["board"]["analysis"] == "cards"  # the solver, not move by move
     assert RECTOVERSO.to_json()["board"]["replay"] == "timed"  # it has a round timer
+    assert RECTOVERSO.to_json()["board"]["together"] == [2]  # R16: two builders, one card
 
 
 def test_every_board_named_by_the_server_exists_with_the_contract() -> None:

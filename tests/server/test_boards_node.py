@@ -129,3 +129,30 @@ def test_the_completion_list_walks_many_moves_a_word_at_a_time(tmp_path: Path) -
         [f"place white {x},0,0" for x in range(4)],
         ["done"],
     ]
+
+
+def test_a_tie_of_rivals_is_a_shared_win_and_a_team_result_names_no_winner(tmp_path: Path) -> None:
+    said = _run(
+        tmp_path,
+        """
+        import { outcomeWords } from '/static/js/pages/table/players.js';
+        const seats = [{ seat: 0, kind: 'human', name: 'ada' },
+                       { seat: 1, kind: 'human', name: 'bo' }];
+        const state = (game, together, winners, scores) => ({
+          you: null, traits: { together },
+          table: { game, seats, outcome: { winners, scores, reason: 'pile empty' } } });
+        const words = (s) => outcomeWords(s).join('');
+        console.log(JSON.stringify([
+          words(state('verso', [], [0, 1], [24, 24])),
+          words(state('verso', [], [1], [20, 24])),
+          words(state('versus', [], [], [0, 0])),
+          words(state('rectoverso', [2], [0, 1], [7, 7])),
+        ]));
+        """,
+    )
+    assert said == [
+        "ada and bo won — pile empty. Scores: 24 – 24.",  # V15: tied players share the victory
+        "bo won — pile empty. Scores: 20 – 24.",
+        "Draw — pile empty. Scores: 0 – 0.",
+        "Game over — pile empty. Scores: 7 – 7.",  # R16: the two builders are one team
+    ]

@@ -16,8 +16,13 @@ def get_game(name: str) -> Game:
     Raises:
         ValueError: for an unknown name, listing the known ones.
     """
-    if name not in GAME_NAMES:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
-    module = importlib.import_module(f"otherside.games.{name}")
-    game: Game = module.GAME
+    game = _LOADED.get(name)
+    if game is None:
+        if name not in GAME_NAMES:
+            raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_NAMES)}")
+        game = _LOADED[name] = importlib.import_module(f"otherside.games.{name}").GAME
     return game
+
+
+# A server asks for its game several times a move: the import machinery is asked once.
+_LOADED: dict[str, Game] = {}

@@ -26,6 +26,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from otherside.server import collector
 from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.security import SecurityMiddleware
@@ -289,7 +290,9 @@ def app_from_environment() -> FastAPI:
     config["guards"] = Guards(**config.get("guards", {}))
     # Killed with ``kill -9``, the command's process can't stop this worker: stop by ourselves.
     watch_parent(os.getppid(), _stop_self)
-    return create_app(**config)
+    app = create_app(**config)
+    collector.settle()
+    return app
 
 
 def _stop_self() -> None:

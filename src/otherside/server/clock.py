@@ -9,6 +9,7 @@ forward themselves (``clock.advance(days=4)``), then let the scheduler act.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -20,7 +21,7 @@ class Clock(Protocol):
         """The current time, timezone-aware UTC."""
         ...
 
-    async def sleep(self, seconds: float) -> None:
+    def sleep(self, seconds: float) -> Awaitable[None]:
         """Wait ``seconds`` of this clock's time (may return early; callers check the time)."""
         ...
 
@@ -75,12 +76,15 @@ class ManualClock:
         self._sleepers = waiting
         return self._now
 
-    async def sleep(self, seconds: float) -> None:
-        """Wait until the clock has been moved ``seconds`` on: no real time passes."""
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        """Wait until the clock has been moved ``seconds`` on: no real time passes.
+
+        The sleep is counted from the call, not from the first await: a task that sets up its
+        sleep and runs only after the clock was moved (``ensure_future(clock.sleep(s))``)
+        still wakes ``seconds`` after the moment it asked, as a real clock's sleep would."""
         end = self._now + timedelta(seconds=max(0.0, seconds))
         if end <= self._now:
-            await asyncio.sleep(0)
-            return
+            return asyncio.sleep(0)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._sleepers.append((end, future))
-        await future
+        return future

@@ -104,6 +104,7 @@ def serve(
     """Start the table server: play in the browser with friends and bots."""
     import uvicorn
 
+    from otherside.server import collector
     from otherside.server.accounts.addresses import trusted_proxies
     from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
@@ -166,7 +167,9 @@ def serve(
         "timeout_keep_alive": guards.keep_alive_seconds,
     }
     if workers == 1:
-        uvicorn.run(create_app(**config, limits=limits, guards=guards), **options)
+        served = create_app(**config, limits=limits, guards=guards)
+        collector.settle()
+        uvicorn.run(served, **options)
         return
     # Each worker process builds its own app from the same settings.
     os.environ[CONFIG_ENV] = json.dumps(

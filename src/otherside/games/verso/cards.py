@@ -109,7 +109,13 @@ def card_name(oc: int) -> str:
     >>> card_name(parse_card("g4/B3"))
     'g4/B3'
     """
-    return f"{face_name(UP[oc])}/{face_name(DOWN[oc])}"
+    return _CARD_NAMES[oc]
+
+
+# Each record names its whole pile: 180 names written once, not built again for every game.
+_CARD_NAMES: tuple[str, ...] = tuple(
+    f"{face_name(UP[oc])}/{face_name(DOWN[oc])}" for oc in range(180)
+)
 
 
 def parse_card(text: str) -> int:

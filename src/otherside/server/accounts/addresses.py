@@ -15,12 +15,14 @@ from no other peer — anyone else could write any address in that header.
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 
 from starlette.requests import HTTPConnection
 
 IPV6_PREFIX = 64
 
 
+@lru_cache(maxsize=4096)  # every request and socket asks; an address's key never changes
 def address_key(host: str) -> str:
     """The key of a client address for the limits.
 

@@ -26,5 +26,12 @@ def remember_language(request: Request, response: Response, language: str | None
         )
 
 
+async def _route_language(request: Request) -> str:
+    # FastAPI runs a plain function dependency on its thread pool: a hop per request for this.
+    return reader_language(request)
+
+
+_route_language.__doc__ = reader_language.__doc__
+
 # A route's reader's language, for the words it sends beside machine fields (a pace, a bot).
-LanguageDep = Annotated[str, Depends(reader_language)]
+LanguageDep = Annotated[str, Depends(_route_language)]

@@ -16,6 +16,7 @@ what the pages would have said. Numbers are written as the reader's locale write
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -44,6 +45,9 @@ LIVE = N_("Live · {minutes} min + {seconds} s a move")
 LIVE_NO_INCREMENT = N_("Live · {minutes} min for the game")
 
 
+# Babel formats a number in tens of microseconds, and every table message says its pace: the
+# few paces, bots and languages in use are said once each.
+@lru_cache(maxsize=1024)
 def number(value: float, language: str) -> str:
     """``value`` as ``language`` writes a number (``0,5`` in German).
 
@@ -53,6 +57,7 @@ def number(value: float, language: str) -> str:
     return format_decimal(value, locale=language)
 
 
+@lru_cache(maxsize=1024)
 def pace_words(pace: Pace, language: str) -> str:
     """The pace ``pace`` for people in ``language`` (the lobby's and the table's words).
 
@@ -86,6 +91,7 @@ def _settings(spec: BotSpec, language: str) -> list[str]:
     return said
 
 
+@lru_cache(maxsize=1024)
 def bot_words(spec: str, language: str) -> str:
     """The bot ``spec`` with its settings for people in ``language`` (a seat's
     ``bot_label``, a bot choice's ``label``).
@@ -97,6 +103,7 @@ def bot_words(spec: str, language: str) -> str:
     return " · ".join([_name(parsed, language), *_settings(parsed, language)])
 
 
+@lru_cache(maxsize=1024)
 def seat_words(spec: str, seat: int, language: str) -> str:
     """The name of ``seat`` (from 0) when the bot ``spec`` plays it, numbered from 1 as on the
     page, in ``language``.

@@ -10,10 +10,13 @@ answered only once the transaction holding their write has committed: a player s
 only when it is durable, so a server killed at any moment loses no acknowledged move.
 
 Rows a work passes to :meth:`Batch.add` are not written at once: at the end of the batch the
-rows of each statement go out together, as one ``executemany`` of a statement SQLAlchemy compiled
-once. A row may say how many rows it must change (an update at the version the server applied a
-move to); if the total of a statement falls short, some table changed under its writer (another
-server process) and the batch is checked write by write, below.
+rows of each statement go out together, as one ``executemany`` of the driver's cursor. SQLAlchemy
+compiles each such statement once per database, and gives the processors of its parameters (a
+date as SQLite stores it, JSON); the rows are turned into the driver's parameters here, without
+building an execution context and a result for every batch (that bookkeeping cost more than the
+statements themselves). A row may say how many rows it must change (an update at the version the
+server applied a move to); if the total of a statement falls short, some table changed under its
+writer (another server process) and the batch is checked write by write, below.
 
 When a batch fails, no write of it is lost silently and none fails for another's sake: the
 transaction is rolled back, then each of its writes runs again alone, in a transaction of its
@@ -32,7 +35,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Executable, text
+from sqlalchemy import Connection, Executable, text
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
 from otherside.server.store.db import Database
@@ -42,6 +46,67 @@ T = TypeVar("T")
 log = logging.getLogger("otherside.server")
 MOST_WRITES = 500  # per transaction: a bound on how long one commit keeps its callers waiting
 NOTIFY_BYTES = 7900  # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A statement compiled for one database: its SQL, and for each parameter in the driver's
+    order its name, its value when the statement itself gives it (``status="over"``) and its
+    processor (``None``: the value goes as it is)."""
+
+    sql: str
+    positional: bool
+    columns: tuple[tuple[str, Any, Callable[[Any], Any] | None], ...]
+
+    @classmethod
+    def compile(cls, statement: Executable, dialect: Dialect, keys: list[str]) -> _Prepared | None:
+        """``statement`` for rows of ``keys``; ``None`` if SQLAlchemy must compute some of its
+        values as it runs (a column's Python default), which only its own execution does."""
+        compiled = statement.compile(dialect=dialect, column_keys=keys)  # type: ignore[attr-defined]
+        if compiled.insert_prefetch or compiled.update_prefetch:
+            return None
+        names = compiled.positiontup if dialect.positional else list(compiled.binds)
+        columns = []
+        for name in names:
+            bind = compiled.binds[name]
+            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            columns.append((name, bind.effective_value, process))
+        return cls(compiled.string, bool(dialect.positional), tuple(columns))
+
+    def params(self, row: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        """``row`` as the driver takes it (a tuple in order, or a mapping by name)."""
+        values = []
+        for name, given, process in self.columns:
+            value = row.get(name, given)
+            # As SQLAlchemy does: a processor sees None too (JSON writes it as null).
+            values.append(value if process is None else process(value))
+        if self.positional:
+            return tuple(values)
+        return dict(zip((c[0] for c in self.columns), values, strict=True))
+
+
+# Compiled once per statement, database and row keys (statements are module constants, dialects
+# live as long as their engine).
+_PREPARED: dict[tuple[Executable, Dialect, tuple[str, ...]], _Prepared | None] = {}
+
+
+def _executemany(connection: Connection, statement: Executable, rows: list[dict[str, Any]]) -> int:
+    """Run ``statement`` once per row on ``connection``'s driver cursor, in its transaction
+    (through SQLAlchemy's execution when it must compute values itself); the number of rows
+    changed in all."""
+    keys = tuple(rows[0])
+    key = (statement, connection.dialect, keys)
+    if key not in _PREPARED:
+        _PREPARED[key] = _Prepared.compile(statement, connection.dialect, list(keys))
+    prepared = _PREPARED[key]
+    if prepared is None:
+        return int(connection.execute(statement, rows).rowcount)
+    cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.executemany(prepared.sql, [prepared.params(row) for row in rows])  # type: ignore[arg-type]
+        return int(cursor.rowcount)
+    finally:
+        cursor.close()
 
 
 @dataclass
@@ -56,12 +121,33 @@ class _Rows:
 
 class Batch:
     """What the works of one transaction write through: ``session`` for statements run at once,
-    :meth:`add` for rows written together at the end, :meth:`notify` for announcements."""
+    :meth:`add` for rows written together at the end, :meth:`notify` for announcements.
 
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    The transaction is ``connection``'s; an ORM session joins it only when a work asks for one
+    (a batch of moves alone needs none, and a session's bookkeeping per batch cost as much as
+    its statements)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self._session: Session | None = None
         self._rows: dict[int, _Rows] = {}
         self.notes: list[dict[str, Any]] = []
+
+    @property
+    def session(self) -> Session:
+        """An ORM session in the batch's transaction (it commits with the batch, not alone)."""
+        if self._session is None:
+            self._session = Session(
+                bind=self.connection,
+                expire_on_commit=False,
+                join_transaction_mode="rollback_only",
+            )
+        return self._session
+
+    def close(self) -> None:
+        """Let the session go (its objects keep what they loaded)."""
+        if self._session is not None:
+            self._session.close()
 
     def add(self, statement: Executable, params: dict[str, Any], expect: int | None = None) -> None:
         """Queue one row of ``statement`` (built once, at import: the same object every time).
@@ -89,13 +175,14 @@ class Batch:
         """Write the queued rows, one ``executemany`` per statement in the order first used;
         :class:`StaleWrite` if a statement changed fewer rows than its rows expect."""
         # What the works added through the ORM first: the rows may refer to it.
-        self.session.flush()
-        connection = self.session.connection()
+        if self._session is not None:
+            self._session.flush()
+        connection = self.connection
         for rows in self._rows.values():
-            done = connection.execute(rows.statement, rows.params)
-            if rows.checked and done.rowcount != rows.expect:
+            changed = _executemany(connection, rows.statement, rows.params)
+            if rows.checked and changed != rows.expect:
                 raise StaleWrite(
-                    f"{rows.expect - done.rowcount} of {len(rows.params)} rows were not at the "
+                    f"{rows.expect - changed} of {len(rows.params)} rows were not at the "
                     "version they were written for"
                 )
         self._rows.clear()
@@ -140,7 +227,9 @@ class Writer:
         if self._draining is None or self._draining.done():
             self._draining = asyncio.create_task(self._drain(), name="otherside-writer")
         # A caller that stops waiting does not take its write back: it may commit all the same.
-        return await asyncio.shield(future)
+        # Its cancellation cancels only this future, which nobody else awaits (the batch skips
+        # a settled future), so no shield is needed: one less future and callback per write.
+        return await future
 
     async def _drain(self) -> None:
         try:
@@ -168,11 +257,14 @@ class Writer:
         """One transaction for every write (blocking; on the database thread)."""
         self.batches += 1
         try:
-            with self.db.writes.begin() as session:
-                batch = Batch(session)
-                values = [p.work(batch) for p in pending]
-                batch.flush()
-                self._announce(session, batch.notes)
+            with self.db.write_engine.begin() as connection:
+                batch = Batch(connection)
+                try:
+                    values = [p.work(batch) for p in pending]
+                    batch.flush()
+                finally:
+                    batch.close()
+                self._announce(connection, batch.notes)
             return [_Outcome(value) for value in values]
         except Exception as exc:
             if len(pending) == 1:
@@ -183,20 +275,23 @@ class Writer:
     def _alone(self, pending: _Pending[Any]) -> _Outcome:
         self.batches += 1
         try:
-            with self.db.writes.begin() as session:
-                batch = Batch(session)
-                value = pending.work(batch)
-                batch.flush()
-                self._announce(session, batch.notes)
+            with self.db.write_engine.begin() as connection:
+                batch = Batch(connection)
+                try:
+                    value = pending.work(batch)
+                    batch.flush()
+                finally:
+                    batch.close()
+                self._announce(connection, batch.notes)
             return _Outcome(value)
         except Exception as exc:
             return _Outcome(error=exc)
 
-    def _announce(self, session: Session, notes: list[dict[str, Any]]) -> None:
+    def _announce(self, connection: Connection, notes: list[dict[str, Any]]) -> None:
         if not notes or self.channel is None:
             return
         for payload in _payloads(notes):
-            session.execute(
+            connection.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": self.channel, "payload": payload},
             )

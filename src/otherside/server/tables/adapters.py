@@ -116,6 +116,9 @@ class GameAdapter:
             timer of its own (Recto Verso's rounds); the server gives it its injected clock.
         pace: the pace a new table gets when the host says nothing.
         rated_counts: the player counts at which a game between registered players is rated.
+        together_counts: the player counts at which all the players play together, a team
+            that wins or fails as one (Recto Verso's cooperative levels, R16), so that a result
+            is never told as one player beating another.
         replacement: the bot that takes over a seat whose player forfeited (the first of these
             the registry has, else ``random``). Bots, their options and their checks are the
             registry's (:mod:`otherside.bots.spec`).
@@ -141,6 +144,7 @@ class GameAdapter:
     timed: Callable[[Callable[[], float]], Game] | None = field(default=None, compare=False)
     pace: Pace = field(default_factory=Pace)
     rated_counts: tuple[int, ...] = ()
+    together_counts: tuple[int, ...] = ()
     replacement: tuple[str, ...] = ("greedy",)
     ends_on_forfeit: bool = False
     bot_pace: float = 0.0
@@ -211,13 +215,15 @@ class GameAdapter:
     def board_traits(self) -> dict[str, Any]:
         """What the pages do differently for this game (``web/js/games/README.md``): which board
         module and styles to load, who shows Resign, how a replay is paced (at the pace it
-        was played for a game with a timer of its own) and what its analysis offers."""
+        was played for a game with a timer of its own), what its analysis offers and at which
+        player counts its players play as one team."""
         return {
             "module": self.page,
             "styles": self.styled,
             "resign": "board" if self.board_resigns else "table",
             "replay": "timed" if self.timed is not None else "steps",
             "analysis": self.analysed,
+            "together": list(self.together_counts),
         }
 
     def to_json(self, think_cap: float | None = None) -> dict[str, Any]:
@@ -317,6 +323,7 @@ RECTOVERSO = GameAdapter(
     ),
     pace=Pace(kind="rounds"),
     rated_counts=(3, 4, 5, 6),
+    together_counts=(2,),  # R16: the two builders make one card together
     replacement=("partner",),
     # About a person's speed: the partner bot's figures were measured at one action per 2 s.
     bot_pace=1.5,

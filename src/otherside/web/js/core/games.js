@@ -4,7 +4,7 @@
 import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 
-const GENERIC = { module: "generic", styles: false, resign: "table", replay: "steps", analysis: "moves" };
+const GENERIC = { module: "generic", styles: false, resign: "table", replay: "steps", analysis: "moves", together: [] };
 
 /** The server's description of `name` (title, options, bots, board traits) or null. */
 export async function gameInfo(name) {
@@ -13,7 +13,8 @@ export async function gameInfo(name) {
 }
 
 /** The board traits of a game description: module, styles, resign ("table"/"board"), replay,
- * analysis ("moves": the bots judge each move; "cards": the solver builds each missed card). */
+ * analysis ("moves": the bots judge each move; "cards": the solver builds each missed card),
+ * together (the player counts at which all the players are one team). */
 export const boardTraits = (info) => ({ ...GENERIC, ...(info?.board ?? {}) });
 
 /**

@@ -70,8 +70,9 @@ export function outcomeWords(state) {
   const outcome = state.table.outcome;
   const names = seatNames(state);
   const who = new Intl.ListFormat(language, { type: "conjunction" }).format(outcome.winners.map((s) => names[s]));
-  // A cooperative game (every seat among the winners) has no one who beat anyone.
-  const together = outcome.winners.length > 1 && outcome.winners.length === state.table.seats.length;
+  // Players who are one team (the game's board traits say at which counts) beat no one; a tie
+  // of rivals is a shared victory (V: tied players share it), said as who won.
+  const together = (state.traits?.together ?? []).includes(state.table.seats.length);
   const result = outcome.winners.length === 0 ? t("Draw") : together ? t("Game over") : t("{names} won", { names: who });
   return [result, " — ", ...ruleNodes(reasonWords(outcome), state.table.game), ". ", t("Scores: {scores}.", { scores: outcome.scores.join(" – ") })];
 }
