@@ -5,6 +5,7 @@ honest player are different addresses as they would be on the internet."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
@@ -119,6 +120,16 @@ async def open_socket(
         local_addr=(address, 0),
         open_timeout=20,
     )
+
+
+async def close_code(ws: websockets.ClientConnection, within: float = 15) -> int | None:
+    """Read ``ws`` until the server closes it (within ``within`` seconds); the close code it
+    sent (``None``: no close frame)."""
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        async with asyncio.timeout(within):
+            while True:
+                await ws.recv()
+    return closed.value.rcvd.code if closed.value.rcvd is not None else None
 
 
 async def next_message(ws: websockets.ClientConnection, kind: str) -> dict[str, Any]:
