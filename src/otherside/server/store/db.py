@@ -8,12 +8,14 @@ only a power cut can lose the last commits.
 
 The group-committing writer of moves (``store/writer.py``) is the exception on SQLite: its
 transactions are short and local (no network, no fsync in WAL mode with ``NORMAL``), so it runs
-them on the event loop itself, through :attr:`Database.writes`, instead of paying two thread
-hops per batch (about half of a move's reply time, and more when the loop holds the GIL). Its
-transactions start with ``BEGIN IMMEDIATE``: they take the write lock first and wait for it
-(``busy_timeout``), never failing half-way. The thread pool's transactions keep pysqlite's own
-control, which begins a transaction at the first write, so they too only ever wait for the lock
-(its reads before that are not a snapshot that the writer's commit could make stale).
+them on the event loop itself, through :meth:`Database.writing`, instead of paying two thread
+hops per batch (about half of a move's reply time, and more when the loop holds the GIL), on one
+connection it keeps open (a checkout from the pool and back cost as much as the batch's
+statements). Its transactions start with ``BEGIN IMMEDIATE``: they take the write lock first
+and wait for it (``busy_timeout``), never failing half-way. The thread pool's transactions keep
+pysqlite's own control, which begins a transaction at the first write, so they too only ever
+wait for the lock (its reads before that are not a snapshot that the writer's commit could make
+stale).
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url, select, text
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -70,7 +73,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _begin_immediate(connection: Any) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # Straight to the driver: SQLAlchemy's execution of a statement costs more than SQLite's
+    # BEGIN itself, and this one has no parameters nor result.
+    connection.connection.driver_connection.execute("BEGIN IMMEDIATE")
 
 
 def _no_driver_transactions(dbapi_connection: Any, record: Any) -> None:
@@ -104,10 +109,11 @@ class Database:
             self.engine = create_engine(parsed, pool_size=POSTGRES_WORKERS, pool_pre_ping=True)
         self.write_engine = self.engine
         if self.is_sqlite and on_disk:
-            # One connection, used on the event loop only (see the module docstring). A database
-            # in memory is one per connection, so it keeps a single engine.
+            # The writer's connection, used on the event loop only (see the module docstring),
+            # and one more for a test holding the write lock. A database in memory is one per
+            # connection, so it keeps a single engine.
             self.write_engine = create_engine(
-                parsed, connect_args={"check_same_thread": False}, pool_size=1, max_overflow=0
+                parsed, connect_args={"check_same_thread": False}, pool_size=1, max_overflow=1
             )
             event.listen(self.write_engine, "connect", _no_driver_transactions)
             event.listen(self.write_engine, "begin", _begin_immediate)
@@ -115,6 +121,7 @@ class Database:
         self.writes = sessionmaker(self.write_engine, expire_on_commit=False)
         """The writer's transactions: on SQLite, ``BEGIN IMMEDIATE`` ones on the event loop."""
         self.writes_inline = self.write_engine is not self.engine
+        self._kept: Connection | None = None  # the inline writer's connection, once opened
         self._executor = ThreadPoolExecutor(
             max_workers=1 if self.is_sqlite else POSTGRES_WORKERS, thread_name_prefix="otherside-db"
         )
@@ -132,6 +139,22 @@ class Database:
                 )
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A transaction of the writer, committed when the block ends (rolled back if it
+        raises): on SQLite on the event loop, on the one connection kept for it."""
+        if not self.writes_inline:
+            with self.write_engine.begin() as connection:
+                yield connection
+            return
+        kept = self._kept
+        if kept is None or kept.closed or kept.invalidated:
+            if kept is not None:
+                kept.close()
+            kept = self._kept = self.write_engine.connect()
+        with kept.begin():
+            yield kept
 
     def transaction(self, work: Callable[[Session], T]) -> T:
         """Run ``work(session)`` in one transaction, blocking; commit, or roll back on error."""
@@ -166,5 +189,8 @@ class Database:
     def close(self) -> None:
         """Stop the thread pool and close every pooled connection."""
         self._executor.shutdown(wait=True)
+        if self._kept is not None:
+            self._kept.close()
+            self._kept = None
         self.engine.dispose()
         self.write_engine.dispose()

@@ -110,12 +110,13 @@ class SqlTableStore:
         most_waiting: int | None = None,
     ) -> str:
         def write(batch: Batch) -> str | None:
-            session = batch.session
-            if most_waiting is not None and count_waiting_hosted(session, owner.id) >= most_waiting:
+            connection = batch.connection
+            hosted = count_waiting_hosted(connection, owner.id) if most_waiting is not None else 0
+            if most_waiting is not None and hosted >= most_waiting:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
-            made = create_table(session, owner.id, game, players, options, pace, now)
+            made = create_table(connection, owner.id, game, players, options, pace, now)
             self._announce(batch, made, SEATED, users=[owner.id])
             return made
 
@@ -128,10 +129,10 @@ class SqlTableStore:
         self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None
     ) -> None:
         def write(batch: Batch) -> None:
-            check_seats(batch.session, known.id, "waiting", known.seats)
-            save_seats(batch.session, known.id, seats, now)
+            check_seats(batch.connection, known.id, "waiting", known.seats)
+            save_seats(batch.connection, known.id, seats, now)
             if host is not None:
-                save_host(batch.session, known.id, host)
+                save_host(batch.connection, known.id, host)
             self._announce(batch, known.id, "table")
             users = [s.user_id for s in seats if s.user_id is not None]
             if users:
@@ -150,11 +151,11 @@ class SqlTableStore:
         bots_only_limit: int | None = None,
     ) -> None:
         def write(batch: Batch) -> None:
-            check_seats(batch.session, known.id, "waiting", known.seats)
+            check_seats(batch.connection, known.id, "waiting", known.seats)
             most = bots_only_limit
-            if most is not None and count_all_bot_playing(batch.session, known.owner_id) >= most:
+            if most is not None and count_all_bot_playing(batch.connection, known.owner_id) >= most:
                 raise LimitReached(most)
-            save_start(batch.session, known.id, options, record, rated, plan, now)
+            save_start(batch.connection, known.id, options, record, rated, plan, now)
             self._announce(batch, known.id, "table")
 
         await self.writer.write(write)
@@ -171,9 +172,9 @@ class SqlTableStore:
 
         def write(batch: Batch) -> str:
             new_id = create_table(
-                batch.session, owner.id, info.game, info.players, options, info.pace, now, seats
+                batch.connection, owner.id, info.game, info.players, options, info.pace, now, seats
             )
-            if not save_rematch(batch.session, info.id, new_id):
+            if not save_rematch(batch.connection, info.id, new_id):
                 # Another server process made the rematch first: this one rolls back.
                 raise StaleWrite(f"table {info.id} has a rematch already")
             self._announce(batch, info.id, "table")
@@ -200,7 +201,7 @@ class SqlTableStore:
             # The hot path: rows of statements built once, sent with the other tables' moves.
             add_move(batch, info.id, number, seat, action, final_record, outcome, plan, now)
             if forfeit:
-                save_seat(batch.session, info.id, info.seats[seat], now)
+                save_seat(batch.connection, info.id, info.seats[seat], now)
             if self.cluster.shared:
                 # The move itself, so that the others need not read it back (whole unless the
                 # game ended or a seat was given up: those are read from the database).
@@ -228,7 +229,7 @@ class SqlTableStore:
 
     async def hand_over(self, info: TableInfo, seat: SeatInfo, plan: Timing, now: datetime) -> None:
         def write(batch: Batch) -> None:
-            save_seat(batch.session, info.id, seat, now)
+            save_seat(batch.connection, info.id, seat, now)
             add_timing(batch, info.id, info.version, plan, now)
             self._announce(batch, info.id, "table")
 
@@ -243,8 +244,8 @@ class SqlTableStore:
         now: datetime,
     ) -> dict[int, float]:
         def write(batch: Batch) -> dict[int, float]:
-            save_end(batch.session, info.id, info.version, outcome, record, now)
-            save_seat(batch.session, info.id, info.seats[seat], now)
+            save_end(batch.connection, info.id, info.version, outcome, record, now)
+            save_seat(batch.connection, info.id, info.seats[seat], now)
             self._announce(batch, info.id, "table")
             return _rate(batch.session, info, outcome, now)
 

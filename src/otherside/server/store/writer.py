@@ -257,7 +257,7 @@ class Writer:
         """One transaction for every write (blocking; on the database thread)."""
         self.batches += 1
         try:
-            with self.db.write_engine.begin() as connection:
+            with self.db.writing() as connection:
                 batch = Batch(connection)
                 try:
                     values = [p.work(batch) for p in pending]
@@ -275,7 +275,7 @@ class Writer:
     def _alone(self, pending: _Pending[Any]) -> _Outcome:
         self.batches += 1
         try:
-            with self.db.write_engine.begin() as connection:
+            with self.db.writing() as connection:
                 batch = Batch(connection)
                 try:
                     value = pending.work(batch)

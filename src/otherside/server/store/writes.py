@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from otherside.server.store.models import ChatLine, GameTable, Seat
@@ -54,8 +54,17 @@ _TOUCHED = (
 _HOST = update(TABLES).where(TABLES.c.id == bindparam("t_id")).values(owner_id=bindparam("t_owner"))
 
 
+Writable = Session | Connection
+"""Where a write goes: a session's transaction, or a connection's (the writer's batches,
+which need no ORM session for these Core statements)."""
+
+
+def _connection(db: Writable) -> Connection:
+    return db.connection() if isinstance(db, Session) else db
+
+
 def create_table(
-    session: Session,
+    db: Writable,
     owner_id: int,
     game: str,
     players: int,
@@ -66,7 +75,7 @@ def create_table(
 ) -> str:
     """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch); its
     new id."""
-    connection = session.connection()
+    connection = _connection(db)
     while True:
         table_id = secrets.token_urlsafe(6)
         if connection.execute(_ID_TAKEN, {"t_id": table_id}).first() is None:
@@ -97,21 +106,21 @@ def create_table(
     return table_id
 
 
-def save_rematch(session: Session, table_id: str, rematch_id: str) -> bool:
+def save_rematch(db: Writable, table_id: str, rematch_id: str) -> bool:
     """Link a finished table to its rematch, unless it has one already (then ``False``)."""
-    done = session.execute(
+    done = _connection(db).execute(
         update(GameTable)
         .where(GameTable.id == table_id, GameTable.rematch_id.is_(None))
         .values(rematch_id=rematch_id)
     )
-    return bool(done.rowcount)  # type: ignore[attr-defined]
+    return bool(done.rowcount)
 
 
-def check_seats(session: Session, table_id: str, status: str, seats: tuple[SeatInfo, ...]) -> None:
+def check_seats(db: Writable, table_id: str, status: str, seats: tuple[SeatInfo, ...]) -> None:
     """Lock the table's row until the transaction ends, and raise :class:`StaleWrite` unless its
     status and who sits where are still ``status`` and ``seats``: another server process may
     have changed them since this one read them (PostgreSQL; one process on SQLite)."""
-    connection = session.connection()
+    connection = _connection(db)
     found = connection.execute(_LOCKED_STATUS, {"t_id": table_id}).scalar()
     rows = connection.execute(_SEATS_OF, {"t_id": table_id}).all()
     seen = [(s.seat, s.user_id, s.bot) for s in seats]
@@ -119,12 +128,12 @@ def check_seats(session: Session, table_id: str, status: str, seats: tuple[SeatI
         raise StaleWrite(f"table {table_id} changed in another process")
 
 
-def save_seats(session: Session, table_id: str, seats: Sequence[SeatInfo], now: datetime) -> None:
+def save_seats(db: Writable, table_id: str, seats: Sequence[SeatInfo], now: datetime) -> None:
     """Write seats (user, bot, empty; a forfeit and the bot replacing the player): one
     statement for them all, and the table's ``updated_at``."""
     if not seats:
         return
-    connection = session.connection()
+    connection = _connection(db)
     connection.execute(
         _SEAT,
         [
@@ -142,19 +151,19 @@ def save_seats(session: Session, table_id: str, seats: Sequence[SeatInfo], now: 
     connection.execute(_TOUCHED, {"t_id": table_id, "t_now": now})
 
 
-def save_seat(session: Session, table_id: str, seat: SeatInfo, now: datetime) -> None:
+def save_seat(db: Writable, table_id: str, seat: SeatInfo, now: datetime) -> None:
     """Write one seat (see :func:`save_seats`)."""
-    save_seats(session, table_id, [seat], now)
+    save_seats(db, table_id, [seat], now)
 
 
-def save_host(session: Session, table_id: str, user_id: int) -> None:
+def save_host(db: Writable, table_id: str, user_id: int) -> None:
     """Make ``user_id`` the host of a waiting table (its host left)."""
-    session.connection().execute(_HOST, {"t_id": table_id, "t_owner": user_id})
+    _connection(db).execute(_HOST, {"t_id": table_id, "t_owner": user_id})
 
 
-def _save_clocks(session: Session, table_id: str, clocks: dict[int, int | None]) -> None:
+def _save_clocks(db: Writable, table_id: str, clocks: dict[int, int | None]) -> None:
     if clocks:
-        session.connection().execute(CLOCK, clock_rows(table_id, clocks))
+        _connection(db).execute(CLOCK, clock_rows(table_id, clocks))
 
 
 @cache
@@ -177,7 +186,7 @@ def _started(timing_columns: tuple[str, ...]) -> Any:
 
 
 def save_start(
-    session: Session,
+    db: Writable,
     table_id: str,
     options: dict[str, Any],
     record: dict[str, Any],
@@ -187,7 +196,7 @@ def save_start(
 ) -> None:
     """Mark the table as playing, with the game's first record, its rating and its clocks."""
     columns = timing.values()
-    done = session.connection().execute(
+    done = _connection(db).execute(
         _started(tuple(columns)),
         {
             "t_id": table_id,
@@ -201,11 +210,11 @@ def save_start(
     )
     if done.rowcount != 1:
         raise StaleWrite(f"table {table_id} was not waiting")
-    _save_clocks(session, table_id, timing.clocks)
+    _save_clocks(db, table_id, timing.clocks)
 
 
 def save_end(
-    session: Session,
+    db: Writable,
     table_id: str,
     version: int,
     outcome: dict[str, Any],
@@ -213,7 +222,7 @@ def save_end(
     now: datetime,
 ) -> None:
     """End a game without a move (a forfeit in a two-player game): its outcome and record."""
-    done = session.execute(
+    done = _connection(db).execute(
         update(GameTable)
         .where(GameTable.id == table_id, GameTable.version == version)
         .values(
@@ -228,7 +237,7 @@ def save_end(
             updated_at=now,
         )
     )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
+    if done.rowcount != 1:
         raise StaleWrite(f"table {table_id} is not at version {version} in the database")
 
 
