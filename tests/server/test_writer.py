@@ -206,7 +206,7 @@ async def test_the_writer_on_the_event_loop_and_the_thread_pool_wait_for_each_ot
         session.execute(ADD_USER, {"name": "pool", "key": "pool", "guest": True})
         return before
 
-    with db.writes.begin() as writer_transaction:  # BEGIN IMMEDIATE: holds the write lock
+    with db.writing() as writer_transaction:  # BEGIN IMMEDIATE: holds the write lock
         writer_transaction.execute(ADD_USER, {"name": "writer", "key": "writer", "guest": True})
         pool = asyncio.ensure_future(db.run(pool_work))
         await asyncio.sleep(0.3)

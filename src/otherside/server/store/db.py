@@ -109,17 +109,14 @@ class Database:
             self.engine = create_engine(parsed, pool_size=POSTGRES_WORKERS, pool_pre_ping=True)
         self.write_engine = self.engine
         if self.is_sqlite and on_disk:
-            # The writer's connection, used on the event loop only (see the module docstring),
-            # and one more for a test holding the write lock. A database in memory is one per
-            # connection, so it keeps a single engine.
+            # One connection, kept by the writer on the event loop (see the module docstring).
+            # A database in memory is one per connection, so it keeps a single engine.
             self.write_engine = create_engine(
-                parsed, connect_args={"check_same_thread": False}, pool_size=1, max_overflow=1
+                parsed, connect_args={"check_same_thread": False}, pool_size=1, max_overflow=0
             )
             event.listen(self.write_engine, "connect", _no_driver_transactions)
             event.listen(self.write_engine, "begin", _begin_immediate)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self.writes = sessionmaker(self.write_engine, expire_on_commit=False)
-        """The writer's transactions: on SQLite, ``BEGIN IMMEDIATE`` ones on the event loop."""
         self.writes_inline = self.write_engine is not self.engine
         self._kept: Connection | None = None  # the inline writer's connection, once opened
         self._executor = ThreadPoolExecutor(

@@ -254,18 +254,10 @@ class Writer:
             self._draining = None
 
     def _commit(self, pending: Sequence[_Pending[Any]]) -> list[_Outcome]:
-        """One transaction for every write (blocking; on the database thread)."""
-        self.batches += 1
+        """One transaction for every write (blocking: on the database thread, or on the event
+        loop on SQLite), else each write alone."""
         try:
-            with self.db.writing() as connection:
-                batch = Batch(connection)
-                try:
-                    values = [p.work(batch) for p in pending]
-                    batch.flush()
-                finally:
-                    batch.close()
-                self._announce(connection, batch.notes)
-            return [_Outcome(value) for value in values]
+            return [_Outcome(value) for value in self._transaction(pending)]
         except Exception as exc:
             if len(pending) == 1:
                 return [_Outcome(error=exc)]
@@ -273,19 +265,24 @@ class Writer:
         return [self._alone(p) for p in pending]
 
     def _alone(self, pending: _Pending[Any]) -> _Outcome:
-        self.batches += 1
         try:
-            with self.db.writing() as connection:
-                batch = Batch(connection)
-                try:
-                    value = pending.work(batch)
-                    batch.flush()
-                finally:
-                    batch.close()
-                self._announce(connection, batch.notes)
+            [value] = self._transaction([pending])
             return _Outcome(value)
         except Exception as exc:
             return _Outcome(error=exc)
+
+    def _transaction(self, pending: Sequence[_Pending[Any]]) -> list[Any]:
+        """Run the works of ``pending`` in one transaction; their results once it committed."""
+        self.batches += 1
+        with self.db.writing() as connection:
+            batch = Batch(connection)
+            try:
+                values = [p.work(batch) for p in pending]
+                batch.flush()
+            finally:
+                batch.close()
+            self._announce(connection, batch.notes)
+        return values
 
     def _announce(self, connection: Connection, notes: list[dict[str, Any]]) -> None:
         if not notes or self.channel is None:
