@@ -27,11 +27,10 @@ def remember_language(request: Request, response: Response, language: str | None
 
 
 async def _route_language(request: Request) -> str:
-    # FastAPI runs a plain function dependency on its thread pool: a hop per request for this.
+    """:func:`reader_language` as a route's dependency: asynchronous, since FastAPI runs a plain
+    function dependency on its thread pool, a hop per request for a cookie and a header."""
     return reader_language(request)
 
-
-_route_language.__doc__ = reader_language.__doc__
 
 # A route's reader's language, for the words it sends beside machine fields (a pace, a bot).
 LanguageDep = Annotated[str, Depends(_route_language)]

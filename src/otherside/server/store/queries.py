@@ -10,11 +10,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
 from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, TableInfo, TakebackRequest
+from otherside.server.store.writes import Writable
 from otherside.server.tables.pace import Pace
 
 LIST_LIMIT = 50
@@ -90,7 +91,7 @@ def load_table(session: Session, table_id: str, with_record: bool = False) -> Ta
     return _info(row, _owner_name(session, row.owner_id), with_record)
 
 
-def count_all_bot_playing(session: Session | Connection, user_id: int) -> int:
+def count_all_bot_playing(session: Writable, user_id: int) -> int:
     """Games in play hosted by ``user_id`` where no person plays a seat (every seat a bot);
     the host's row is locked first, so that two starts of one host count one after the other."""
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
@@ -109,7 +110,7 @@ def count_all_bot_playing(session: Session | Connection, user_id: int) -> int:
     )
 
 
-def count_waiting_hosted(session: Session | Connection, user_id: int) -> int:
+def count_waiting_hosted(session: Writable, user_id: int) -> int:
     """Open tables hosted by ``user_id`` where they still sit."""
     return (
         session.scalar(

@@ -111,8 +111,10 @@ class SqlTableStore:
     ) -> str:
         def write(batch: Batch) -> str | None:
             connection = batch.connection
-            hosted = count_waiting_hosted(connection, owner.id) if most_waiting is not None else 0
-            if most_waiting is not None and hosted >= most_waiting:
+            if (
+                most_waiting is not None
+                and count_waiting_hosted(connection, owner.id) >= most_waiting
+            ):
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
