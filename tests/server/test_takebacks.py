@@ -5,24 +5,68 @@ refusal — a spectator, no move to take back, a second request while one is ope
 with none open, a stale version, a rated game, a bot opponent — gets its code and changes
 nothing (:mod:`otherside.server.tables.takebacks`). On PostgreSQL with two processes, a
 request asked through one is seen, declined and accepted through the other, and is still open
-after the process it was asked through restarts."""
+after the process it was asked through restarts.
+
+One server per database serves the module (a start costs seconds of CPU; each test makes its
+own tables and looks only at those): the first test restarts it, which is what it tests, and
+the cross-process test takes the PostgreSQL one as its second process."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
 
+from otherside.server.store.db import sqlite_url
 from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
 
 WAIT = 15.0
+
+
+class Served:
+    """The module's server on one database; a test that restarts it puts the new one here."""
+
+    def __init__(self, database: str) -> None:
+        self.database, self.port = database, free_port()
+        self.server = Server(database, self.port)
+
+    def restart(self) -> None:
+        """A clean stop, then a new process on the same database and port."""
+        self.server.stop()
+        self.server = Server(self.database, self.port)
+
+
+@pytest.fixture(scope="module")
+def sqlite_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    path: Path = tmp_path_factory.mktemp("takebacks") / "otherside.db"
+    served = Served(sqlite_url(path))
+    yield served
+    served.server.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_served() -> Iterator[Served]:
+    with postgres_database() as url:
+        served = Served(url)
+        yield served
+        served.server.stop()
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def served(request: pytest.FixtureRequest) -> Served:
+    """The module's server on a SQLite file, then on PostgreSQL."""
+    found: Served = request.getfixturevalue(f"{request.param}_served")
+    return found
 
 
 class Seat:
@@ -127,170 +171,161 @@ async def _play(mover: Seat, others: list[Seat], view: dict[str, Any], skip: int
 
 
 async def test_takeback_asked_declined_then_accepted_and_every_refusal_changes_nothing(
-    database_url: str,
+    served: Served,
 ) -> None:
-    port = free_port()
-    server = Server(database_url, port)
-    try:
-        async with AsyncExitStack() as stack:
-            blue_http = await stack.enter_async_context(_client(server.url))
-            brown_http = await stack.enter_async_context(_client(server.url))
-            watcher_http = await stack.enter_async_context(_client(server.url))
-            table = await _table(blue_http, brown_http)
-            blue, brown, watcher = [
-                await _seat(stack, port, table, h) for h in (blue_http, brown_http, watcher_http)
-            ]
-            start = await blue.now()
-            assert start["version"] == 0 and start["takeback"] is None
+    server, port = served.server, served.port
+    async with AsyncExitStack() as stack:
+        blue_http = await stack.enter_async_context(_client(server.url))
+        brown_http = await stack.enter_async_context(_client(server.url))
+        watcher_http = await stack.enter_async_context(_client(server.url))
+        table = await _table(blue_http, brown_http)
+        blue, brown, watcher = [
+            await _seat(stack, port, table, h) for h in (blue_http, brown_http, watcher_http)
+        ]
+        start = await blue.now()
+        assert start["version"] == 0 and start["takeback"] is None
 
-            # Nothing to take back yet; a spectator, an answer to nothing: all refused.
-            await blue.refused("takeback_none", type="takeback", version=0, step="ask")
-            await brown.refused("takeback_none", type="takeback", version=0, step="ask")
-            await watcher.refused("not_seated", type="takeback", version=0, step="ask")
-            await brown.refused("no_takeback", type="takeback", version=0, step="accept")
+        # Nothing to take back yet; a spectator, an answer to nothing: all refused.
+        await blue.refused("takeback_none", type="takeback", version=0, step="ask")
+        await brown.refused("takeback_none", type="takeback", version=0, step="ask")
+        await watcher.refused("not_seated", type="takeback", version=0, step="ask")
+        await brown.refused("no_takeback", type="takeback", version=0, step="accept")
 
-            await _play(blue, [brown], start)
-            after_one = await brown.now()
-            await _play(brown, [blue], after_one)
-            after_two = await blue.now()
-            await _play(blue, [brown], after_two)
-            after_three = await brown.now()
-            assert after_three["version"] == 3
+        await _play(blue, [brown], start)
+        after_one = await brown.now()
+        await _play(brown, [blue], after_one)
+        after_two = await blue.now()
+        await _play(blue, [brown], after_two)
+        after_three = await brown.now()
+        assert after_three["version"] == 3
 
-            await blue.refused("stale", type="takeback", version=2, step="ask")
-            # Blue asks: both players see the request (one ply: Brown has not replied).
-            await blue.send(type="takeback", version=3, step="ask")
-            for seat in (blue, brown):
-                seen = await seat.next("view")
-                assert seen["takeback"] == {"seat": 0, "version": 3, "plies": 1}
-            await blue.refused("takeback_pending", type="takeback", version=3, step="ask")
-            await brown.refused("takeback_pending", type="takeback", version=3, step="ask")
-            await blue.refused("no_takeback", type="takeback", version=3, step="accept")
-            await watcher.refused("not_seated", type="takeback", version=3, step="accept")
-            await brown.refused("stale", type="takeback", version=2, step="accept")
+        await blue.refused("stale", type="takeback", version=2, step="ask")
+        # Blue asks: both players see the request (one ply: Brown has not replied).
+        await blue.send(type="takeback", version=3, step="ask")
+        for seat in (blue, brown):
+            seen = await seat.next("view")
+            assert seen["takeback"] == {"seat": 0, "version": 3, "plies": 1}
+        await blue.refused("takeback_pending", type="takeback", version=3, step="ask")
+        await brown.refused("takeback_pending", type="takeback", version=3, step="ask")
+        await blue.refused("no_takeback", type="takeback", version=3, step="accept")
+        await watcher.refused("not_seated", type="takeback", version=3, step="accept")
+        await brown.refused("stale", type="takeback", version=2, step="accept")
 
-            # Declined: the request is gone, the game is where it was.
-            await brown.send(type="takeback", version=3, step="decline")
-            for seat in (blue, brown):
-                seen = await seat.next("view")
-                assert seen["takeback"] is None and seen["version"] == 3
-                assert _board(seen) == _board(after_three)
-            await brown.refused("no_takeback", type="takeback", version=3, step="accept")
+        # Declined: the request is gone, the game is where it was.
+        await brown.send(type="takeback", version=3, step="decline")
+        for seat in (blue, brown):
+            seen = await seat.next("view")
+            assert seen["takeback"] is None and seen["version"] == 3
+            assert _board(seen) == _board(after_three)
+        await brown.refused("no_takeback", type="takeback", version=3, step="accept")
 
-            # Brown replies; Blue asks again: her move and Brown's reply go back (two plies).
-            await _play(brown, [blue], after_three)
-            after_four = await blue.now()
-            await blue.send(type="takeback", version=4, step="ask")
-            for seat in (blue, brown):
-                assert (await seat.next("view"))["takeback"]["plies"] == 2
-            await brown.send(type="takeback", version=4, step="accept")
-            for seat, mine in ((blue, after_two), (brown, None)):
-                back = await seat.next("view")
-                assert back["version"] == 2 and back["takeback"] is None
-                assert _board(back) == _board(after_two)
-                if mine is not None:
-                    assert back["legal"] == mine["legal"]
-                assert back["clock"]["to_move"] == [0]
-            record = (await blue_http.get(f"/api/tables/{table}")).json()
-            assert record["version"] == 2 and record["to_move"] == [0]
-            assert after_four["version"] == 4
+        # Brown replies; Blue asks again: her move and Brown's reply go back (two plies).
+        await _play(brown, [blue], after_three)
+        after_four = await blue.now()
+        await blue.send(type="takeback", version=4, step="ask")
+        for seat in (blue, brown):
+            assert (await seat.next("view"))["takeback"]["plies"] == 2
+        await brown.send(type="takeback", version=4, step="accept")
+        for seat, mine in ((blue, after_two), (brown, None)):
+            back = await seat.next("view")
+            assert back["version"] == 2 and back["takeback"] is None
+            assert _board(back) == _board(after_two)
+            if mine is not None:
+                assert back["legal"] == mine["legal"]
+            assert back["clock"]["to_move"] == [0]
+        record = (await blue_http.get(f"/api/tables/{table}")).json()
+        assert record["version"] == 2 and record["to_move"] == [0]
+        assert after_four["version"] == 4
 
-            # An answer to the request taken back, and the old version, are refused now.
-            await brown.refused("no_takeback", type="takeback", version=2, step="accept")
-            await blue.refused("stale", type="action", version=4, action=_ply(after_four))
-            # Play goes on from there, with another move than the one taken back.
-            again = await blue.now()
-            replay_ply = await _play(blue, [brown], again, skip=1)
-            assert replay_ply != _ply(after_two)
-            seen = await brown.now()
+        # An answer to the request taken back, and the old version, are refused now.
+        await brown.refused("no_takeback", type="takeback", version=2, step="accept")
+        await blue.refused("stale", type="action", version=4, action=_ply(after_four))
+        # Play goes on from there, with another move than the one taken back.
+        again = await blue.now()
+        replay_ply = await _play(blue, [brown], again, skip=1)
+        assert replay_ply != _ply(after_two)
+        seen = await brown.now()
 
-        # The moves taken back are gone from the database: a restart resumes at the same place.
-        server.stop()
-        server = Server(database_url, port)
-        async with AsyncExitStack() as stack:
-            http = await stack.enter_async_context(_client(server.url))
-            watcher = await _seat(stack, port, table, http)
-            resumed = await watcher.now()
-            assert resumed["version"] == 3 and _board(resumed) == _board(seen)
-    finally:
-        server.stop()
+    # The moves taken back are gone from the database: a restart resumes at the same place.
+    served.restart()
+    async with AsyncExitStack() as stack:
+        http = await stack.enter_async_context(_client(served.server.url))
+        watcher = await _seat(stack, port, table, http)
+        resumed = await watcher.now()
+        assert resumed["version"] == 3 and _board(resumed) == _board(seen)
 
 
-async def test_takebacks_are_refused_in_rated_games_and_against_a_bot(database_url: str) -> None:
-    port = free_port()
-    server = Server(database_url, port)
-    try:
-        async with AsyncExitStack() as stack:
-            ada = await stack.enter_async_context(_client(server.url, guest=False, name="ada"))
-            bob = await stack.enter_async_context(_client(server.url, guest=False, name="bob"))
-            rated = await _table(ada, bob)
-            assert (await ada.get(f"/api/tables/{rated}")).json()["rated"] is True
-            blue, brown = [await _seat(stack, port, rated, h) for h in (ada, bob)]
-            await _play(blue, [brown], await blue.now())
-            await blue.refused("takeback_rated", type="takeback", version=1, step="ask")
+async def test_takebacks_are_refused_in_rated_games_and_against_a_bot(served: Served) -> None:
+    server, port = served.server, served.port
+    async with AsyncExitStack() as stack:
+        ada = await stack.enter_async_context(_client(server.url, guest=False, name="ada"))
+        bob = await stack.enter_async_context(_client(server.url, guest=False, name="bob"))
+        rated = await _table(ada, bob)
+        assert (await ada.get(f"/api/tables/{rated}")).json()["rated"] is True
+        blue, brown = [await _seat(stack, port, rated, h) for h in (ada, bob)]
+        await _play(blue, [brown], await blue.now())
+        await blue.refused("takeback_rated", type="takeback", version=1, step="ask")
 
-            guest = await stack.enter_async_context(_client(server.url))
-            with_bot = await _table(guest, None, bot="random")
-            player = await _seat(stack, port, with_bot, guest)
-            first = await player.now()
-            await _play(player, [], first)
-            while (await player.next("view"))["version"] < 2:
-                pass  # the bot's reply
-            await player.refused("takeback_bot", type="takeback", version=2, step="ask")
-    finally:
-        server.stop()
+        guest = await stack.enter_async_context(_client(server.url))
+        with_bot = await _table(guest, None, bot="random")
+        player = await _seat(stack, port, with_bot, guest)
+        first = await player.now()
+        await _play(player, [], first)
+        while (await player.next("view"))["version"] < 2:
+            pass  # the bot's reply
+        await player.refused("takeback_bot", type="takeback", version=2, step="ask")
 
 
 @pytest.mark.postgres
-async def test_a_request_through_one_process_is_answered_through_another_and_outlives_it() -> None:
-    with postgres_database() as url:
-        ports = [free_port(), free_port()]
-        servers = [Server(url, port, wait=False) for port in ports]
-        try:
-            for server in servers:
-                server.wait_up()
-            async with AsyncExitStack() as stack:
-                blue_http = await stack.enter_async_context(_client(servers[0].url))
-                brown_http = await stack.enter_async_context(_client(servers[1].url))
-                table = await _table(blue_http, brown_http)
-                # Blue plays through the first process, Brown through the second.
-                blue = await _seat(stack, ports[0], table, blue_http)
-                brown = await _seat(stack, ports[1], table, brown_http)
-                start = await blue.now()
-                await _play(blue, [brown], start)
-                one = await brown.now()
+async def test_a_request_through_one_process_is_answered_through_another_and_outlives_it(
+    postgres_served: Served,
+) -> None:
+    url = postgres_served.database
+    # The first process is this test's own (it restarts); the module's is the second.
+    ports = [free_port(), postgres_served.port]
+    servers = [Server(url, ports[0]), postgres_served.server]
+    try:
+        async with AsyncExitStack() as stack:
+            blue_http = await stack.enter_async_context(_client(servers[0].url))
+            brown_http = await stack.enter_async_context(_client(servers[1].url))
+            table = await _table(blue_http, brown_http)
+            # Blue plays through the first process, Brown through the second.
+            blue = await _seat(stack, ports[0], table, blue_http)
+            brown = await _seat(stack, ports[1], table, brown_http)
+            start = await blue.now()
+            await _play(blue, [brown], start)
+            one = await brown.now()
 
-                # Asked through the first, seen and declined through the second.
-                await blue.send(type="takeback", version=1, step="ask")
-                for seat in (blue, brown):
-                    assert (await seat.next("view"))["takeback"] == {
-                        "seat": 0,
-                        "version": 1,
-                        "plies": 1,
-                    }
-                await brown.refused("takeback_pending", type="takeback", version=1, step="ask")
-                await brown.send(type="takeback", version=1, step="decline")
-                for seat in (blue, brown):
-                    seen = await seat.next("view")
-                    assert seen["takeback"] is None and _board(seen) == _board(one)
-                await blue.send(type="takeback", version=1, step="ask")
-                assert (await brown.next("view"))["takeback"]["seat"] == 0
-            # The process it was asked through stops; the request is still open, for the
-            # other process and for the first once it is back.
-            servers[0].stop()
-            servers[0] = Server(url, ports[0])
-            async with AsyncExitStack() as stack:
-                blue = await _seat(stack, ports[0], table, blue_http)
-                brown = await _seat(stack, ports[1], table, brown_http)
-                for seat in (blue, brown):
-                    assert (await seat.now())["takeback"] == {"seat": 0, "version": 1, "plies": 1}
-                await blue.refused("no_takeback", type="takeback", version=1, step="accept")
-                await brown.send(type="takeback", version=1, step="accept")
-                for seat in (blue, brown):
-                    while (back := await seat.next("view"))["version"] != 0:
-                        pass
-                    assert back["takeback"] is None and _board(back) == _board(start)
-                assert (await blue.now())["legal"] == start["legal"]
-        finally:
-            for server in servers:
-                server.stop()
+            # Asked through the first, seen and declined through the second.
+            await blue.send(type="takeback", version=1, step="ask")
+            for seat in (blue, brown):
+                assert (await seat.next("view"))["takeback"] == {
+                    "seat": 0,
+                    "version": 1,
+                    "plies": 1,
+                }
+            await brown.refused("takeback_pending", type="takeback", version=1, step="ask")
+            await brown.send(type="takeback", version=1, step="decline")
+            for seat in (blue, brown):
+                seen = await seat.next("view")
+                assert seen["takeback"] is None and _board(seen) == _board(one)
+            await blue.send(type="takeback", version=1, step="ask")
+            assert (await brown.next("view"))["takeback"]["seat"] == 0
+        # The process it was asked through stops; the request is still open, for the
+        # other process and for the first once it is back.
+        servers[0].stop()
+        servers[0] = Server(url, ports[0])
+        async with AsyncExitStack() as stack:
+            blue = await _seat(stack, ports[0], table, blue_http)
+            brown = await _seat(stack, ports[1], table, brown_http)
+            for seat in (blue, brown):
+                assert (await seat.now())["takeback"] == {"seat": 0, "version": 1, "plies": 1}
+            await blue.refused("no_takeback", type="takeback", version=1, step="accept")
+            await brown.send(type="takeback", version=1, step="accept")
+            for seat in (blue, brown):
+                while (back := await seat.next("view"))["version"] != 0:
+                    pass
+                assert back["takeback"] is None and _board(back) == _board(start)
+            assert (await blue.now())["legal"] == start["legal"]
+    finally:
+        servers[0].stop()
