@@ -1,6 +1,10 @@
 """Several real server processes on loopback sharing the test PostgreSQL database: a move made
 through one reaches a watcher connected to another; ``kill -9`` of the process owning a table
-hands it (its bots and its clocks) to another, with no move lost or doubled; ``--workers``."""
+hands it (its bots and its clocks) to another, with no move lost or doubled; ``--workers``.
+
+The tests of two processes share one pair for the module (a start costs seconds of CPU; each
+test makes its own tables and looks only at those); a test that kills the first gets a new
+first one in the next test that needs two, so a hand-over is always between exactly two."""
 
 from __future__ import annotations
 
@@ -29,25 +33,56 @@ pytestmark = pytest.mark.postgres
 WAIT = 60.0
 
 
+def _started(database: str, count: int) -> list[Server]:
+    servers = [
+        Server(database, free_port(), "--bot-workers", "1", bot_delay=0.05, wait=False)
+        for _ in range(count)
+    ]
+    for server in servers:
+        server.wait_up()
+    return servers
+
+
 @pytest.fixture
 def database() -> Iterator[str]:
     with postgres_database() as url:
         yield url
 
 
+@pytest.fixture(scope="module")
+def pair() -> Iterator[tuple[str, list[Server]]]:
+    """Two processes on one database for the whole module: a start costs seconds of CPU, and
+    each test makes its own tables and looks only at those."""
+    with postgres_database() as url:
+        servers = _started(url, 2)
+        try:
+            yield url, servers
+        finally:
+            for server in servers:
+                server.kill()
+
+
+def _alive(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
+    """``pair`` with a new first process in place of one that an earlier test killed (only
+    two processes on the database, as the tests of a hand-over expect)."""
+    database, servers = pair
+    if not servers[0].running():
+        servers[0].kill()
+        (servers[0],) = _started(database, 1)
+    return pair
+
+
 @pytest.fixture
-def two(database: str) -> Iterator[tuple[str, list[Server]]]:
-    servers = [
-        Server(database, free_port(), "--bot-workers", "1", bot_delay=0.05, wait=False)
-        for _ in range(2)
-    ]
-    try:
-        for server in servers:
-            server.wait_up()
-        yield database, servers
-    finally:
-        for server in servers:
-            server.kill()
+def two(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
+    """The module's two processes, for a test that kills neither."""
+    return _alive(pair)
+
+
+@pytest.fixture
+def doomed(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
+    """The module's two processes, for a test that kills the first (the second takes its
+    tables over; the next test that needs two gets a new first one)."""
+    return _alive(pair)
 
 
 async def _guest(port: int) -> tuple[httpx.AsyncClient, str]:
@@ -120,8 +155,8 @@ async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) 
 
 
 @pytest.mark.slow
-async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) -> None:
-    database, servers = two
+async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(doomed: Any) -> None:
+    database, servers = doomed
     first, second = (server.port for server in servers)
     ada, cookie = await _guest(first)
     made = await ada.post(
@@ -174,8 +209,73 @@ async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) ->
     await ada.aclose()
 
 
-async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> None:
-    database, servers = two
+def _counts(port: int) -> dict[str, int]:
+    """How the process on ``port`` followed the others' moves (its health says)."""
+    with httpx.Client() as probe:
+        counts: dict[str, int] = probe.get(f"http://127.0.0.1:{port}/api/health").json()["catch_up"]
+    return counts
+
+
+async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_back(
+    two: Any,
+) -> None:
+    _database, servers = two
+    ports = [server.port for server in servers]
+    ada, ada_cookie = await _guest(ports[0])
+    bob, bob_cookie = await _guest(ports[1])
+    made = await ada.post(
+        "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
+    )
+    table = made.json()["id"]
+    assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
+    async with (
+        _watch(ports[0], table, ada_cookie) as ada_ws,
+        _watch(ports[1], table, bob_cookie) as bob_ws,
+        _watch(ports[0], table, "") as here,
+        _watch(ports[1], table, "") as there,
+    ):
+        assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
+        players = [ada_ws, bob_ws]
+        views = [await _until(ws, _view_at(0)) for ws in players]
+        for ws in (here, there):
+            await _until(ws, _view_at(0))
+        before = [_counts(port) for port in ports]
+        made_on = [0, 0]  # moves made through each process
+        version, over = 0, False
+        while not over:
+            # Whoever may act plays an action of theirs.
+            movers = [i for i, view in enumerate(views) if view["legal"]]
+            assert len(movers) == 1, views
+            mover = movers[0]
+            action = views[mover]["legal"][len(views[mover]["legal"]) // 2]
+            await players[mover].send(
+                json.dumps({"type": "action", "version": version, "action": action})
+            )
+            made_on[mover] += 1
+            version += 1
+            views = [await _until(ws, _view_at(version)) for ws in players]
+            # The spectators of both processes see the same game at every version: the one
+            # that applied the move from its notification plays it exactly as its maker did.
+            seen = [await _until(ws, _view_at(version)) for ws in (here, there)]
+            assert seen[0]["version"] == seen[1]["version"] == version
+            assert seen[0]["view"] == seen[1]["view"]
+            assert seen[0]["clock"]["to_move"] == seen[1]["clock"]["to_move"]
+            over = not seen[0]["clock"]["to_move"]
+            assert version < 400, "the game does not end"
+        after = [_counts(port) for port in ports]
+    for i in (0, 1):
+        other = 1 - i
+        # Every move made through the other process but the last was applied from its
+        # notification; the last ended the game (outcome, ratings) and was read back, once.
+        assert after[i]["followed"] - before[i]["followed"] >= made_on[other] - 1, (after, made_on)
+        assert after[i]["reads"] - before[i]["reads"] <= 1, (before, after)
+    assert min(made_on) > 3
+    await ada.aclose()
+    await bob.aclose()
+
+
+async def test_a_table_whose_owner_dies_plays_on_within_seconds(doomed: Any) -> None:
+    database, servers = doomed
     first, second = (server.port for server in servers)
     ada, cookie = await _guest(first)
     made = await ada.post(
@@ -300,68 +400,3 @@ async def test_a_change_that_cannot_be_acted_on_does_not_stop_the_others(databas
     finally:
         await listening.stop()
         db.close()
-
-
-def _counts(port: int) -> dict[str, int]:
-    """How the process on ``port`` followed the others' moves (its health says)."""
-    with httpx.Client() as probe:
-        counts: dict[str, int] = probe.get(f"http://127.0.0.1:{port}/api/health").json()["catch_up"]
-    return counts
-
-
-async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_back(
-    two: Any,
-) -> None:
-    _database, servers = two
-    ports = [server.port for server in servers]
-    ada, ada_cookie = await _guest(ports[0])
-    bob, bob_cookie = await _guest(ports[1])
-    made = await ada.post(
-        "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
-    )
-    table = made.json()["id"]
-    assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
-    async with (
-        _watch(ports[0], table, ada_cookie) as ada_ws,
-        _watch(ports[1], table, bob_cookie) as bob_ws,
-        _watch(ports[0], table, "") as here,
-        _watch(ports[1], table, "") as there,
-    ):
-        assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
-        players = [ada_ws, bob_ws]
-        views = [await _until(ws, _view_at(0)) for ws in players]
-        for ws in (here, there):
-            await _until(ws, _view_at(0))
-        before = [_counts(port) for port in ports]
-        made_on = [0, 0]  # moves made through each process
-        version, over = 0, False
-        while not over:
-            # Whoever may act plays an action of theirs.
-            movers = [i for i, view in enumerate(views) if view["legal"]]
-            assert len(movers) == 1, views
-            mover = movers[0]
-            action = views[mover]["legal"][len(views[mover]["legal"]) // 2]
-            await players[mover].send(
-                json.dumps({"type": "action", "version": version, "action": action})
-            )
-            made_on[mover] += 1
-            version += 1
-            views = [await _until(ws, _view_at(version)) for ws in players]
-            # The spectators of both processes see the same game at every version: the one
-            # that applied the move from its notification plays it exactly as its maker did.
-            seen = [await _until(ws, _view_at(version)) for ws in (here, there)]
-            assert seen[0]["version"] == seen[1]["version"] == version
-            assert seen[0]["view"] == seen[1]["view"]
-            assert seen[0]["clock"]["to_move"] == seen[1]["clock"]["to_move"]
-            over = not seen[0]["clock"]["to_move"]
-            assert version < 400, "the game does not end"
-        after = [_counts(port) for port in ports]
-    for i in (0, 1):
-        other = 1 - i
-        # Every move made through the other process but the last was applied from its
-        # notification; the last ended the game (outcome, ratings) and was read back, once.
-        assert after[i]["followed"] - before[i]["followed"] >= made_on[other] - 1, (after, made_on)
-        assert after[i]["reads"] - before[i]["reads"] <= 1, (before, after)
-    assert min(made_on) > 3
-    await ada.aclose()
-    await bob.aclose()
