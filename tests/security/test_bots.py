@@ -5,6 +5,11 @@ lane) and speaks to it over real sockets: searching bot tables must not hold up 
 another table, the host cannot raise the think cap, games with bots only are limited per
 account, stoppable by their host alone and ended after a number of moves, and no worker process
 outlives its server — killed with ``kill -9`` or stopped with SIGTERM.
+
+The tests that do not stop their server share one for the module, with every limit they test
+(a start costs seconds of CPU; each test signs in guests of its own and looks only at their
+tables). The test of the greedy bot's replies comes first, while the searching worker has
+nothing else to do, and the tests that start searching games stop them when done.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from tests.server.processes import Server, free_port
 
 COOKIE = "otherside_session"
 CAP = 4.0  # the server's think cap in these tests: what a search table's every move costs
+MOVES = 6  # the moves after which a game of bots only ends
 
 
 @pytest.fixture
@@ -44,13 +50,24 @@ def serve(database: str, *limits: str, workers: int = 1) -> Server:
     return Server(database, free_port(), "--bot-workers", str(workers), *args)
 
 
-@pytest.fixture
-def server(database: str) -> Iterator[Server]:
-    process = serve(database, f"bot_think_cap={CAP}")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The module's server: one searching worker, the think cap, at most two games of bots
+    only per account, each ended after ``MOVES`` moves."""
+    database = sqlite_url(tmp_path_factory.mktemp("bots") / "otherside.db")
+    process = serve(
+        database, f"bot_think_cap={CAP}", "all_bot_tables_per_user=2", f"all_bot_moves={MOVES}"
+    )
     try:
         yield process
     finally:
         process.kill()
+
+
+async def stop_all(http: httpx.AsyncClient, tables: list[str]) -> None:
+    """Stop the host's games of bots only (the searching worker is free for the next test)."""
+    for table_id in tables:
+        (await http.post(f"/api/tables/{table_id}/stop")).raise_for_status()
 
 
 async def signed_in(process: Server) -> httpx.AsyncClient:
@@ -135,49 +152,50 @@ async def test_search_tables_do_not_hold_up_a_greedy_bot_elsewhere(server: Serve
     await player.aclose()
 
 
-async def test_the_host_cannot_raise_the_think_cap(database: str) -> None:
-    process = serve(database, "bot_think_cap=2", workers=0)
-    try:
-        host = await signed_in(process)
-        games = (await host.get("/api/games")).json()
-        offered = [c["spec"] for g in games if g["name"] == "versus" for c in g["bot_choices"]]
-        assert "search:think=2" in offered and "search:think=5" not in offered
-        for bad, words in (
-            ("search:think=5", "from 0.1 to 2 s (this server's cap)"),
-            ("search:think=1000", "from 0.1 to 2 s"),
-            ("search:depth=60", "no option 'depth'"),  # a factory keyword, not a table option
-            ("greedy:think=1", "no option 'think'"),
-        ):
-            refused = await bots_only_table(host, bad, start=False)
-            assert refused.status_code == 422, refused.text
-            assert words in refused.json()["detail"]
-        assert (await bots_only_table(host, "search:think=2")).status_code == 200
-        await host.aclose()
-    finally:
-        process.kill()
+async def test_the_host_cannot_raise_the_think_cap(server: Server) -> None:
+    host = await signed_in(server)
+    games = (await host.get("/api/games")).json()
+    offered = [c["spec"] for g in games if g["name"] == "versus" for c in g["bot_choices"]]
+    assert "search:think=2" in offered and "search:think=5" not in offered
+    for bad, words in (
+        ("search:think=5", f"from 0.1 to {CAP:g} s (this server's cap)"),
+        ("search:think=1000", f"from 0.1 to {CAP:g} s"),
+        ("search:depth=60", "no option 'depth'"),  # a factory keyword, not a table option
+        ("greedy:think=1", "no option 'think'"),
+    ):
+        refused = await bots_only_table(host, bad, start=False)
+        assert refused.status_code == 422, refused.text
+        assert words in refused.json()["detail"]
+    started = await bots_only_table(host, f"search:think={CAP:g}")
+    assert started.status_code == 200
+    await stop_all(host, [started.json()["id"]])
+    await host.aclose()
 
 
-async def test_games_with_bots_only_are_limited_per_account(database: str) -> None:
-    process = serve(database, "all_bot_tables_per_user=2", workers=0)
-    try:
-        host, other = await signed_in(process), await signed_in(process)
-        # Searching bots: their games last long enough to be running at once.
-        for _ in range(2):
-            assert (await bots_only_table(host, "search:think=5")).status_code == 200
-        third = await bots_only_table(host, "search:think=5")
-        assert third.status_code == 429
-        assert "you already run 2 games with bots only" in third.json()["detail"]
-        assert (await table(host, third.request.url.path.split("/")[-2]))["status"] == "waiting"
-        # Another account has its own two; a game with a person seated does not count.
-        assert (await bots_only_table(other, "search:think=5")).status_code == 200
-        made = await host.post("/api/tables", json={"game": "versus", "players": 2})
-        with_me = made.json()["id"]
-        await host.post(f"/api/tables/{with_me}/bots", json={"bot": "greedy"})
-        assert (await host.post(f"/api/tables/{with_me}/start")).status_code == 200
-        await host.aclose()
-        await other.aclose()
-    finally:
-        process.kill()
+async def test_games_with_bots_only_are_limited_per_account(server: Server) -> None:
+    host, other = await signed_in(server), await signed_in(server)
+    search = f"search:think={CAP:g}"
+    # Searching bots: their games last long enough to be running at once.
+    running = []
+    for _ in range(2):
+        started = await bots_only_table(host, search)
+        assert started.status_code == 200
+        running.append(started.json()["id"])
+    third = await bots_only_table(host, search)
+    assert third.status_code == 429
+    assert "you already run 2 games with bots only" in third.json()["detail"]
+    assert (await table(host, third.request.url.path.split("/")[-2]))["status"] == "waiting"
+    # Another account has its own two; a game with a person seated does not count.
+    theirs = await bots_only_table(other, search)
+    assert theirs.status_code == 200
+    made = await host.post("/api/tables", json={"game": "versus", "players": 2})
+    with_me = made.json()["id"]
+    await host.post(f"/api/tables/{with_me}/bots", json={"bot": "greedy"})
+    assert (await host.post(f"/api/tables/{with_me}/start")).status_code == 200
+    await stop_all(host, running)
+    await stop_all(other, [theirs.json()["id"]])
+    await host.aclose()
+    await other.aclose()
 
 
 async def test_the_host_stops_a_game_with_bots_only_and_nobody_else_can(server: Server) -> None:
@@ -206,22 +224,20 @@ async def test_the_host_stops_a_game_with_bots_only_and_nobody_else_can(server: 
     await stranger.aclose()
 
 
-async def test_a_game_with_bots_only_ends_after_the_move_limit(database: str) -> None:
-    process = serve(database, "all_bot_moves=6")
-    try:
-        host = await signed_in(process)
-        table_id = (await bots_only_table(host, "greedy")).json()["id"]
-        deadline = time.monotonic() + 120
-        while (info := await table(host, table_id))["status"] == "playing":
-            assert time.monotonic() < deadline, info
-            await asyncio.sleep(0.2)
-        assert info["version"] == 6 and info["outcome"]["aborted"] == "move_limit"
-        assert info["outcome"]["winners"] == []
-        # The limit is free again: a new game with bots only may start.
-        assert (await bots_only_table(host, "greedy")).status_code == 200
-        await host.aclose()
-    finally:
-        process.kill()
+async def test_a_game_with_bots_only_ends_after_the_move_limit(server: Server) -> None:
+    host = await signed_in(server)
+    table_id = (await bots_only_table(host, "greedy")).json()["id"]
+    deadline = time.monotonic() + 120
+    while (info := await table(host, table_id))["status"] == "playing":
+        assert time.monotonic() < deadline, info
+        await asyncio.sleep(0.2)
+    assert info["version"] == MOVES and info["outcome"]["aborted"] == "move_limit"
+    assert info["outcome"]["winners"] == []
+    # The limit is free again: a new game with bots only may start.
+    again = await bots_only_table(host, "greedy")
+    assert again.status_code == 200
+    await stop_all(host, [again.json()["id"]])
+    await host.aclose()
 
 
 def group_members(group: int) -> list[int]:
