@@ -10,11 +10,13 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 
+from otherside.server.store.db import sqlite_url
 from tests.security.outside import (
     ATTACKER,
     client,
@@ -155,7 +157,11 @@ async def _slow_loris(port: int, started: float) -> tuple[str, float]:
     return status, time.monotonic() - started
 
 
-async def test_a_thousand_slow_header_connections_are_cut_off(database: str) -> None:
+async def test_a_thousand_slow_header_connections_are_cut_off(tmp_path: Path) -> None:
+    """On SQLite only: a request that never finishes its headers is cut off by the connection
+    guard before any route, and so before the database, is reached (the honest client's few
+    reads are what every other test of both databases makes)."""
+    database = sqlite_url(tmp_path / "otherside.db")
     with server(database, "request_seconds=2", "connections_per_address=40") as api:
         async with client(api) as host:
             table_id = await guest_table(api, host)
