@@ -81,7 +81,17 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
         clock.advance(seconds=1)
         assert await _act(hub, live, verso, "done") == {}
         assert verso.last("view")["legal"] == [] and recto.last("view")["legal"][-1] == "done"
+        # A second "done" (a double click) is told what the game says, not a turn order.
+        again = await _act(hub, live, verso, "done")
+        assert again["code"] == "illegal", again
+        assert again["message"] == "you have said you are done this round"
         assert await _act(hub, live, recto, "done") == {}
+        # A piece moved as the round ended arrives too late: the round is over, not a turn.
+        late = {"type": "action", "version": stale, "action": moves[0].replace("place", "remove")}
+        verso.clear()
+        await handle(hub, live, verso, json.dumps(late))
+        (error,) = [m for m in verso.messages if m["type"] == "error"]
+        assert error["code"] == "stale" and error["message"].startswith("too late"), error
         view = spectator.last("view")["view"]
         (result,) = view["rounds"]
         seconds = 2 * len(moves) + 1
