@@ -2,7 +2,7 @@
 // Everything shown comes from the server's view (V19); legal actions come from the server too.
 import { el } from "/static/js/core/dom.js";
 import { ruleNodes } from "/static/js/core/words.js";
-import { language, t, tn } from "/static/js/core/i18n.js";
+import { language, semicolons, t, tn } from "/static/js/core/i18n.js";
 
 const COLOURS = { b: "blue", g: "green", o: "orange" };
 const ORDER = ["blue", "green", "orange"];
@@ -152,7 +152,7 @@ function cardWords(card) {
  */
 export function positionLines(view, ctx) {
   // A card's words hold commas already: the cards are told apart by semicolons.
-  const list = (items) => items.join("; ");
+  const list = semicolons;
   const lines = [turnWords(view, ctx), tn("{count} card in the pile", "{count} cards in the pile", view.pile_size) + "."];
   if (view.top) lines.push(t("The top card of the pile: {card}.", { card: cardWords({ up: view.top, down: null }) }));
   lines.push(view.discards.length ? t("Discards: {cards}.", { cards: list(view.discards.map(cardWords)) }) : t("No discards."));
