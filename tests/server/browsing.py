@@ -1,6 +1,7 @@
 """What the browser tests share: Debian's Chromium, how Playwright starts it, where screenshots
-go, and the limits of the one table server process they share (``tests/server/conftest.py``
-starts both once per test process, as the fixtures ``browser`` and ``server``)."""
+go (and when they are taken), and the limits of the one table server process they share
+(``tests/server/conftest.py`` starts both once per test process, as the fixtures ``browser``
+and ``server``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ ARGS = [
     "--disable-sync",
 ]
 SHOTS = Path(os.environ.get("OTHERSIDE_SCREENSHOTS", "/tmp/otherside-screens"))
+# Screenshots are for a person to look at and prove nothing: a run takes them only when asked
+# (OTHERSIDE_SCREENSHOTS set, to the folder they go to). Each costs a second or more on a loaded
+# machine (a whole page at twice the pixels, ten), a sixth of the browser tests' time.
+TAKE_SHOTS = "OTHERSIDE_SCREENSHOTS" in os.environ
 # The browser tests play with a click sending the move at once, as a player who switched "Confirm
 # each move" off does (a guest's choice, kept in the browser; test_browser_versus_confirm
 # tests the confirmation, in contexts without this script: ``browser.plain_context``).
@@ -44,12 +49,24 @@ SHARED_LIMITS = (
 )
 
 
-def shot_and_fit(page: Any, name: str) -> None:
-    """Save a whole-page screenshot ``name``.png under :data:`SHOTS` (to look at) and fail if
-    the page is wider than its screen."""
+def shoot(page: Any, name: str, settle_ms: int = 0, **options: Any) -> None:
+    """Save a screenshot of ``page`` as ``name`` (``.png`` added if it has no suffix) under
+    :data:`SHOTS`, when screenshots are asked for (:data:`TAKE_SHOTS`); ``settle_ms`` first
+    lets the page's animations end, ``options`` go to Playwright's ``screenshot``."""
+    if not TAKE_SHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
+    if settle_ms:
+        page.wait_for_timeout(settle_ms)
+    path = SHOTS / name
+    page.screenshot(path=str(path if path.suffix else path.with_suffix(".png")), **options)
+
+
+def shot_and_fit(page: Any, name: str) -> None:
+    """Save a whole-page screenshot ``name``.png under :data:`SHOTS` (to look at, when asked:
+    :func:`shoot`) and fail if the page is wider than its screen."""
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shoot(page, name, full_page=True)
     width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width <= inner, f"{name}: {width} px wide on a {inner} px screen"
 
