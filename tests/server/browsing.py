@@ -39,6 +39,9 @@ MOVES_AT_ONCE = """try {
   const key = "otherside.confirm-moves";
   if (localStorage.getItem(key) === null) localStorage.setItem(key, "off");
 } catch (refused) {}"""
+AWAY_SECONDS = 8.0
+"""How long a Recto Verso partner must be gone before the shared server lets a bot play on for
+them: short enough to wait for in a test, long enough that a click comes before it."""
 SHARED_LIMITS = (
     *LIFTED_LIMITS,
     # Every browser module signs up its people and opens its tables on the one shared server,
@@ -46,6 +49,7 @@ SHARED_LIMITS = (
     "signups_per_address=1000000",
     "waiting_tables_per_user=1000000",
     "signin_failures_per_address=1000000",
+    f"away_seconds={AWAY_SECONDS:g}",
 )
 
 
