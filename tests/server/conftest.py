@@ -146,9 +146,12 @@ def browser() -> Any:
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Close the shared Chromium after the last browser test of a run of them."""
+    """Close the contexts a browser test left open, and the shared Chromium after the last
+    browser test of a run of them."""
     if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
         SHARED.close()
+    elif "browser" in getattr(item, "fixturenames", ()):
+        SHARED.close_contexts()
 
 
 @pytest.fixture(scope="session")
