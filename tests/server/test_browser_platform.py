@@ -164,7 +164,8 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
 def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_path: Path) -> None:
     port = free_port()
     url = sqlite_url(tmp_path / "otherside.db")
-    process = Server(url, port)
+    # Bots think in threads: no pool of bot processes to start, twice.
+    process = Server(url, port, "--bot-workers", "0")
     base = f"http://127.0.0.1:{port}"
     try:
         page = _person(browser, base, None)
@@ -178,7 +179,7 @@ def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_
         page.wait_for_selector("#offline:not(.hidden)", timeout=WAIT)
         assert "reconnecting" in page.inner_text("#offline")
         _shoot(page, "platform-offline")
-        process = Server(url, port)
+        process = Server(url, port, "--bot-workers", "0")
         # The server is back: the page's next try, up to 8 s away (it waits longer after each
         # failure), comes now. It reconnects to the new process, and says so.
         page.clock.fast_forward(8000)
