@@ -16,8 +16,9 @@ import pytest
 
 from otherside.server.store.db import sqlite_url
 from tests.server.axe import report, violations
+from tests.server.browsing import shoot
 from tests.server.processes import Server, free_port
-from tests.server.test_browser import ARGS, CHROMIUM, SHOTS
+from tests.server.test_browser import ARGS, CHROMIUM
 from tests.server.tournaments.test_bot_events import bot_event, finished
 from tests.server.tournaments.test_events_server import PASSWORD
 
@@ -62,7 +63,6 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     over, open_id = asyncio.run(events(server))
-    SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
@@ -78,7 +78,7 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
                 page.goto(f"{server.url}/")
                 page.get_by_role("link", name="Tournaments", exact=True).click()
                 expect(page.locator("table.events tr")).to_have_count(2)
-                page.screenshot(path=str(SHOTS / f"tournaments-list-{size}.png"), full_page=True)
+                shoot(page, f"tournaments-list-{size}.png", full_page=True)
                 clean(page, errors, f"the list at {width}px")
 
                 page.get_by_role("link", name="Friday blitz").click()
@@ -91,14 +91,14 @@ def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
                 first = over["standings"][0]
                 row = page.locator("table.standings tbody tr").first
                 expect(row.locator("td").nth(2)).to_have_text(f"{first['points']:g}")
-                page.screenshot(path=str(SHOTS / f"tournament-over-{size}.png"), full_page=True)
+                shoot(page, f"tournament-over-{size}.png", full_page=True)
                 clean(page, errors, f"a finished event at {width}px")
 
                 page.goto(f"{server.url}/tournaments/{open_id}")
                 page.get_by_role("button", name="Join").click()
                 expect(page.locator("ul.entrants li")).to_have_count(2)
                 expect(page.get_by_role("button", name="Leave")).to_be_visible()
-                page.screenshot(path=str(SHOTS / f"tournament-open-{size}.png"), full_page=True)
+                shoot(page, f"tournament-open-{size}.png", full_page=True)
                 clean(page, errors, f"an open event at {width}px")
                 page.get_by_role("button", name="Leave").click()
                 expect(page.locator("ul.entrants li")).to_have_count(1)
@@ -124,7 +124,7 @@ def host_an_event(page: Any, url: str, errors: list[str]) -> None:
     page.get_by_label("bot to add").select_option("greedy")
     page.get_by_role("button", name="Add bot").click()
     expect(page.locator("ul.entrants li")).to_have_count(2)
-    page.screenshot(path=str(SHOTS / "tournament-host-laptop.png"), full_page=True)
+    shoot(page, "tournament-host-laptop.png", full_page=True)
     clean(page, errors, "an event seen by its host")
     page.get_by_role("button", name="Start").click()
     expect(page.locator("ul.boards a[href^='/table/']")).to_have_count(1)
