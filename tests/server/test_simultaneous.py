@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 
 from otherside.games import rectoverso
@@ -81,7 +82,17 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
         clock.advance(seconds=1)
         assert await _act(hub, live, verso, "done") == {}
         assert verso.last("view")["legal"] == [] and recto.last("view")["legal"][-1] == "done"
+        # A second "done" (a double click) is told what the game says, not a turn order.
+        again = await _act(hub, live, verso, "done")
+        assert again["code"] == "illegal", again
+        assert again["message"] == "you have said you are done this round"
         assert await _act(hub, live, recto, "done") == {}
+        # A piece moved as the round ended arrives too late: the round is over, not a turn.
+        late = {"type": "action", "version": stale, "action": moves[0].replace("place", "remove")}
+        verso.clear()
+        await handle(hub, live, verso, json.dumps(late))
+        (error,) = [m for m in verso.messages if m["type"] == "error"]
+        assert error["code"] == "stale" and error["message"].startswith("too late"), error
         view = spectator.last("view")["view"]
         (result,) = view["rounds"]
         seconds = 2 * len(moves) + 1
@@ -325,3 +336,38 @@ async def test_a_player_with_a_clock_is_not_played_on_for(database_url: str) -> 
         await ada.http.post(f"/api/tables/{table_id}/start")
         refused = await ada.http.post(f"/api/tables/{table_id}/play-on", json={"seat": 1})
         assert refused.status_code == 409 and refused.json()["code"] == "has_a_clock"
+
+
+# What a replay shows is the game's decision, the same on any database.
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_finished_games_replay_shows_each_round_whole_the_live_watcher_did_not(
+    app: FastAPI,
+) -> None:
+    """R17 hides the card and the sides from anyone without a seat while a round is played; once
+    the game is over its record (every card) is public, and its replay shows each round whole."""
+    (host,) = await people(app, 1)
+    made = await host.http.post("/api/tables", json={"game": "rectoverso", "players": 2})
+    table_id = made.json()["id"]
+    await host.http.post(f"/api/tables/{table_id}/leave")  # the host only watches
+    for seat, bot in enumerate(("partner", "partner")):
+        await host.http.post(f"/api/tables/{table_id}/bots", json={"bot": bot, "seat": seat})
+    await host.http.post(f"/api/tables/{table_id}/start")
+    await settle(hub_of(app), table_id, timeout=60)
+    assert (await host.http.get(f"/api/tables/{table_id}")).json()["status"] == "over"
+    record = (await host.http.get(f"/api/tables/{table_id}/record")).json()
+    steps = (await host.http.get(f"/api/tables/{table_id}/replay")).json()["steps"]
+    building = [s["view"] for s in steps if s["view"]["phase"] == "build"]
+    assert building, "no round was played"
+    state = rectoverso.GAME.replay(record)
+    for view in building:
+        card = standard_card(view["card"]["number"])
+        assert view["card"]["front"] == list(card.front)
+        assert view["card"]["back"] == list(card.back)
+        assert set(view["construction"]) == {"front", "back", "placements"}
+    assert {r.card for r in state.results} <= {v["card"]["number"] for v in building}
+    # What the watcher's table page was sent stays the public view: no card, no side.
+    history = (await host.http.get(f"/api/tables/{table_id}/history")).json()["views"]
+    watched_rounds = [v for v in history if v["phase"] == "build"]
+    assert watched_rounds and all(
+        v["card"] is None and v["construction"] is None for v in watched_rounds
+    )

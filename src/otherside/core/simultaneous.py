@@ -104,6 +104,12 @@ def deadline(state: State) -> float | None:
     return state.deadline() if _simultaneous(state) else None
 
 
+def plays_at_once(state: State) -> bool:
+    """True for a game whose players may act at the same time (it offers
+    :class:`Simultaneous`), even when only one of them may act right now."""
+    return _simultaneous(state)
+
+
 def is_simultaneous(state: State) -> bool:
     """True when several players may act at once right now."""
     return len(actors(state)) > 1

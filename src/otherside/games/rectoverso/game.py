@@ -137,8 +137,12 @@ class RectoVersoGame:
             state = replace(state, started=state.clock() - state.last_stamp)
         return state
 
-    def view(self, state: RectoVersoState, player: int | None) -> dict[str, Any]:
-        """What ``player`` may see (R17); ``None`` is anyone without a seat, now.
+    def view(
+        self, state: RectoVersoState, player: int | None, *, whole: bool = False
+    ) -> dict[str, Any]:
+        """What ``player`` may see (R17); ``None`` is anyone without a seat, now, and with
+        ``whole`` anyone once the game is over (a replay: the record, which holds every card,
+        is public then), who sees what a seated player not building sees.
 
         Everyone: the phase, builders, done calls, scores, level, tokens turned and how many are
         face down, cards left, past rounds (each with its card number and final placements),
@@ -174,7 +178,7 @@ class RectoVersoGame:
             "clock": {"elapsed": state.elapsed(), "limit": state.limit},
         }
         card = state.current_card
-        if card is None or player is None:
+        if card is None or (player is None and not whole):
             view["card"] = view["construction"] = None
         elif player is not None and player in state.builders:
             side = "front" if player == state.recto else "back"

@@ -91,12 +91,24 @@ async def replay(
     finished: FinishedGamesDep,
     language: LanguageDep,
 ) -> Response:
-    """A finished game step by step: the public view before the first action and after each."""
+    """A finished game step by step: the view anyone may have of it once it is over
+    (:meth:`~otherside.server.tables.adapters.GameAdapter.replay_view`), before the first action
+    and after each."""
     info = await _finished(db, table_id)
 
     async def written() -> Response:
         # Each step with the time it was played, so a timed game replays as it happened.
-        steps: list[ReplayStep] = await _replay(db, clock, info, _public_step)
+        adapter = get_adapter(info.game)
+
+        def public_step(game: Game, move: MoveRow | None, state: State) -> ReplayStep:
+            return ReplayStep(
+                seat=move.seat if move else None,
+                action=move.action if move else None,
+                at=move.played_at.isoformat() if move else None,
+                view=adapter.replay_view(game, state),
+            )
+
+        steps: list[ReplayStep] = await _replay(db, clock, info, public_step)
         return _json(ReplayOut(table=await table_summary(db, info, language), steps=steps))
 
     # One answer per language: the table's words (pace, bots) are the reader's.
@@ -135,15 +147,6 @@ async def _finished(db: Database, table_id: str) -> TableInfo:
             N_("records and replays are available once the game is over"),
         )
     return info
-
-
-def _public_step(game: Game, move: MoveRow | None, state: State) -> ReplayStep:
-    return ReplayStep(
-        seat=move.seat if move else None,
-        action=move.action if move else None,
-        at=move.played_at.isoformat() if move else None,
-        view=game.view(state, None),
-    )
 
 
 async def _replay(

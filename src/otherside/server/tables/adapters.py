@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from otherside.bots import spec as bot_spec
-from otherside.core.game import Game, State
+from otherside.core.game import JSON, Game, State
 from otherside.games import get_game
 from otherside.i18n import N_
 from otherside.server.tables.entropy import fresh_seed, random_seat
@@ -128,6 +128,9 @@ class GameAdapter:
             (a Recto Verso partner builds at a person's speed, not in a flash).
         takebacks: a player of an unrated duel may ask to take back their last move
             (:mod:`.takebacks`): a game of open information, where going back reveals nothing.
+        replayed: a finished game's step as anyone may see it (its replay), when that is more
+            than the public view of a game under way (``view(state, None)``): Recto Verso's
+            rounds show the card and both sides, which its published record holds anyway.
         analysed: what its analysis (:mod:`otherside.server.analysis`) gives: ``moves`` (the
             bots' judgement of each move) or ``cards`` (the solver's building of each card
             that was not completed).
@@ -142,6 +145,7 @@ class GameAdapter:
     analysed: str = "moves"
     load: Callable[[], Game] | None = field(default=None, compare=False)
     timed: Callable[[Callable[[], float]], Game] | None = field(default=None, compare=False)
+    replayed: Callable[[Game, State], JSON] | None = field(default=None, compare=False)
     pace: Pace = field(default_factory=Pace)
     rated_counts: tuple[int, ...] = ()
     together_counts: tuple[int, ...] = ()
@@ -158,6 +162,10 @@ class GameAdapter:
     def game_with_clock(self, clock: Callable[[], float]) -> Game:
         """The game whose own timers read ``clock`` (the plain game when it has none)."""
         return self.timed(clock) if self.timed is not None else self.game
+
+    def replay_view(self, game: Game, state: State) -> JSON:
+        """``state`` as a finished game's replay shows it to anyone (see ``replayed``)."""
+        return self.replayed(game, state) if self.replayed is not None else game.view(state, None)
 
     def replacement_bot(self) -> str:
         """The bot that plays on for a player who forfeited."""
@@ -274,6 +282,13 @@ VERSO = GameAdapter(
 )
 
 
+def _rectoverso_replayed(game: Game, state: State) -> JSON:
+    """A Recto Verso step once the game is over: each round's card and both sides (R17's
+    view of a player not building), hidden from anyone without a seat while it was played."""
+    whole: JSON = game.view(state, None, whole=True)  # type: ignore[call-arg]
+    return whole
+
+
 def _rectoverso_with_clock(clock: Callable[[], float]) -> Game[Any]:
     """Recto Verso whose rounds run on ``clock`` (R14, R16: the server's time)."""
     from otherside.games.rectoverso import RectoVersoGame
@@ -303,6 +318,7 @@ RECTOVERSO = GameAdapter(
     analysed="cards",
     styled=True,
     timed=_rectoverso_with_clock,
+    replayed=_rectoverso_replayed,
     options=(
         OptionSpec(
             "difficulty",

@@ -1,7 +1,9 @@
 """Playing an action: the checks, in order — a seated player, the game started and not over,
-the player's time not run out, that player allowed to act now, the client's state version
-current, the action legal — each refused with a :class:`ProtocolError` naming the first failed
-check and changing nothing; then the commit (:mod:`.commit`).
+the player's time not run out, that player allowed to act now (where several may act at once,
+the game's own reason why not, or "too late" for an action sent before the game moved on), the
+client's state version current, the action legal — each refused with a
+:class:`ProtocolError` naming the first failed check and changing nothing; then the commit
+(:mod:`.commit`).
 
 Several seats may act at once when the game says so (:mod:`otherside.core.simultaneous`: a
 Recto Verso build); the state version is then only a hint, and an action still legal when it
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from otherside.core.simultaneous import actors, apply_as, is_simultaneous
+from otherside.core.simultaneous import actors, apply_as, is_simultaneous, plays_at_once
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live.protocol import ProtocolError
@@ -69,7 +71,16 @@ async def apply_action(
     commit."""
     state = live.playing_state()
     may_act = actors(state)
-    if seat not in may_act:
+    at_once = plays_at_once(state)
+    late = version < live.info.version
+    if seat not in may_act and at_once and not late:
+        # The game says why this seat waits ("you have said you are done this round", "a
+        # token must be turned first"), not a turn order that several seats at once lack.
+        try:
+            apply_as(state, seat, state.parse_action(text))
+        except ValueError as exc:
+            raise refusal(exc, text) from exc
+    if seat not in may_act and not (at_once and late):
         raise ProtocolError(
             "not_your_turn",
             N_("it is not your turn (seat {seat}): seat {seats} plays now"),
@@ -78,6 +89,12 @@ async def apply_action(
         )
     simultaneous = is_simultaneous(state)
     if version != live.info.version and not simultaneous:
+        if at_once and late:
+            # Sent while the seat could still act (a piece moved as the round's clock ran
+            # out, a partner's "done" crossing one's own): the game had moved on.
+            raise ProtocolError(
+                "stale", N_("too late: the game moved on before your action arrived")
+            )
         raise ProtocolError(
             "stale",
             N_("your action was for version {version}; the game is at version {now}"),

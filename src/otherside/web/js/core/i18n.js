@@ -41,6 +41,10 @@ export function tn(singular, plural, count, params = {}) {
 /** A number in the page's language's way ("1.234,5" in German). */
 export const number = (value, options) => new Intl.NumberFormat(language, options).format(value);
 
+/** Items that hold commas themselves, told apart by semicolons as the language sets them
+ * ("a; b" in English, "a ; b" in French). */
+export const semicolons = (items) => (items.length ? items.reduce((before, after) => t("{before}; {after}", { before, after })) : "");
+
 /** A date (and time) in the page's language and the reader's time zone. */
 export const dateWords = (value, options = { dateStyle: "medium" }) =>
   new Intl.DateTimeFormat(language, options).format(value instanceof Date ? value : new Date(value));

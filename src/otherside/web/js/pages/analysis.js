@@ -21,8 +21,9 @@ const evalWords = (value) => `${value > 0 ? "+" : value < 0 ? "−" : "±"}${num
  * The analysis panel of the replay page.
  * @param {object} page - `root` (the panel), `tableId`, `analysis` (the game's trait: "moves" or
  *   "cards"), `last` (the replay's last step),
- *   `names` (seat labels), `show(step)` (shows a step, returns the board's root), `log` (the
- *   move list, one item per step after the first).
+ *   `names` (seat labels), `show(step)` (shows a step, returns the board's root), `find(test)`
+ *   (the first step whose view passes `test`, or -1), `log` (the move list, one item per step
+ *   after the first).
  */
 export function analysisPanel(page) {
   const { root } = page;
@@ -112,8 +113,16 @@ export function analysisPanel(page) {
         el("figcaption", {}, title));
     };
     const why = (c) => (c.reason === "time is up" ? t("Time ran out.") : t("The building did not match the card."));
+    // The round's building as it last stood, beside its card: the step before the one that
+    // ended the round.
+    const showRound = (c) => {
+      const ended = page.find((view) => (view.rounds?.length ?? 0) >= c.round);
+      if (ended < 0) return;
+      page.show(Math.max(0, ended - 1))?.scrollIntoView({ block: "center" });
+    };
     const card = (c) => el("li", { class: "rv-missed" },
-      el("h3", {}, t("Round {round} · card {card}", { round: c.round, card: c.card })),
+      el("h3", {}, el("button", { type: "button", class: "link", "data-round": c.round, title: t("Show this round's building on the board"),
+        onclick: () => showRound(c) }, t("Round {round} · card {card}", { round: c.round, card: c.card }))),
       el("p", { class: "muted" }, why(c)),
       c.solution.placements ? el("div", { class: "rv-sides" },
         side(t("front (recto), {name}", { name: page.names[c.recto] ?? "" }), c.solution.front),

@@ -70,7 +70,8 @@ function replayPage(tableId, data, module, traits) {
     // The move in the rules' notation, the same in every language: marked as such (not words).
     `${names[s.seat]}: `, el("code", { class: "notation", translate: "no" }, s.action), el("span", { class: "muted block" }, board.describe(s.view, names).join(" "))))));
   analysis = analysisPanel({ root: byId("analysis"), tableId, analysis: traits.analysis, last: steps.length - 1, names, log: byId("log"),
-    show: (index) => { show(index); return byId("board"); } });
+    show: (index) => { show(index); return byId("board"); },
+    find: (test) => steps.findIndex((step) => test(step.view)) });
   byId("slider").max = steps.length - 1;
   byId("download").href = `/api/tables/${tableId}/record`;
   byId("first").onclick = () => show(0);

@@ -590,7 +590,16 @@ export function createBoard(root, context) {
     const card = view.card ?? {};
     const built = view.construction ?? {};
     const levels = levelsOf(card.front, built.front);
-    const sides = ["front", "back"].map((side) => {
+    // Without a seat, during a round, the view holds only what both builders see (R17: a
+    // builder's second window must show nothing more): no card, no side to compare.
+    const hidden = view.construction === null;
+    const sides = hidden ? [el("section", { class: "rv-panel rv-compare", "data-testid": "sides-hidden" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("The builders"))),
+      el("ul", { class: "rv-builders" }, [view.recto, view.verso].map((seat, i) => el("li", {},
+        el("strong", {}, `${cap(SIDE_WORDS[i === 0 ? "front" : "back"])} — ${who(names, seat)}`), " ",
+        view.done.includes(seat) ? el("span", { class: "rv-said" }, t("said “Recto”")) : el("span", { class: "muted" }, t("building"))))),
+      el("p", { class: "muted" }, t("Each builder sees only their own side of the card. You see what both see, the top view; the card and both sides are shown when the round ends.")))]
+      : ["front", "back"].map((side) => {
       const seat = side === "front" ? view.recto : view.verso;
       const count = matchCount(built[side] ?? [], card[side] ?? [], levels);
       return el("section", { class: "rv-panel rv-compare", "aria-label": t("{side} side", { side: SIDE_WORDS[side] }) },
@@ -608,7 +617,7 @@ export function createBoard(root, context) {
           el("div", { class: "rv-role-main" }, view.card?.number
             ? t("{recto} and {verso} build card {card}.", { recto: who(names, view.recto), verso: who(names, view.verso), card: view.card.number })
             : t("{recto} and {verso} build a card.", { recto: who(names, view.recto), verso: who(names, view.verso) })),
-          el("div", { class: "muted" }, t("You see both sides; each builder sees only their own.")))),
+          el("div", { class: "muted" }, hidden ? t("Each builder sees only their own side.") : t("You see both sides; each builder sees only their own.")))),
       clock(view));
     const unplaced = piecesOf(view.difficulty).filter((p) => view.unplaced.includes(p.name));
     return el("div", { class: "rv-watcher" }, bar,

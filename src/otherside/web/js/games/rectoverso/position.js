@@ -2,7 +2,7 @@
 // position"): what the reader may see of the round — their side of the card and of the
 // building level by level, the top view row by row (R9), the pieces still to place, the clock —
 // built from the same view as the drawings, never from anything the view does not carry.
-import { t, tn } from "/static/js/core/i18n.js";
+import { semicolons, t, tn } from "/static/js/core/i18n.js";
 import { BY_LETTER, SITE, colourName } from "./pieces.js";
 import { key, piecesOf, roleOf, siteModel } from "./model.js";
 import { clockText, summary, who } from "./rounds.js";
@@ -35,7 +35,7 @@ function topLines(view, side) {
       cells.push(h ? tn("{colour} on top, {count} level high", "{colour} on top, {count} levels high", h,
         { colour: letter ? colourName(BY_LETTER[letter].name) : "?" }) : t("empty ground"));
     }
-    lines.push(t("Top view, row {row} from the far edge: {cells}.", { row: SITE - sy, cells: cells.join("; ") }));
+    lines.push(t("Top view, row {row} from the far edge: {cells}.", { row: SITE - sy, cells: semicolons(cells) }));
   }
   return lines;
 }

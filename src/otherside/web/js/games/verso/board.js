@@ -2,7 +2,7 @@
 // Everything shown comes from the server's view (V19); legal actions come from the server too.
 import { el } from "/static/js/core/dom.js";
 import { ruleNodes } from "/static/js/core/words.js";
-import { language, t, tn } from "/static/js/core/i18n.js";
+import { language, semicolons, t, tn } from "/static/js/core/i18n.js";
 
 const COLOURS = { b: "blue", g: "green", o: "orange" };
 const ORDER = ["blue", "green", "orange"];
@@ -23,7 +23,22 @@ function cardNode(card, extra = {}) {
   return el("div", { class: classes, title: cardWords(card), "data-face": card.up, ...extra.attrs },
     el("span", { class: "vp" }, t("{points}VP", { points: f.vp })),
     f.value === "*" ? "★" : f.value,
-    card.down ? el("span", { class: "back" }, show(card.down)) : null);
+    card.down ? backChip(card.down) : null);
+}
+
+// The other side, known once a card was turned: a chip in its colour with its value, words
+// for no reader to translate (the notation's letters are English: g2 is "vert 2" in French).
+function backChip(text) {
+  const back = face(text);
+  return el("span", { class: `back ${back.colour}` },
+    el("span", { "aria-hidden": "true" }, back.value === "*" ? "★" : back.value),
+    el("span", { class: "sr-only" }, t("other side {down}", { down: faceWords(text) })));
+}
+
+/** A face in words without its points: "green 2", "orange star". */
+function faceWords(text) {
+  const f = face(text);
+  return t("{colour} {value}", { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value });
 }
 
 function parseSeries(action) {
@@ -119,11 +134,11 @@ function statusLine(view, ctx) {
   return el("p", { class: `status ${view.current_player === ctx.seat ? "mine" : ""}`, "data-testid": "status" }, turnWords(view, ctx));
 }
 
-/** A card in words: "blue 5, 3 VP; other side g2". */
+/** A card in words: "blue 5, 3 VP; other side green 2". */
 function cardWords(card) {
   const f = face(card.up);
   const said = { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value, points: f.vp };
-  return card.down ? t("{colour} {value}, {points} VP; other side {down}", { ...said, down: show(card.down) })
+  return card.down ? t("{colour} {value}, {points} VP; other side {down}", { ...said, down: faceWords(card.down) })
     : t("{colour} {value}, {points} VP", said);
 }
 
@@ -137,7 +152,7 @@ function cardWords(card) {
  */
 export function positionLines(view, ctx) {
   // A card's words hold commas already: the cards are told apart by semicolons.
-  const list = (items) => items.join("; ");
+  const list = semicolons;
   const lines = [turnWords(view, ctx), tn("{count} card in the pile", "{count} cards in the pile", view.pile_size) + "."];
   if (view.top) lines.push(t("The top card of the pile: {card}.", { card: cardWords({ up: view.top, down: null }) }));
   lines.push(view.discards.length ? t("Discards: {cards}.", { cards: list(view.discards.map(cardWords)) }) : t("No discards."));

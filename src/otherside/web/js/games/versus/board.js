@@ -2,7 +2,7 @@
 // whose turn it is, draw offers, resigning and the result. Everything drawn comes from the
 // server's view; which plies may be played comes from ctx.legal (this page computes no rule).
 import { el, svg } from "/static/js/core/dom.js";
-import { t, tn } from "/static/js/core/i18n.js";
+import { semicolons, t, tn } from "/static/js/core/i18n.js";
 import { withoutRuleIds } from "/static/js/core/words.js";
 import { confirmBar, confirmKey, pendingMarks, takebackPanel, takebackRequest } from "./confirm.js";
 
@@ -131,7 +131,7 @@ export function summary(view, names = []) {
   const params = { player: who(names, versusSeat), move: `${from}${ARROW}${to}` };
   const said = pulls.length
     ? tn("{player} moved the VERSUS {move} and pulled {count} stone: {pulls}.",
-      "{player} moved the VERSUS {move} and pulled {count} stones: {pulls}.", pulls.length, { ...params, pulls: pulls.join("; ") })
+      "{player} moved the VERSUS {move} and pulled {count} stones: {pulls}.", pulls.length, { ...params, pulls: semicolons(pulls) })
     : t("{player} moved the VERSUS {move}.", params);
   return `${said}${end}`;
 }
