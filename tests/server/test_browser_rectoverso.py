@@ -248,8 +248,10 @@ def _shot(page: Any, name: str, settle_ms: int = 0) -> None:
 def _show_the_build_in_progress(
     pages: dict[str, Any], phones: dict[str, Any], left: list[Placement], by: list[str], card: Card
 ) -> None:
-    """Screenshots: each builder holding their next piece over its spot; the spectator; phones.
-    Each builder's page shows their own side of the card, and nothing of the other side."""
+    """Each builder's page shows their own side of the card, and nothing of the other side.
+    Screenshots (when asked for): each builder holding their next piece over its spot (held
+    only for the picture: the placements pointed at hold a piece over its spot), the
+    spectator, the phones."""
     for who, side in SIDES.items():
         other = "back" if side == "front" else "front"
         assert pages[who].locator(f".rv [data-side={side}]").count() == 2
@@ -258,7 +260,7 @@ def _show_the_build_in_progress(
         own = card.front if side == "front" else card.back
         assert shown == "".join(own).replace(".", "").upper()
         nxt = next((p for p, w in zip(left, by, strict=True) if w == who), None)
-        if nxt is None:
+        if nxt is None or not TAKE_SHOTS:
             continue
         key, cell = _aim(nxt, side)
         pages[who].click(f".rv-piece[data-piece='{nxt.piece.name}']")
