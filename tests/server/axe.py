@@ -9,14 +9,16 @@ project promises (WCAG 2 A and AA, and axe's best practices).
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 
+@cache
 def axe_script() -> str:
-    """The text of axe.min.js shipped by ``axe-playwright-python``."""
+    """The text of axe.min.js shipped by ``axe-playwright-python`` (read once)."""
     import axe_playwright_python
 
     return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")

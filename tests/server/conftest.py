@@ -146,18 +146,21 @@ def browser() -> Any:
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Close the shared Chromium after the last browser test of a run of them."""
+    """Close the contexts a browser test left open, and the shared Chromium after the last
+    browser test of a run of them."""
     if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
         SHARED.close()
+    elif "browser" in getattr(item, "fixturenames", ()):
+        SHARED.close_contexts()
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of one table server process (SQLite, bots waiting 0.05 s) shared by the
-    browser tests of a test process: each test makes its own people and tables. A test that
-    needs other settings (its clock of absence, its analysis budget) starts its own."""
+    """The address of one table server process (SQLite, bots waiting 0.05 s and thinking in
+    threads: no pool of bot processes to start) shared by the browser tests of a test process:
+    each test makes its own people and tables. A test that needs other settings starts its own."""
     url = sqlite_url(tmp_path_factory.mktemp("browser") / "otherside.db")
-    process = Server(url, free_port(), bot_delay=0.05, limits=SHARED_LIMITS)
+    process = Server(url, free_port(), "--bot-workers", "0", bot_delay=0.05, limits=SHARED_LIMITS)
     try:
         yield process.url
     finally:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.server.browsing import ARGS, CHROMIUM, MOVES_AT_ONCE, SHOTS
+from tests.server.browsing import ARGS, CHROMIUM, MOVES_AT_ONCE, SHOTS, shoot
 
 pytestmark = pytest.mark.browser
 # The server and Chromium are the shared fixtures of tests/server/conftest.py (``server``,
@@ -62,7 +62,6 @@ def _play_to_the_end(page: object) -> int:
 def test_sign_up_create_a_table_with_bots_play_to_the_end_and_replay(
     server: str, browser: object
 ) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     errors: list[str] = []
@@ -79,18 +78,18 @@ def test_sign_up_create_a_table_with_bots_play_to_the_end_and_replay(
     page.wait_for_selector("#lobby:not(.hidden)")
     page.select_option("#players", "3")
     page.select_option("#bots", "random")
-    page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
+    shoot(page, "lobby.png", full_page=True)
     page.click("#create-btn")
     page.wait_for_url("**/table/*")
     # A table filled with bots starts at once: there is no Start to press.
     page.wait_for_selector("[data-testid=pile-size]")
     page.wait_for_selector(".status.mine", timeout=20000)
-    page.screenshot(path=str(SHOTS / "table.png"), full_page=True)
+    shoot(page, "table.png", full_page=True)
     banked = _play_to_the_end(page)
     final = page.locator("[data-testid=final]")
     assert "won" in final.inner_text()
     assert page.locator("#log li").count() > 40
-    page.screenshot(path=str(SHOTS / "final.png"), full_page=True)
+    shoot(page, "final.png", full_page=True)
     phone = browser.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
@@ -99,7 +98,7 @@ def test_sign_up_create_a_table_with_bots_play_to_the_end_and_replay(
     small = phone.new_page()
     small.goto(page.url)
     small.wait_for_selector("[data-testid=final]")
-    small.screenshot(path=str(SHOTS / "phone-final.png"), full_page=False)
+    shoot(small, "phone-final.png", full_page=False)
     page.get_by_role("link", name="Replay").click()
     page.wait_for_url("**/replay/*")
     page.wait_for_selector("[data-testid=pile-size]")
@@ -107,7 +106,7 @@ def test_sign_up_create_a_table_with_bots_play_to_the_end_and_replay(
     for _ in range(3):
         page.click("#next")
     assert page.locator("#where").inner_text().startswith("step 3 of ")
-    page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    shoot(page, "replay.png", full_page=True)
     page.click("#last")
     page.wait_for_selector("[data-testid=final]")
     download = page.locator("#download").get_attribute("href")

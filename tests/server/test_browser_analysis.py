@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from otherside.server.store.db import sqlite_url
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shoot
 from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ WAIT = 60000
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     url = sqlite_url(tmp_path_factory.mktemp("browser-analysis") / "otherside.db")
-    process = Server(url, port, "--analysis-think", "0.2", "--analysis-depth", "2", bot_delay=0.0)
+    process = Server(url, port, "--analysis-think", "0.1", "--analysis-depth", "2", bot_delay=0.0)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -83,8 +83,7 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     assert desktop.locator("#board .best-from").count() == 1
     assert desktop.locator("#board .best-to").count() == 1
     assert "preferred" in desktop.locator("#analysis-detail").inner_text()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    desktop.screenshot(path=str(SHOTS / "analysis-desktop.png"), full_page=True)
+    shoot(desktop, "analysis-desktop.png", full_page=True)
 
     phone = _page(browser, server, PHONE, phone=True)
     phone.goto(f"{server}/replay/{table}")
@@ -93,8 +92,8 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     assert box is not None and box["width"] <= PHONE["width"]
     phone.locator("#eval-graph .hit").nth(plies // 2).tap()
     phone.wait_for_selector("#analysis-detail strong")
-    phone.locator("#analysis").screenshot(path=str(SHOTS / "analysis-phone.png"))
-    phone.screenshot(path=str(SHOTS / "analysis-phone-page.png"), full_page=True)
+    shoot(phone.locator("#analysis"), "analysis-phone.png")
+    shoot(phone, "analysis-phone-page.png", full_page=True)
     phone.emulate_media(media="print")
     assert phone.locator("#eval-graph").is_visible()
     assert not phone.locator("header.top").is_visible()
@@ -110,8 +109,7 @@ def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, s
     page.wait_for_selector("#costliest li", timeout=WAIT)  # random play gives points away
     assert page.locator("#log .analysis-note").count() >= page.locator("#costliest li").count()
     page.locator("#costliest li button").first.click()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#analysis").screenshot(path=str(SHOTS / "analysis-verso-phone.png"))
+    shoot(page.locator("#analysis"), "analysis-verso-phone.png")
     assert page.errors == []
 
 
@@ -138,6 +136,5 @@ def test_a_recto_verso_card_not_completed_shows_the_solvers_building_from_both_s
             assert label is not None and label.endswith(" / ".join(levels))
             cubes = sum(letter != "." for row in levels for letter in row)
             assert sides.nth(side).locator("rect.rv-cube").count() == cubes > 0
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#analysis").screenshot(path=str(SHOTS / "analysis-rectoverso-desktop.png"))
+    shoot(page.locator("#analysis"), "analysis-rectoverso-desktop.png")
     assert page.errors == []

@@ -11,7 +11,7 @@ import pytest
 
 from otherside.games.rectoverso.notation import parse_placement
 from otherside.lessons import lesson
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shoot
 from tests.server.test_browser_rectoverso import _place
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,6 @@ def _click_ply(page: Any, ply: str) -> None:
 
 def test_a_newcomer_takes_the_versus_lesson_on_a_phone(browser: Any, server: str) -> None:
     _game, taught = lesson("versus")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport=PHONE, locale="en-GB")
     page = context.new_page()
     errors: list[str] = []
@@ -41,14 +40,14 @@ def test_a_newcomer_takes_the_versus_lesson_on_a_phone(browser: Any, server: str
     page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
     assert page.locator("h1").inner_text() == "Learn VERSUS"
     assert page.locator(".lesson-step").count() == len(taught.steps)
-    page.screenshot(path=str(SHOTS / "learn-phone-first.png"), full_page=True)
+    shoot(page, "learn-phone-first.png", full_page=True)
     # A wrong move: the VERSUS, where a stone was asked for. Explained, and "Show me" helps.
     _click_ply(page, "2:-5>0:-5")
     feedback = page.locator(".lesson-feedback")
     feedback.filter(has_text="not a stone").wait_for(timeout=WAIT)
     page.get_by_role("button", name="Show me").click()
     feedback.filter(has_text=taught.steps[0].solution).wait_for(timeout=WAIT)
-    page.screenshot(path=str(SHOTS / "learn-phone-wrong.png"), full_page=True)
+    shoot(page, "learn-phone-wrong.png", full_page=True)
     for index, step in enumerate(taught.steps):
         page.locator(".lesson-step[aria-current='step']").filter(has_text=step.title).wait_for(
             timeout=WAIT
@@ -57,7 +56,7 @@ def test_a_newcomer_takes_the_versus_lesson_on_a_phone(browser: Any, server: str
         _click_ply(page, step.solution)
         page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
         if index == 2:
-            page.screenshot(path=str(SHOTS / "learn-phone-done.png"), full_page=True)
+            shoot(page, "learn-phone-done.png", full_page=True)
         page.locator(".lesson-actions button:not([hidden])").last.click()
         if index + 1 < len(taught.steps):
             page.wait_for_selector(".lesson-feedback:empty", state="attached", timeout=WAIT)
@@ -78,7 +77,7 @@ def test_the_lesson_on_a_desktop_in_german(browser: Any, server: str) -> None:
     page.wait_for_selector(".lesson-board [data-cell]", timeout=WAIT)
     assert page.locator("h1").inner_text() == "VERSUS lernen"
     assert "Ein Stein zieht ein Feld" in page.locator(".lesson h2").inner_text()
-    page.screenshot(path=str(SHOTS / "learn-desktop-de.png"), full_page=True)
+    shoot(page, "learn-desktop-de.png", full_page=True)
     context.close()
 
 
@@ -110,7 +109,7 @@ def test_the_verso_lesson_is_played_with_the_tables_own_board(browser: Any, serv
         _verso_move(page, step.solution)
         page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
         if index == 3:
-            page.screenshot(path=str(SHOTS / "learn-verso-desktop.png"), full_page=True)
+            shoot(page, "learn-verso-desktop.png", full_page=True)
         page.locator(".lesson-actions button:not([hidden])").last.click()
     page.wait_for_url(f"{server}/", timeout=WAIT)
     assert errors == []
@@ -140,7 +139,7 @@ def test_a_newcomer_builds_every_recto_verso_step_on_a_phone(browser: Any, serve
         page.locator(".lesson-feedback.done").wait_for(timeout=WAIT)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         if index == 0:
-            page.screenshot(path=str(SHOTS / "learn-rectoverso-phone-nl.png"), full_page=True)
+            shoot(page, "learn-rectoverso-phone-nl.png", full_page=True)
         page.locator(".lesson-actions button:not([hidden])").last.click()
     page.wait_for_url(f"{server}/", timeout=WAIT)
     assert errors == []

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from otherside.server.store.db import sqlite_url
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shoot
 from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser
@@ -47,9 +47,8 @@ def _post(page: Any, server: str, path: str, body: dict[str, Any] | None = None)
 
 
 def _shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")  # else the sticky header lands mid-page
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    shoot(page, f"{name}.png", full_page=True)
 
 
 def test_the_lobby_makes_a_turn_based_table_and_shows_whose_turn(server: str, browser: Any) -> None:
@@ -165,12 +164,14 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
 def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_path: Path) -> None:
     port = free_port()
     url = sqlite_url(tmp_path / "otherside.db")
-    process = Server(url, port)
+    # Bots think in threads: no pool of bot processes to start, twice.
+    process = Server(url, port, "--bot-workers", "0")
     base = f"http://127.0.0.1:{port}"
     try:
         page = _person(browser, base, None)
         made = _post(page, base, "/api/tables", {"game": "verso", "players": 1})
         _post(page, base, f"/api/tables/{made['id']}/start")
+        page.clock.install()  # the page's timers, moved on below (the server's time is real)
         page.goto(f"{base}/table/{made['id']}")
         page.wait_for_selector("[data-testid=pile-size]")
         assert page.is_hidden("#offline")
@@ -178,7 +179,10 @@ def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_
         page.wait_for_selector("#offline:not(.hidden)", timeout=WAIT)
         assert "reconnecting" in page.inner_text("#offline")
         _shoot(page, "platform-offline")
-        process = Server(url, port)
+        process = Server(url, port, "--bot-workers", "0")
+        # The server is back: the page's next try, up to 8 s away (it waits longer after each
+        # failure), comes now. It reconnects to the new process, and says so.
+        page.clock.fast_forward(8000)
         page.wait_for_selector("#offline.hidden", state="attached", timeout=30000)
         assert page.inner_text("[data-testid=pile-size]") == "35"
     finally:

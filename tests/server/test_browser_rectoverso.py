@@ -23,7 +23,7 @@ from otherside.games.rectoverso import Card, Construction, Placement, solve
 from otherside.games.rectoverso.cards import standard_cards
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, SCORE_TABLE
 from otherside.games.rectoverso.pieces import BY_NAME, Cell, shape_orientations
-from tests.server.browsing import SHOTS
+from tests.server.browsing import SHOTS, TAKE_SHOTS, shoot
 
 ROUNDS_JS = Path(__file__).resolve().parents[2] / "src/otherside/web/js/games/rectoverso/rounds.js"
 DESKTOP = {"width": 1280, "height": 800}
@@ -202,7 +202,8 @@ def _place(page: Any, placement: Placement, side: str, how: str) -> None:
     try:
         page.wait_for_selector(f"[data-placed='{name}']", timeout=10000)
     except Exception:
-        _shot(page, f"failed-{name}")
+        SHOTS.mkdir(parents=True, exist_ok=True)  # always: what the page showed when it failed
+        page.screenshot(path=str(SHOTS / f"rv-failed-{name}.png"))
         hint = page.locator(".rv-hint").all_inner_texts()
         pytest.fail(f"{how}: {name} was not placed at {cell} turned {key}; the page says {hint}")
 
@@ -239,16 +240,18 @@ def _settle(pages: list[Any], construction: Construction) -> None:
         page.wait_for_selector(f".rv[data-unplaced='{left}']")
 
 
-def _shot(page: Any, name: str) -> None:
+def _shot(page: Any, name: str, settle_ms: int = 0) -> None:
     # What the player sees (a full-page shot pastes the chrome's sticky header mid-page).
-    page.screenshot(path=str(SHOTS / f"rv-{name}.png"))
+    shoot(page, f"rv-{name}.png", settle_ms)
 
 
 def _show_the_build_in_progress(
     pages: dict[str, Any], phones: dict[str, Any], left: list[Placement], by: list[str], card: Card
 ) -> None:
-    """Screenshots: each builder holding their next piece over its spot; the spectator; phones.
-    Each builder's page shows their own side of the card, and nothing of the other side."""
+    """Each builder's page shows their own side of the card, and nothing of the other side.
+    Screenshots (when asked for): each builder holding their next piece over its spot (held
+    only for the picture: the placements pointed at hold a piece over its spot), the
+    spectator, the phones."""
     for who, side in SIDES.items():
         other = "back" if side == "front" else "front"
         assert pages[who].locator(f".rv [data-side={side}]").count() == 2
@@ -257,7 +260,7 @@ def _show_the_build_in_progress(
         own = card.front if side == "front" else card.back
         assert shown == "".join(own).replace(".", "").upper()
         nxt = next((p for p, w in zip(left, by, strict=True) if w == who), None)
-        if nxt is None:
+        if nxt is None or not TAKE_SHOTS:
             continue
         key, cell = _aim(nxt, side)
         pages[who].click(f".rv-piece[data-piece='{nxt.piece.name}']")
@@ -298,7 +301,6 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     server: str,
     browser: Any,
 ) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     frames: dict[str, list[str]] = {"recto": [], "verso": [], "watch": []}
     errors: list[str] = []
     contexts = {who: _guest(browser, server, DESKTOP) for who in frames}
@@ -319,7 +321,8 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
         pages[who] = page
 
     def open_phone(who: str) -> Any:
-        # Opened only for their screenshots: fewer pages to keep up to date while building.
+        # Recto's is the phone that is pointed with; the others are opened only for their
+        # screenshots: fewer pages to keep up to date while building.
         context = browser.new_context(
             viewport=PHONE,
             device_scale_factor=2,
@@ -338,8 +341,8 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     _shot(recto, "start")
 
     # The phones load before the clock starts (and are ready: their loading would slow down the
-    # round's pages); they serve the screenshots half way.
-    phones = {who: open_phone(who) for who in pages}
+    # round's pages); recto's places a piece by touch, all serve the screenshots half way.
+    phones = {who: open_phone(who) for who in (pages if TAKE_SHOTS else ["recto"])}
     for page in phones.values():
         page.wait_for_selector(".rv[data-phase=start]")
     recto.click("[data-testid=next-round]")
@@ -363,15 +366,16 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     number = card.number
     solution = solve(card)
     assert solution is not None
-    # Lowest pieces first, so that each one has its support; the partners take turns.
+    # Lowest pieces first, so that each one has its support; the partners take turns, recto
+    # placing the first piece pointed at (by touch, on recto's phone).
     placements = sorted(solution.placements, key=lambda p: (min(c[2] for c in p.cells), p.piece))
-    builders = [("recto", "verso")[i % 2] for i in range(len(placements))]
+    pointed = len(placements) - 3
+    builders = [("recto", "verso")[(i - pointed) % 2] for i in range(len(placements))]
     built = Construction()
     # All but the last three go as the page's own moves go (each partner's action posted with
     # the table's version): pointing at every piece took most of the round's 90 s on a loaded
     # machine. The last three are pointed at: a finger on a phone, a drag with the mouse, a
     # click; then recto picks the last piece up and clicks it back into place.
-    pointed = len(placements) - 3
     for placement, who in zip(placements[:pointed], builders[:pointed], strict=True):
         _act(contexts[who].request, server, table["id"], f"place {placement}")
         built = built.place(placement)
@@ -382,11 +386,12 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
         if index == pointed:
             _settle([*pages.values(), *phones.values()], built)
             _show_the_build_in_progress(pages, phones, placements[index:], builders[index:], card)
-            phones.pop("watch").context.close()  # shot: one page fewer to draw in the round
+            if "watch" in phones:  # shot: one page fewer to draw in the round
+                phones.pop("watch").close()
             _refuse_an_unsupported_placement([recto, phones["recto"]], built, placements[index:])
             _place(phones[who], placement, SIDES[who], "touch")
-            for small_page in phones.values():
-                small_page.context.close()
+            for small_page in phones.values():  # fewer pages to draw in the round
+                small_page.close()
         else:
             _place(page, placement, SIDES[who], "drag" if index == pointed + 1 else "click")
         built = built.place(placement)
@@ -414,14 +419,14 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     assert recto.locator("[data-testid=next-round]").count() == 0
     assert verso.locator("[data-testid=next-round]").inner_text() == "Reveal the next card"
     assert "you from the back (verso)" in recto.inner_text(".rv-next")
-    recto.wait_for_timeout(600)  # the result's entrance
-    _shot(recto, "result-recto")
+    _shot(recto, "result-recto", settle_ms=600)  # after the result's entrance
     _shot(watch, "result-watch")
     assert took < 90
-    small = open_phone("recto")
+    small = phones["recto"].context.new_page()
+    small.on("pageerror", lambda exc: errors.append(str(exc)))
+    small.goto(url)
     small.wait_for_selector("[data-testid=round-result]")
-    small.wait_for_timeout(600)
-    _shot(small, "phone-result-recto")
+    _shot(small, "phone-result-recto", settle_ms=600)
 
     # R17: a builder never receives, nor shows, the other side.
     for who, side in SIDES.items():
@@ -443,7 +448,7 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     (finished,) = _views(frames["watch"])[-1]["view"]["rounds"]
     assert finished["card"] == number and len(finished["placements"]) == len(placements)
     assert not errors, errors
-    for context in [*contexts.values(), small.context]:
+    for context in [*contexts.values(), *(page.context for page in phones.values())]:
         context.close()
 
 

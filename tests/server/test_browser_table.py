@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shoot
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
@@ -44,8 +44,7 @@ def _page(context: Any, errors: list[str], url: str) -> Any:
 
 
 def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"table-{name}.png"))
+    shoot(page, f"table-{name}.png")
 
 
 def _in_sight(page: Any, selector: str) -> bool:

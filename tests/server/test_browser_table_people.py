@@ -11,37 +11,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from otherside.server.store.db import sqlite_url
-from otherside.testing.servers import LIFTED_LIMITS
-from tests.server.browsing import SHOTS
-from tests.server.processes import Server, free_port
+from tests.server.browsing import AWAY_SECONDS, shoot
 from tests.server.test_browser_table import _context, _next_view, _page, _socket
 
 pytestmark = pytest.mark.browser
-# Short enough to wait for in a test, long enough that the first click comes before it.
-AWAY = 8.0
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    url = sqlite_url(tmp_path_factory.mktemp("people") / "otherside.db")
-    limits = [*LIFTED_LIMITS, f"away_seconds={AWAY:g}"]
-    process = Server(url, port, bot_delay=0.05, limits=limits)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.kill()
+# The shared server of the browser tests (tests/server/conftest.py) lets a bot play on for a
+# partner gone AWAY seconds.
+AWAY = AWAY_SECONDS
 
 
 def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"people-{name}.png"))
+    shoot(page, f"people-{name}.png")
 
 
 def _two(browser: Any, server: str, phone: bool = False) -> tuple[Any, Any, str]:

@@ -18,7 +18,7 @@ import pytest
 from otherside.bots import make_bot
 from otherside.core.game import Outcome
 from otherside.games.versus import new_game, replay, view
-from tests.server.browsing import SHOTS
+from tests.server.browsing import shoot
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
@@ -91,7 +91,7 @@ def _click_ply(page: Any, ply: str, shot: str | None = None) -> None:
     page.click(f'[data-cell="{origin}"]')
     page.wait_for_selector(f'.vs-hit.choice[data-cell="{target}"]', timeout=WAIT)
     if shot:
-        page.screenshot(path=str(SHOTS / shot))
+        shoot(page, shot)
     page.click(f'[data-cell="{target}"]')
 
 
@@ -100,8 +100,7 @@ def _button(page: Any, name: str) -> None:
 
 
 def _shoot(page: Any, name: str) -> None:
-    page.wait_for_timeout(900)  # the slide and flip animations
-    page.screenshot(path=str(SHOTS / name))
+    shoot(page, name, settle_ms=900)  # after the slide and flip animations
 
 
 def _plies(legal: list[str]) -> list[str]:
@@ -121,15 +120,14 @@ def _record(page: Any, server: str, table: str) -> tuple[dict[str, Any], Outcome
 def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
     server: str, browser: Any
 ) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     blue, brown, table = _pair(browser, server, phone=True)
     watcher = _guest(browser, server, DESKTOP)
     _open(watcher, server, table)
     pages = (blue, brown)
     state, rng, greedy = new_game(), random.Random(23), make_bot("versus", "greedy")  # Blue wins
     _my_turn(blue, 0)
-    blue.screenshot(path=str(SHOTS / "versus-start.png"))
-    brown.screenshot(path=str(SHOTS / "versus-phone-start.png"))
+    shoot(blue, "versus-start.png")
+    shoot(brown, "versus-phone-start.png")
     assert watcher.locator(".vs-hit.active, .vs-actions button").count() == 0
     pulled_shot = offered = False
     while not state.is_over:
@@ -144,8 +142,8 @@ def test_two_guests_play_a_whole_game_by_clicking_while_a_spectator_watches(
             state = state.apply("offer-draw")
             assert _my_turn(brown, len(state.history)) == ["accept-draw", "decline-draw"]
             _board(blue, len(state.history))
-            blue.screenshot(path=str(SHOTS / "versus-draw-offered.png"))
-            brown.screenshot(path=str(SHOTS / "versus-phone-draw-offered.png"))
+            shoot(blue, "versus-draw-offered.png")
+            shoot(brown, "versus-phone-draw-offered.png")
             assert "offers a draw" in brown.inner_text("[data-testid=vs-status]")
             _button(brown, "Decline")
             state = state.apply("decline-draw")

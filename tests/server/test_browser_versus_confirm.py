@@ -4,21 +4,21 @@ keyboard; with "Confirm each move" switched off a click plays at once; the setti
 account's (kept by the server) or a guest's (kept in the browser); and a takeback asked on one
 page is answered on the other. Real Chromium, a real server process; the contexts here are
 made without the other browser tests' "moves at once" script, so the defaults are the pages'.
-Screenshots: ``/tmp/versus-confirm-*.png``.
+Screenshots (when asked for): ``SHOTS/versus-confirm-*.png``.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import time
 from typing import Any
 
 import pytest
 
+from tests.server.browsing import shoot
 from tests.server.test_browser_versus import DESKTOP, PHONE, WAIT, _my_turn, _open, _plies, _table
 
 pytestmark = pytest.mark.browser
-SHOTS = Path("/tmp")
 BAR = "[data-testid=vs-confirm-bar]"
 SWITCH = "[data-testid=confirm-moves]"
 
@@ -58,10 +58,12 @@ def _shown(page: Any, ply: str) -> None:
     assert page.locator(f'.vs-piece.leaving[data-piece="{origin}"]').count() == 1
 
 
-def _still(page: Any, ply: int) -> None:
-    """Nothing was sent: after a while the page is still at ``ply``."""
+def _still(page: Any, ply: int, *others: Any) -> None:
+    """Nothing was sent: after a while the page (and ``others``, after the same while) is
+    still at ``ply``."""
     page.wait_for_timeout(600)
-    assert page.get_attribute("#board", "data-ply") == str(ply)
+    for seen in (page, *others):
+        assert seen.get_attribute("#board", "data-ply") == str(ply)
 
 
 def _played(page: Any, ply: int, move: str) -> None:
@@ -86,9 +88,8 @@ def test_a_move_is_chosen_shown_cancelled_chosen_again_and_confirmed(
     first = plies[0]
     _choose(blue, first)
     _shown(blue, first)
-    _still(brown, 0)
-    _still(blue, 0)
-    blue.screenshot(path=str(SHOTS / "versus-confirm-desktop.png"))
+    _still(brown, 0, blue)
+    shoot(blue, "versus-confirm-desktop.png")
     blue.click("[data-testid=vs-cancel-move]")
     blue.wait_for_selector(BAR, state="detached", timeout=WAIT)
     assert blue.locator("g.vs-chosen").count() == 0
@@ -115,7 +116,7 @@ def test_a_move_is_chosen_shown_cancelled_chosen_again_and_confirmed(
     brown_plies = _plies(_my_turn(brown, 1))
     _choose(brown, brown_plies[0])
     _shown(brown, brown_plies[0])
-    brown.screenshot(path=str(SHOTS / "versus-confirm-phone.png"))
+    shoot(brown, "versus-confirm-phone.png")
     box = brown.locator(BAR).bounding_box()
     assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
     brown.keyboard.press("Escape")
@@ -149,8 +150,8 @@ def test_a_move_is_chosen_shown_cancelled_chosen_again_and_confirmed(
     blue.click("[data-testid=vs-takeback-ask]")
     brown.wait_for_selector("[data-testid=vs-takeback-accept]", timeout=WAIT)
     blue.wait_for_selector("[data-testid=vs-takeback].mine", timeout=WAIT)
-    brown.screenshot(path=str(SHOTS / "versus-takeback-phone.png"))
-    blue.screenshot(path=str(SHOTS / "versus-takeback-desktop.png"))
+    shoot(brown, "versus-takeback-phone.png")
+    shoot(blue, "versus-takeback-desktop.png")
     brown.click("[data-testid=vs-takeback-accept]")
     for page in (blue, brown):
         page.wait_for_selector("#board[data-ply='2']", state="attached", timeout=WAIT)
@@ -171,8 +172,11 @@ def test_the_setting_is_kept_on_the_account(server: str, browser: Any) -> None:
     _my_turn(ada, 0)
     assert ada.is_checked(SWITCH)
     ada.uncheck(SWITCH)
-    ada.wait_for_timeout(300)
-    assert ada.request.get(server + "/api/me/settings").json() == {"confirm_moves": False}
+    # The page saves the choice on the account: asked until it is there (a few seconds at most).
+    deadline = time.monotonic() + 5
+    while ada.request.get(server + "/api/me/settings").json() != {"confirm_moves": False}:
+        assert time.monotonic() < deadline, "the choice was not saved on the account"
+        ada.wait_for_timeout(50)
 
     # Signed in elsewhere (a fresh browser, nothing kept in it): the account's choice holds.
     again = _person(browser, server, DESKTOP)

@@ -6,8 +6,8 @@ and a laptop's size."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,8 @@ import pytest
 
 from otherside.server.store.db import sqlite_url
 from tests.server.axe import report, violations
+from tests.server.browsing import shoot
 from tests.server.processes import Server, free_port
-from tests.server.test_browser import ARGS, CHROMIUM, SHOTS
 from tests.server.tournaments.test_bot_events import bot_event, finished
 from tests.server.tournaments.test_events_server import PASSWORD
 
@@ -56,57 +56,52 @@ async def events(server: Server) -> tuple[dict[str, Any], str]:
 
 
 @pytest.mark.slow
-def test_the_pages_show_events_and_let_a_person_join(server: Server) -> None:
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import expect, sync_playwright
+def test_the_pages_show_events_and_let_a_person_join(server: Server, browser: Any) -> None:
+    from playwright.sync_api import expect
 
-    over, open_id = asyncio.run(events(server))
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for size, (width, height) in SIZES.items():
-                context = browser.new_context(viewport={"width": width, "height": height})
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda exc, seen=errors: seen.append(str(exc)))
-                answer = page.request.post(
-                    f"{server.url}/api/signup", data={"name": f"ada{size}", "password": PASSWORD}
-                )
-                assert answer.ok, answer.text()
-                page.goto(f"{server.url}/")
-                page.get_by_role("link", name="Tournaments", exact=True).click()
-                expect(page.locator("table.events tr")).to_have_count(2)
-                page.screenshot(path=str(SHOTS / f"tournaments-list-{size}.png"), full_page=True)
-                clean(page, errors, f"the list at {width}px")
+    # The events are made in a thread of their own: here the shared Chromium's Playwright
+    # counts as a running event loop, beside which asyncio.run cannot start one.
+    with ThreadPoolExecutor(1) as thread:
+        over, open_id = thread.submit(asyncio.run, events(server)).result()
+    for size, (width, height) in SIZES.items():
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc, seen=errors: seen.append(str(exc)))
+        answer = page.request.post(
+            f"{server.url}/api/signup", data={"name": f"ada{size}", "password": PASSWORD}
+        )
+        assert answer.ok, answer.text()
+        page.goto(f"{server.url}/")
+        page.get_by_role("link", name="Tournaments", exact=True).click()
+        expect(page.locator("table.events tr")).to_have_count(2)
+        shoot(page, f"tournaments-list-{size}.png", full_page=True)
+        clean(page, errors, f"the list at {width}px")
 
-                page.get_by_role("link", name="Friday blitz").click()
-                expect(page.locator("table.standings tbody tr")).to_have_count(5)
-                # Every game linked: 3 rounds of two games (and a bye each).
-                expect(page.locator("ul.boards a[href^='/replay/']")).to_have_count(6)
-                hrefs = page.locator("ul.boards a").evaluate_all("(a) => a.map((x) => x.href)")
-                tables = {g["table_id"] for g in over["games"] if not g["bye"]}
-                assert {h.rsplit("/", 1)[1] for h in hrefs} == tables
-                first = over["standings"][0]
-                row = page.locator("table.standings tbody tr").first
-                expect(row.locator("td").nth(2)).to_have_text(f"{first['points']:g}")
-                page.screenshot(path=str(SHOTS / f"tournament-over-{size}.png"), full_page=True)
-                clean(page, errors, f"a finished event at {width}px")
+        page.get_by_role("link", name="Friday blitz").click()
+        expect(page.locator("table.standings tbody tr")).to_have_count(5)
+        # Every game linked: 3 rounds of two games (and a bye each).
+        expect(page.locator("ul.boards a[href^='/replay/']")).to_have_count(6)
+        hrefs = page.locator("ul.boards a").evaluate_all("(a) => a.map((x) => x.href)")
+        tables = {g["table_id"] for g in over["games"] if not g["bye"]}
+        assert {h.rsplit("/", 1)[1] for h in hrefs} == tables
+        first = over["standings"][0]
+        row = page.locator("table.standings tbody tr").first
+        expect(row.locator("td").nth(2)).to_have_text(f"{first['points']:g}")
+        shoot(page, f"tournament-over-{size}.png", full_page=True)
+        clean(page, errors, f"a finished event at {width}px")
 
-                page.goto(f"{server.url}/tournaments/{open_id}")
-                page.get_by_role("button", name="Join").click()
-                expect(page.locator("ul.entrants li")).to_have_count(2)
-                expect(page.get_by_role("button", name="Leave")).to_be_visible()
-                page.screenshot(path=str(SHOTS / f"tournament-open-{size}.png"), full_page=True)
-                clean(page, errors, f"an open event at {width}px")
-                page.get_by_role("button", name="Leave").click()
-                expect(page.locator("ul.entrants li")).to_have_count(1)
-                if size == "laptop":
-                    host_an_event(page, server.url, errors)
-                context.close()
-        finally:
-            browser.close()
+        page.goto(f"{server.url}/tournaments/{open_id}")
+        page.get_by_role("button", name="Join").click()
+        expect(page.locator("ul.entrants li")).to_have_count(2)
+        expect(page.get_by_role("button", name="Leave")).to_be_visible()
+        shoot(page, f"tournament-open-{size}.png", full_page=True)
+        clean(page, errors, f"an open event at {width}px")
+        page.get_by_role("button", name="Leave").click()
+        expect(page.locator("ul.entrants li")).to_have_count(1)
+        if size == "laptop":
+            host_an_event(page, server.url, errors)
+        context.close()
 
 
 def host_an_event(page: Any, url: str, errors: list[str]) -> None:
@@ -124,7 +119,7 @@ def host_an_event(page: Any, url: str, errors: list[str]) -> None:
     page.get_by_label("bot to add").select_option("greedy")
     page.get_by_role("button", name="Add bot").click()
     expect(page.locator("ul.entrants li")).to_have_count(2)
-    page.screenshot(path=str(SHOTS / "tournament-host-laptop.png"), full_page=True)
+    shoot(page, "tournament-host-laptop.png", full_page=True)
     clean(page, errors, "an event seen by its host")
     page.get_by_role("button", name="Start").click()
     expect(page.locator("ul.boards a[href^='/table/']")).to_have_count(1)
