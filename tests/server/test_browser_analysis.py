@@ -137,4 +137,13 @@ def test_a_recto_verso_card_not_completed_shows_the_solvers_building_from_both_s
             cubes = sum(letter != "." for row in levels for letter in row)
             assert sides.nth(side).locator("rect.rv-cube").count() == cubes > 0
     shoot(page.locator("#analysis"), "analysis-rectoverso-desktop.png")
+    # A missed card's heading shows its round on the board: the building as it last stood (the
+    # step before the one that ended the round), beside the card, both sides (a replay's view).
+    last = cards[-1]
+    steps = page.request.get(f"{server}/api/tables/{table}/replay").json()["steps"]
+    ended = next(i for i, s in enumerate(steps) if len(s["view"]["rounds"]) >= last["round"])
+    page.locator("#missed-cards .rv-missed").nth(len(cards) - 1).locator("h3 button").click()
+    assert page.locator("#where").inner_text().startswith(f"step {ended - 1} of ")
+    assert page.locator("#board .rv-compare").count() == 2
+    assert page.locator("#board [data-testid=sides-hidden]").count() == 0
     assert page.errors == []

@@ -349,6 +349,9 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     started = time.monotonic()
     for page in pages.values():
         page.wait_for_selector(".rv[data-phase=build]")
+    # The spectator is told why no side is shown, not given empty cards that "match" (R17).
+    assert watch.get_by_test_id("sides-hidden").count() == 1
+    assert watch.locator(".rv-compare .rv-grid, .rv-match").count() == 0
     # The partners tell each other their sides (the spectator is not shown the card, R17).
     sides = {
         who: next(
