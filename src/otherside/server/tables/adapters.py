@@ -285,8 +285,10 @@ VERSO = GameAdapter(
 def _rectoverso_replayed(game: Game, state: State) -> JSON:
     """A Recto Verso step once the game is over: each round's card and both sides (R17's
     view of a player not building), hidden from anyone without a seat while it was played."""
-    whole: JSON = game.view(state, None, whole=True)  # type: ignore[call-arg]
-    return whole
+    from otherside.games.rectoverso import RectoVersoGame, RectoVersoState
+
+    assert isinstance(game, RectoVersoGame) and isinstance(state, RectoVersoState)
+    return game.view(state, None, whole=True)
 
 
 def _rectoverso_with_clock(clock: Callable[[], float]) -> Game[Any]:

@@ -26,8 +26,8 @@ function cardNode(card, extra = {}) {
     card.down ? backChip(card.down) : null);
 }
 
-// The other side, known once a card was turned: a chip in its colour with its value, words
-// for no reader to translate (the notation's letters are English: g2 is "vert 2" in French).
+// The other side, known once a card was turned: a chip in its colour with its value, which
+// needs no translating (the notation's letters are English: g2 is "vert 2" in French).
 function backChip(text) {
   const back = face(text);
   return el("span", { class: `back ${back.colour}` },
