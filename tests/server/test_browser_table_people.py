@@ -19,9 +19,6 @@ from tests.server.browsing import AWAY_SECONDS, shoot
 from tests.server.test_browser_table import _context, _next_view, _page, _socket
 
 pytestmark = pytest.mark.browser
-# The shared server of the browser tests (tests/server/conftest.py) lets a bot play on for a
-# partner gone AWAY seconds.
-AWAY = AWAY_SECONDS
 
 
 def _shot(page: Any, name: str) -> None:
@@ -70,14 +67,15 @@ def test_a_partner_gone_for_long_may_be_played_on_with_a_bot(
     assert "away for 1 min" in notice.inner_text()
     _shot(page, "away-phone")
     # The server counts its own seconds: too soon for it, and its words say so.
-    assert time.monotonic() - left < AWAY - 1
+    assert time.monotonic() - left < AWAY_SECONDS - 1
     page.click("[data-testid=play-on]")
     toast = page.locator(".toast", has_text="has been away less than")
     toast.wait_for()
-    assert f"{AWAY:g} s" in toast.inner_text()
+    assert f"{AWAY_SECONDS:g} s" in toast.inner_text()
     assert page.locator(".pl[data-seat='1']", has_text="was away").count() == 0
 
-    time.sleep(max(0.0, left + AWAY + 0.5 - time.monotonic()))  # the server's time: real here
+    # The shared server's time is real here: wait until the partner has been away long enough.
+    time.sleep(max(0.0, left + AWAY_SECONDS + 0.5 - time.monotonic()))
     page.click("[data-testid=play-on]")
     page.locator(".pl[data-seat='1']", has_text="was away").wait_for(state="attached")
     page.wait_for_selector("[data-testid=away-1]", state="detached")

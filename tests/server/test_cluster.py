@@ -74,14 +74,8 @@ def _alive(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
 
 @pytest.fixture
 def two(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
-    """The module's two processes, for a test that kills neither."""
-    return _alive(pair)
-
-
-@pytest.fixture
-def doomed(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
-    """The module's two processes, for a test that kills the first (the second takes its
-    tables over; the next test that needs two gets a new first one)."""
+    """The module's two processes, both running: a test may kill the first (the second takes
+    its tables over; the next test that needs two gets a new first one)."""
     return _alive(pair)
 
 
@@ -155,8 +149,8 @@ async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) 
 
 
 @pytest.mark.slow
-async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(doomed: Any) -> None:
-    database, servers = doomed
+async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) -> None:
+    database, servers = two
     first, second = (server.port for server in servers)
     ada, cookie = await _guest(first)
     made = await ada.post(
@@ -274,8 +268,8 @@ async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_
     await bob.aclose()
 
 
-async def test_a_table_whose_owner_dies_plays_on_within_seconds(doomed: Any) -> None:
-    database, servers = doomed
+async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> None:
+    database, servers = two
     first, second = (server.port for server in servers)
     ada, cookie = await _guest(first)
     made = await ada.post(
