@@ -1,5 +1,5 @@
 """A bot for otherside in one file, with only httpx: it follows the account's event stream and
-plays a random legal action whenever it is its turn (the protocol: /docs/bots on any server).
+plays a random legal move whenever it is its turn (the protocol: /docs/bots on any server).
 
     python examples/bot_client.py http://127.0.0.1:8000 ots_yourtoken
 
@@ -18,9 +18,16 @@ from typing import Any
 import httpx
 
 
+# Actions a random player should not pick by chance: VERSUS lists giving up and offering a
+# draw among the legal actions of every turn.
+NOT_BY_CHANCE = {"resign", "offer-draw"}
+
+
 def choose(turn: dict[str, Any]) -> str:
-    """The action to play for a ``yourTurn`` event."""
-    return random.choice(turn["legal"])
+    """The action to play for a ``yourTurn`` event: a random move (an answer to a draw offer
+    when that is all there is to do)."""
+    moves = [action for action in turn["legal"] if action not in NOT_BY_CHANCE]
+    return random.choice(moves or turn["legal"])
 
 
 def play(server: str, token: str) -> None:

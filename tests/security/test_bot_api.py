@@ -243,7 +243,9 @@ async def test_the_example_client_plays_a_game_to_its_end(shared: Server) -> Non
         finally:
             example.kill()
             output, _ = await asyncio.to_thread(example.communicate, timeout=30)
-        assert table["seats"][0]["forfeit"] is None and table["version"] > 2
+        assert table["seats"][0]["forfeit"] is None and table["version"] > 2, (table, output)
+        # It plays moves: it never gives up by chance (resign is among VERSUS's legal actions).
+        assert "resigned" not in table["outcome"]["reason"], (table, output)
         assert "tableStart" in output and "yourTurn" in output
 
 
