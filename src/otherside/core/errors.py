@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import cached_property
 
 
 class OthersideError(ValueError):
     """Base class of every error about bad input to an otherside engine."""
 
 
-def _alternatives(legal: Iterable[object] | None, limit: int = 40) -> str:
+def _alternatives(legal: Sequence[object] | None, limit: int = 40) -> str:
     if legal is None:
         return ""
-    names = [str(a) for a in legal]
-    if not names:
+    if not legal:
         return " (no legal action)"
-    shown = ", ".join(names[:limit])
-    more = f", … ({len(names) - limit} more)" if len(names) > limit else ""
+    shown = ", ".join(str(a) for a in legal[:limit])
+    more = f", … ({len(legal) - limit} more)" if len(legal) > limit else ""
     return f"; legal: {shown}{more}"
 
 
-class BadNotation(OthersideError):
+class _Refusal(OthersideError):
+    """An error that names the legal actions: they are written out only when read (a
+    refusal of a Recto Verso action may list thousands, and most refusals are never
+    printed)."""
+
+    def __init__(self, head: str, legal: Iterable[object] | None) -> None:
+        self._head = head
+        self._legal = tuple(legal) if legal is not None else None
+        super().__init__(head)
+
+    @cached_property
+    def legal(self) -> list[str] | None:
+        """The legal actions in notation (``None``: not known)."""
+        return [str(a) for a in self._legal] if self._legal is not None else None
+
+    def __str__(self) -> str:
+        return f"{self._head}{_alternatives(self._legal)}"
+
+
+class BadNotation(_Refusal):
     """Text that is not valid notation for the game.
 
     >>> str(BadNotation("drw", "unknown action", ["draw", "flip"]))
@@ -30,11 +49,10 @@ class BadNotation(OthersideError):
     def __init__(self, text: str, reason: str, legal: Iterable[object] | None = None) -> None:
         self.text = text
         self.reason = reason
-        self.legal = [str(a) for a in legal] if legal is not None else None
-        super().__init__(f"{text!r}: {reason}{_alternatives(self.legal)}")
+        super().__init__(f"{text!r}: {reason}", legal)
 
 
-class IllegalAction(OthersideError):
+class IllegalAction(_Refusal):
     """A well-formed action that the rules do not allow in this state.
 
     >>> str(IllegalAction("draw", "the top face duplicates B3 (V8)", ["flip"]))
@@ -44,8 +62,7 @@ class IllegalAction(OthersideError):
     def __init__(self, action: object, reason: str, legal: Iterable[object] | None = None) -> None:
         self.action = str(action)
         self.reason = reason
-        self.legal = [str(a) for a in legal] if legal is not None else None
-        super().__init__(f"{self.action!r} is illegal: {reason}{_alternatives(self.legal)}")
+        super().__init__(f"{self.action!r} is illegal: {reason}", legal)
 
 
 class BadRecord(OthersideError):

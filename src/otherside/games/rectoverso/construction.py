@@ -79,8 +79,13 @@ class Placement:
         """The cells that leave the footprint or go below the ground (R4)."""
         return [c for c in self.cells if not (0 <= c[0] < SITE and 0 <= c[1] < SITE and c[2] >= 0)]
 
-    def __str__(self) -> str:
+    @cached_property
+    def _notation(self) -> str:
         return " ".join([self.piece.name, *(f"{x},{y},{z}" for x, y, z in self.cells)])
+
+    def __str__(self) -> str:
+        # Written once: a placement is listed, compared and refused as text many times.
+        return self._notation
 
 
 @dataclass(frozen=True)

@@ -36,9 +36,12 @@ function backChip(text) {
 }
 
 /** A face in words without its points: "green 2", "orange star". */
+/** A face's value in words: its number, or "star". */
+const valueWord = (f) => (f.value === "*" ? t("star") : f.value);
+
 function faceWords(text) {
   const f = face(text);
-  return t("{colour} {value}", { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value });
+  return t("{colour} {value}", { colour: colourWord(f.colour), value: valueWord(f) });
 }
 
 function parseSeries(action) {
@@ -137,7 +140,7 @@ function statusLine(view, ctx) {
 /** A card in words: "blue 5, 3 VP; other side green 2". */
 function cardWords(card) {
   const f = face(card.up);
-  const said = { colour: colourWord(f.colour), value: f.value === "*" ? t("star") : f.value, points: f.vp };
+  const said = { colour: colourWord(f.colour), value: valueWord(f), points: f.vp };
   return card.down ? t("{colour} {value}, {points} VP; other side {down}", { ...said, down: faceWords(card.down) })
     : t("{colour} {value}, {points} VP", said);
 }
