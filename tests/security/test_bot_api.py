@@ -25,6 +25,7 @@ from tests.security.outside import (
     shared_fixture,  # noqa: F401 (the fixture "shared")
 )
 from tests.security.test_tokens import account_with_token, bearer
+from tests.server.conftest import sqlite_only
 from tests.server.processes import SRC, Server, free_port
 
 
@@ -48,6 +49,7 @@ async def versus_table(host: httpx.AsyncClient) -> str:
     return str(made.json()["id"])
 
 
+@sqlite_only("shared")
 async def test_the_stream_tells_a_program_its_turn_and_takes_its_actions(shared: Server) -> None:
     api = shared
     async with client(api) as person, client(api) as program, client(api) as host:
@@ -125,6 +127,7 @@ def bot_run(api: Server, token: str, *extra: str) -> subprocess.Popen[str]:
     )
 
 
+@sqlite_only("shared")
 async def test_bot_run_plays_a_versus_game_to_the_end_against_a_person(shared: Server) -> None:
     api = shared
     async with client(api) as bot_owner, client(api) as person:
@@ -158,6 +161,7 @@ async def test_bot_run_plays_a_versus_game_to_the_end_against_a_person(shared: S
         assert played > 0 and table["version"] >= 2 * played - 1
 
 
+@sqlite_only("shared")
 async def test_bot_run_stops_at_once_on_a_refused_token(shared: Server) -> None:
     api = shared
     runner = bot_run(api, "ots_unknown", "--bot", "random")
@@ -201,6 +205,7 @@ for line in sys.stdin:
 """
 
 
+@sqlite_only("shared")
 async def test_bot_run_plays_with_an_outside_program(shared: Server, tmp_path: Any) -> None:
     program = tmp_path / "my_bot.py"
     program.write_text(OUTSIDE_PROGRAM)
@@ -221,6 +226,7 @@ async def test_bot_run_plays_with_an_outside_program(shared: Server, tmp_path: A
         assert "tableStart" in output and "tableEnd" in output and "yourTurn" in output
 
 
+@sqlite_only("shared")
 async def test_the_example_client_plays_a_game_to_its_end(shared: Server) -> None:
     api = shared
     async with client(api) as owner:
@@ -249,6 +255,7 @@ async def test_the_example_client_plays_a_game_to_its_end(shared: Server) -> Non
         assert "tableStart" in output and "yourTurn" in output
 
 
+@sqlite_only("shared")
 async def test_the_stream_keeps_alive_and_ends_when_its_token_is_revoked(shared: Server) -> None:
     api = shared
     async with client(api) as person, client(api) as program:

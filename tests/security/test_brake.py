@@ -13,11 +13,13 @@ from tests.security.outside import (
     database_fixture,  # noqa: F401 (the fixture "database")
     server,
 )
+from tests.server.conftest import sqlite_only
 
 DEEP = ("[" * 100 + "]" * 100).encode()
 JSON = {"Content-Type": "application/json"}
 
 
+@sqlite_only("database")
 async def test_an_address_refused_past_its_share_is_braked_and_the_others_are_not(
     database: str,
 ) -> None:

@@ -27,6 +27,7 @@ from tests.security.outside import (
     play_to_the_end,
     server,
 )
+from tests.server.conftest import sqlite_only
 from tests.server.processes import Server
 
 FLOOD = 1000
@@ -69,6 +70,7 @@ async def _served(process: Server, table_id: str, socket: bool = True) -> None:
         await ws.close()
 
 
+@sqlite_only("database")
 async def test_a_thousand_websockets_from_one_address_leave_others_served(
     database: str,
 ) -> None:
@@ -93,6 +95,7 @@ async def test_a_thousand_websockets_from_one_address_leave_others_served(
             await asyncio.gather(*(ws.close() for ws in held))
 
 
+@sqlite_only("database")
 async def test_sockets_from_many_addresses_stop_below_the_descriptor_limit(
     database: str,
 ) -> None:
@@ -178,6 +181,7 @@ async def test_a_thousand_slow_header_connections_are_cut_off(tmp_path: Path) ->
         assert max(at for _, at in ends) < 25
 
 
+@sqlite_only("database")
 async def test_finished_replays_are_throttled_per_address(
     database: str,
 ) -> None:

@@ -112,6 +112,15 @@ def migrated_postgres() -> Iterator[str]:
         yield name
 
 
+def sqlite_only(fixture: str = "database_url") -> pytest.MarkDecorator:
+    """Run a test on SQLite alone, where its claim does not depend on the database (the
+    reader's words, the payloads a seat is sent, guards that act before any route): on
+    PostgreSQL it would take its time again and prove nothing more. ``fixture`` is the
+    database fixture the test asks for (``database_url``; ``database`` or ``shared`` in
+    tests/security)."""
+    return pytest.mark.parametrize(fixture, ["sqlite"], indirect=True)
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
     """A fresh database with the schema and no rows: a SQLite file, then a PostgreSQL database.

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from otherside.i18n import languages
 from otherside.server.http.bot_docs import DOCS
-from tests.server.conftest import client
+from tests.server.conftest import client, sqlite_only
 
 # A sentence of each language's protocol that no other language has.
 SAID = {
@@ -83,6 +83,7 @@ def test_every_language_of_the_site_has_the_protocol_with_the_same_sections() ->
         assert outline.links == english.links, language
 
 
+@sqlite_only()
 @pytest.mark.parametrize("language", sorted(SAID))
 async def test_the_protocol_is_served_in_the_readers_language(app: FastAPI, language: str) -> None:
     page = await client(app).get("/docs/bots", headers={"Accept-Language": f"{language};q=0.9"})
@@ -97,6 +98,7 @@ async def test_the_protocol_is_served_in_the_readers_language(app: FastAPI, lang
     assert title is not None and (language == "en") == (title[1] == "otherside — bots and programs")
 
 
+@sqlite_only()
 async def test_the_switchers_cookie_wins_and_an_unknown_language_reads_english(
     app: FastAPI,
 ) -> None:

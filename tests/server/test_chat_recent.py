@@ -22,6 +22,7 @@ from tests.security.outside import (
     open_socket,
     server,
 )
+from tests.server.conftest import sqlite_only
 
 
 async def _say(ws: websockets.ClientConnection, text: str) -> None:
@@ -36,6 +37,7 @@ def _texts(message: dict[str, Any]) -> list[str]:
     return [line["text"] for line in message["lines"]]
 
 
+@sqlite_only("database")
 async def test_a_line_said_at_once_after_connecting_is_not_marked_recent(database: str) -> None:
     with server(database) as api:
         async with client(api) as ada, client(api) as bob:

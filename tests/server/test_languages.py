@@ -25,6 +25,7 @@ from tests.server.conftest import (
     people,
     registered,
     reminding,
+    sqlite_only,
     table_with,
     watched,
 )
@@ -35,6 +36,7 @@ GERMAN_MONTHS = "Januar Februar März April Mai Juni Juli August September Oktob
 GERMAN_MONTHS_LIST = GERMAN_MONTHS.split()
 
 
+@sqlite_only()
 async def test_a_page_is_in_the_browser_language_until_the_switcher_says_otherwise(
     app: FastAPI,
 ) -> None:
@@ -79,6 +81,7 @@ async def test_the_account_keeps_the_choice_and_signing_in_brings_it_back(app: F
     assert '<html lang="nl"' in page.text and "Nieuwe tafel" in page.text
 
 
+@sqlite_only()
 async def test_refusals_say_their_words_in_the_reader_language_beside_the_same_code(
     app: FastAPI,
 ) -> None:
@@ -114,6 +117,7 @@ async def test_refusals_say_their_words_in_the_reader_language_beside_the_same_c
     assert wrong.json()["code"] == "wrong_password"
 
 
+@sqlite_only()
 async def test_the_catalog_of_a_language_is_json_built_once_and_revalidated(
     app: FastAPI,
 ) -> None:

@@ -13,11 +13,12 @@ from otherside.server.app import create_app
 from otherside.server.live.reader_words import bot_words, pace_words, seat_words
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables.pace import Pace
-from tests.server.conftest import client, people
+from tests.server.conftest import client, people, sqlite_only
 
 LANGUAGES = {"en": "en", "de": "de-DE,de;q=0.9", "fr": "fr-CA", "nl": "nl"}
 
 
+@sqlite_only()
 async def test_the_table_says_its_pace_and_bots_in_each_readers_language(app: FastAPI) -> None:
     (host,) = await people(app, 1)
     pace = {"kind": "live", "minutes": 2.5, "increment": 3}
@@ -95,6 +96,7 @@ def test_the_words_follow_the_pages_words_for_every_kind_of_pace_and_bot() -> No
     assert seat_words("ismcts:think=2", 2, "fr") == "Bot à arbre de recherche 3 · 2 s par coup"
 
 
+@sqlite_only()
 async def test_the_lobbys_bot_choices_are_labelled_in_the_readers_language(app: FastAPI) -> None:
     http = client(app)
     german = (await http.get("/api/games", headers={"Accept-Language": "de"})).json()

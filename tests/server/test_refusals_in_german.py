@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
-from tests.server.conftest import client, guest, registered
+from tests.server.conftest import client, guest, registered, sqlite_only
 from tests.server.test_browser_languages import _english
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
@@ -106,6 +106,7 @@ def _unquoted(text: str) -> str:
     return QUOTED.sub(" ", text)
 
 
+@sqlite_only()
 async def test_every_bad_request_is_refused_in_german_with_its_code(app: FastAPI) -> None:
     (ada,) = await registered(app, "Ada")
     guest_http, _guest = await guest(app)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from otherside.guide import rules_text
-from tests.server.conftest import people
+from tests.server.conftest import people, sqlite_only
 
 
+@sqlite_only()
 async def test_the_rules_are_served_in_the_readers_language(app: FastAPI) -> None:
     (someone,) = await people(app, 1)
     german = await someone.http.get("/api/rules/verso", headers={"Accept-Language": "de-AT, en"})
@@ -25,6 +26,7 @@ async def test_the_rules_are_served_in_the_readers_language(app: FastAPI) -> Non
     assert dutch.text == rules_text("rectoverso", "nl") and "bouwpartner" in dutch.text
 
 
+@sqlite_only()
 async def test_a_language_without_a_guide_gets_the_english_rules(app: FastAPI) -> None:
     (someone,) = await people(app, 1)
     for query in ("?lang=ja", "?lang=%3Cscript%3E", ""):

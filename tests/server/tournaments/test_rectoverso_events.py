@@ -1,6 +1,6 @@
 """A Recto Verso event (partnerships paired as groups of two) run to its end by the director in
-one server (SQLite and PostgreSQL, the injected clock): three partner bots and a person who
-never comes. The person's seat goes to a bot once they have been away for ``away_seconds``
+one server (on SQLite, with the injected clock; test_bot_events runs the director on
+PostgreSQL): three partner bots and a person who never comes. The person's seat goes to a bot once they have been away for ``away_seconds``
 (the table would wait for them for ever: no player clock), they lose each game, and their
 partner is ranked by what the pair achieved (the decision in
 ``otherside.server.tournaments.absentees``); partnerships are not repeated, and the standings
@@ -17,7 +17,7 @@ import httpx
 from otherside.server.clock import ManualClock
 from otherside.server.tournaments.results import Game, partnership_points
 from otherside.server.tournaments.standings import standings
-from tests.server.conftest import registered, running
+from tests.server.conftest import registered, running, sqlite_only
 
 
 async def _get(http: httpx.AsyncClient, path: str) -> dict[str, Any]:
@@ -27,6 +27,7 @@ async def _get(http: httpx.AsyncClient, path: str) -> dict[str, Any]:
     return found
 
 
+@sqlite_only()
 async def test_a_rectoverso_event_runs_to_its_end_and_an_absent_partner_loses(
     database_url: str,
 ) -> None:
