@@ -1,5 +1,6 @@
 """The order of the whole suite: the tests marked ``slow`` first, the browser tests of each group
-side by side.
+side by side. And the server processes the tests start are forked from one that has imported
+the server already (:func:`otherside.testing.servers.fork_servers`).
 
 ``scripts/test`` runs the suite on both cores (pytest-xdist hands the tests out in the order
 collected). A test of a minute handed out last keeps one core busy while the other has nothing
@@ -11,6 +12,10 @@ together.
 from __future__ import annotations
 
 import pytest
+
+from otherside.testing.servers import fork_servers
+
+fork_servers()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
