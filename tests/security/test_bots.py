@@ -20,6 +20,8 @@ import json
 import os
 import signal
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +34,7 @@ import websockets
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables.bot_process import MODULE, workers_of
 from tests.server.conftest import postgres_database
-from tests.server.processes import Server, free_port
+from tests.server.processes import SRC, Server, free_port
 
 COOKIE = "otherside_session"
 CAP = 4.0  # the server's think cap in these tests: what a search table's every move costs
@@ -316,6 +318,34 @@ async def test_no_process_outlives_a_server_of_two_workers(how: signal.Signals) 
             assert gone_within(30, lambda: group_members(process.pid)) == []
         finally:
             process.kill()
+
+
+WORKER_WHOSE_COMMAND_DIED = """
+import json, os, sys, time
+from otherside.server.app import CONFIG_ENV, app_from_environment
+os.environ[CONFIG_ENV] = json.dumps({"database_url": sys.argv[1], "command_pid": int(sys.argv[2])})
+app_from_environment()
+time.sleep(60)
+"""
+
+
+def test_a_worker_whose_command_died_while_it_started_stops_at_once(tmp_path: Path) -> None:
+    """A uvicorn worker of ``serve --workers N`` is told which process it ends with: one that
+    reads its parent only once the command has died (and it belongs to init) must stop too,
+    not watch init for ever (seen under load: a worker restarted by uvicorn, its command
+    killed while it imported, served on)."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a command that has died: its id is no parent of anything
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    database = sqlite_url(tmp_path / "otherside.db")
+    worker = subprocess.Popen(
+        [sys.executable, "-c", WORKER_WHOSE_COMMAND_DIED, database, str(gone.pid)], env=env
+    )
+    try:
+        # It stops itself as on SIGTERM (in a uvicorn worker: a clean shutdown).
+        assert worker.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        worker.kill()
 
 
 def _bot_workers_in(group: int) -> list[int]:

@@ -171,9 +171,16 @@ def serve(
         collector.settle()
         uvicorn.run(served, **options)
         return
-    # Each worker process builds its own app from the same settings.
+    # Each worker process builds its own app from the same settings, and ends with this
+    # process (which it is told: a worker that reads its parent after this one died would
+    # read init's).
     os.environ[CONFIG_ENV] = json.dumps(
-        {**config, "limits": dataclasses.asdict(limits), "guards": dataclasses.asdict(guards)}
+        {
+            **config,
+            "limits": dataclasses.asdict(limits),
+            "guards": dataclasses.asdict(guards),
+            "command_pid": os.getpid(),
+        }
     )
     uvicorn.run(
         "otherside.server.app:app_from_environment", factory=True, workers=workers, **options
