@@ -21,6 +21,7 @@ import contextlib
 import json
 import os
 import resource
+import runpy
 import signal
 import sys
 import threading
@@ -34,11 +35,11 @@ import uvicorn.loops.uvloop
 import uvicorn.protocols.http.httptools_impl
 import uvicorn.protocols.websockets.websockets_sansio_impl
 
+import otherside.cli.main
 import otherside.server.app
-from otherside.cli.main import main as otherside_main
 from otherside.testing.servers import status_path
 
-PRELOADED = (uvicorn.lifespan.on, uvicorn.loops.uvloop, otherside.server.app)
+PRELOADED = (uvicorn.lifespan.on, uvicorn.loops.uvloop, otherside.cli.main, otherside.server.app)
 
 
 def _reap(folder: Path) -> None:
@@ -76,7 +77,9 @@ def _child(request: dict[str, Any]) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, tuple(request["nofile"]))
         sys.argv = ["otherside", *request["argv"]]
         try:
-            otherside_main()
+            # As ``python -m otherside`` runs it: the processes it spawns (uvicorn's workers)
+            # prepare from ``otherside.__main__``, not from this module.
+            runpy.run_module("otherside", run_name="__main__", alter_sys=True)
             code = 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
