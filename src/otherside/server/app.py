@@ -290,7 +290,7 @@ def app_from_environment() -> FastAPI:
     config["guards"] = Guards(**config.get("guards", {}))
     # Killed with ``kill -9``, the command's process can't stop this worker: stop by ourselves
     # (at once if it died while this worker was starting).
-    watch_parent(config.pop("command_pid", os.getppid()), _stop_self)
+    watch_parent(config.pop("command_pid"), _stop_self)
     app = create_app(**config)
     collector.settle()
     return app

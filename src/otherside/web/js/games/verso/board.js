@@ -35,10 +35,10 @@ function backChip(text) {
     el("span", { class: "sr-only" }, t("other side {down}", { down: faceWords(text) })));
 }
 
-/** A face in words without its points: "green 2", "orange star". */
 /** A face's value in words: its number, or "star". */
 const valueWord = (f) => (f.value === "*" ? t("star") : f.value);
 
+/** A face in words without its points: "green 2", "orange star". */
 function faceWords(text) {
   const f = face(text);
   return t("{colour} {value}", { colour: colourWord(f.colour), value: valueWord(f) });
