@@ -1,10 +1,10 @@
 """A Recto Verso event (partnerships paired as groups of two) run to its end by the director in
 one server (on SQLite, with the injected clock; test_bot_events runs the director on
-PostgreSQL): three partner bots and a person who never comes. The person's seat goes to a bot once they have been away for ``away_seconds``
-(the table would wait for them for ever: no player clock), they lose each game, and their
-partner is ranked by what the pair achieved (the decision in
-``otherside.server.tournaments.absentees``); partnerships are not repeated, and the standings
-are those of the games."""
+PostgreSQL): three partner bots and a person who never comes. The person's seat goes to a
+bot once they have been away for ``away_seconds`` (the table would wait for them for ever: no
+player clock), they lose each game, and their partner is ranked by what the pair achieved (the
+decision in ``otherside.server.tournaments.absentees``); partnerships are not repeated, and
+the standings are those of the games."""
 
 from __future__ import annotations
 
