@@ -159,7 +159,7 @@ def create_app(
         )
         if cluster.shared:
             # The other processes' changes reach us; tables without an owner get one.
-            await cluster.start(heard_by(app), hub.catch_up.adopt)
+            await cluster.start(heard_by(app), hub.catch_up.adopt, scheduler.look_again)
         else:
             resumed = await hub.resume()
             if resumed:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select, text, update
@@ -104,9 +105,20 @@ def processes_alive(session: Session) -> int:
     )
 
 
-def release_gone_owners(session: Session, node: str) -> list[str]:
-    """Let the leases of processes whose lock is gone lapse now; the tables among them whose
-    bots wait for an owner (to adopt at once)."""
+@dataclass(frozen=True)
+class Released:
+    """What :func:`release_gone_owners` found: ``tables``, the tables in play whose owner is
+    gone (their leases lapsed now), and ``waiting``, those among them whose bots wait for an
+    owner (to adopt at once). The others' deadlines (a human's clock) were their owner's to
+    schedule: the survivors' schedulers must look at them again."""
+
+    tables: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+
+
+def release_gone_owners(session: Session, node: str) -> Released:
+    """Let the leases of processes whose lock is gone lapse now (:class:`Released` says which
+    tables)."""
     now = func.now()
     owners = set(
         session.scalars(
@@ -121,7 +133,7 @@ def release_gone_owners(session: Session, node: str) -> list[str]:
         )
     )
     if not owners:
-        return []
+        return Released()
     alive = set(
         session.scalars(
             text(
@@ -133,19 +145,12 @@ def release_gone_owners(session: Session, node: str) -> list[str]:
     )
     gone: list[Any] = [owner for owner in owners if owner_key(str(owner)) not in alive]
     if not gone:
-        return []
+        return Released()
     log.info("server process(es) gone: %s; their tables are free", ", ".join(map(str, gone)))
-    session.execute(
+    rows = session.execute(
         update(GameTable)
         .where(GameTable.lease_owner.in_(gone), GameTable.status == "playing")
         .values(lease_until=now - text("interval '1 second'"))
-    )
-    return list(
-        session.scalars(
-            select(GameTable.id).where(
-                GameTable.lease_owner.in_(gone),
-                GameTable.status == "playing",
-                GameTable.bots_to_act.is_(True),
-            )
-        )
-    )
+        .returning(GameTable.id, GameTable.bots_to_act)
+    ).all()
+    return Released([row.id for row in rows], [row.id for row in rows if row.bots_to_act])

@@ -54,6 +54,11 @@ LEASE_SECONDS = 6.0
 RENEW_EVERY = 2.0
 LISTEN_WAIT = 10.0  # seconds a starting process waits for its notification connection
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
+Orphans = Callable[[list[str]], Awaitable[None]]
+
+
+def _nothing() -> None:
+    """No scheduler to tell."""
 
 
 def node_name() -> str:
@@ -94,7 +99,7 @@ class SoloCluster:
         """Nothing to forget."""
 
     async def start(
-        self, listener: Listener, orphans: Callable[[list[str]], Awaitable[None]]
+        self, listener: Listener, orphans: Orphans, deadlines: Callable[[], None] = _nothing
     ) -> None:
         """Nothing runs in the background."""
 
@@ -246,7 +251,7 @@ class PostgresCluster:
         self._held.discard(table_id)
         self._taken.discard(table_id)
 
-    async def _renew(self, orphans: Callable[[list[str]], Awaitable[None]]) -> None:
+    async def _renew(self, orphans: Orphans) -> None:
         node, seconds = self.node, self.lease_seconds
         while True:
             try:
@@ -292,14 +297,18 @@ class PostgresCluster:
                 log.exception("could not renew the table leases")
             await asyncio.sleep(self.renew_every)
 
-    async def _look_for_gone_owners(self, orphans: Callable[[list[str]], Awaitable[None]]) -> None:
+    async def _look_for_gone_owners(self, orphans: Orphans, deadlines: Callable[[], None]) -> None:
         node = self.node
         while True:
             await asyncio.sleep(LOOK_EVERY)
             try:
-                waiting = await self.db.run(lambda session: release_gone_owners(session, node))
-                if waiting:
-                    await orphans(waiting)
+                released = await self.db.run(lambda session: release_gone_owners(session, node))
+                if released.tables:
+                    # A clock of theirs (a human to move) runs out in no process's schedule:
+                    # this one's scheduler may sleep past it, so it reads the deadlines again.
+                    deadlines()
+                if released.waiting:
+                    await orphans(released.waiting)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -308,15 +317,19 @@ class PostgresCluster:
     # -- life ------------------------------------------------------------------------------------
 
     async def start(
-        self, listener: Listener, orphans: Callable[[list[str]], Awaitable[None]]
+        self, listener: Listener, orphans: Orphans, deadlines: Callable[[], None] = _nothing
     ) -> None:
         """Hold this process's liveness lock, listen for the other processes' changes, keep
-        this process's leases and take over those of processes that are gone."""
+        this process's leases and take over those of processes that are gone: ``orphans`` is
+        given the tables whose bots wait for an owner, ``deadlines`` is called when other
+        processes' tables became anyone's (this process's scheduler reads their deadlines)."""
         await self.liveness.start()
         self._tasks = [
             asyncio.create_task(self._listen(listener), name="otherside-listen"),
             asyncio.create_task(self._renew(orphans), name="otherside-leases"),
-            asyncio.create_task(self._look_for_gone_owners(orphans), name="otherside-gone"),
+            asyncio.create_task(
+                self._look_for_gone_owners(orphans, deadlines), name="otherside-gone"
+            ),
         ]
         # Serve only once the others' announcements reach us: a sign-out said meanwhile would
         # be missed (its receipt counted on from this process's lock, held already).

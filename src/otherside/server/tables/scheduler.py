@@ -61,6 +61,7 @@ class Scheduler:
         self.others_due = 0  # due tables of the last pass that another process owns
         self._passed = asyncio.Condition()
         self._planned: datetime | None = None  # when the loop looks next, while it sleeps
+        self._stale = False  # deadlines changed that no wake told of: read them all again
         hub.services.on_deadline_change = self.wake
         hub.services.remind = self._remind
 
@@ -71,6 +72,13 @@ class Scheduler:
         planned = self._planned
         if deadline is not None and planned is not None and planned <= deadline:
             return
+        self._wake.set()
+
+    def look_again(self) -> None:
+        """Deadlines changed that this process was not told of: another process that owned
+        tables died (their moves and deadlines were its to schedule, and this loop may sleep
+        past them, up to :data:`LONGEST_SLEEP`). Read every table's deadline again now."""
+        self._stale = True
         self._wake.set()
 
     async def run_due(self) -> int:
@@ -96,6 +104,7 @@ class Scheduler:
         """Run due work for ever, sleeping until the next deadline in between."""
         while True:
             self._wake.clear()
+            self._stale = False
             try:
                 await self.run_due()
                 upcoming = await self.db.run(next_deadline)
@@ -134,7 +143,7 @@ class Scheduler:
             await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
             for task in (sleeper, woken):
                 task.cancel()
-            if not self._wake.is_set() or self._held_deadline_before(planned):
+            if not self._wake.is_set() or self._stale or self._held_deadline_before(planned):
                 return
             self._wake.clear()
             await self._passed_once()  # looked, and nothing comes sooner
