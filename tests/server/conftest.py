@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -426,3 +426,17 @@ async def settle(hub: TableHub, table_id: str, timeout: float = 20.0) -> None:
         done, _ = await asyncio.wait([live.bot_task], timeout=timeout)
         if not done:
             raise TimeoutError(f"bots of table {table_id} still playing after {timeout}s")
+
+
+async def eventually(holds: Callable[[], bool], within: float = 30.0) -> None:
+    """Wait until ``holds()``: a change another connection brings (a notification heard, its
+    catch-up done). Looked at every 20 ms, so a pass takes as long as the change; ``within``
+    seconds is what a loaded machine may take (the suite keeps both cores busy).
+
+    Raises:
+        AssertionError: it still does not hold after ``within`` seconds.
+    """
+    deadline = asyncio.get_running_loop().time() + within
+    while not holds():
+        assert asyncio.get_running_loop().time() < deadline, f"not so within {within:g} s"
+        await asyncio.sleep(0.02)

@@ -10,7 +10,6 @@ it chooses — a gap included. Between real processes on PostgreSQL: ``test_clus
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,7 +26,15 @@ from otherside.server.store.records import Timing
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
-from tests.server.conftest import Player, Recorder, hub_of, people, running, table_with
+from tests.server.conftest import (
+    Player,
+    Recorder,
+    eventually,
+    hub_of,
+    people,
+    running,
+    table_with,
+)
 
 
 @pytest.fixture
@@ -67,10 +74,7 @@ async def _heard(catch_up: CatchUp, note: dict[str, Any]) -> dict[str, int]:
     """Hand ``note`` to ``catch_up`` and wait for its work (in tasks of the hub's) to end."""
     before = catch_up.counts()
     await catch_up.on_remote(note)
-    for _ in range(500):
-        if catch_up.counts() != before:
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: catch_up.counts() != before)
     return {k: v - before[k] for k, v in catch_up.counts().items()}
 
 

@@ -26,6 +26,7 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.play import Play
 from tests.server.conftest import (
     Player,
+    eventually,
     hub_of,
     people,
     postgres_database,
@@ -192,17 +193,10 @@ async def test_a_process_follows_only_the_tables_watched_or_owned_there() -> Non
             follower = hub_of(second)
             # Nobody watches it in the second process: hearing of the start, it lets the
             # table go, and loads it afresh when someone comes.
-            for _ in range(200):
-                if follower.loaded(table) is None:
-                    break
-                await asyncio.sleep(0.02)
-            assert follower.loaded(table) is None
+            await eventually(lambda: follower.loaded(table) is None)
             watcher = cyd.recorder()
             live = await follower.attach(table, watcher)
             await _move(hub_of(first), table, [ada, cyd])
-            for _ in range(200):
-                if watcher.last("view")["version"] == 1:
-                    break
-                await asyncio.sleep(0.02)
+            await eventually(lambda: watcher.last("view")["version"] == 1)
             assert follower.loaded(table) is live  # followed now that it is watched
             assert live.info.version == 1 and watcher.last("view")["version"] == 1
