@@ -284,11 +284,16 @@ def fork_servers() -> None:
     _forking = True
 
 
-def _forked(args: list[str], env: Mapping[str, str], log: Path) -> Forked:
+def _the_zygote() -> _Zygote:
+    """This process's zygote, started at the first call."""
     global _zygote
     if _zygote is None:
         _zygote = _Zygote()
-    return _zygote.fork(args, env, log)
+    return _zygote
+
+
+def _forked(args: list[str], env: Mapping[str, str], log: Path) -> Forked:
+    return _the_zygote().fork(args, env, log)
 
 
 class ServerProcess:

@@ -63,6 +63,7 @@ def _child(request: dict[str, Any]) -> None:
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})  # blocked by the fork
         os.setsid()
         log = os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         null = os.open(os.devnull, os.O_RDONLY)
@@ -100,9 +101,16 @@ def serve(folder: Path) -> None:
         if threading.active_count() != 1:
             answer: dict[str, Any] = {"error": "the zygote has threads: forking is unsafe"}
         else:
+            # No reaping between the fork and the removal below: a child that ended at once
+            # keeps its status.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
             pid = os.fork()
             if pid == 0:
                 _child(request)
+            # Process ids come round again (32768 of them on many machines): the status of
+            # an earlier child with this id would tell the new one ended.
+            status_path(folder, pid).unlink(missing_ok=True)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             answer = {"pid": pid}
         os.write(1, json.dumps(answer).encode() + b"\n")
 
