@@ -291,15 +291,17 @@ async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> Non
     assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
     engine = create_engine(database)
     try:
-        async with _watch(first, table, cookie) as here, _watch(second, table, cookie) as there:
-            # Ada's first move through the first process: it owns the table, its bot answers.
+        async with _watch(first, table, cookie) as here:
+            # Ada's first move through the first process, the only one holding the table: it
+            # takes the lease and its bot answers. (Were the table held in the second too, both
+            # would reach for the lease when the bot's turn came, and either might get it.)
             mine = await _until(here, lambda m: m["type"] == "view" and m["legal"])
             await here.send(
                 json.dumps({"type": "action", "version": 0, "action": mine["legal"][0]})
             )
-            mine = await _until(
-                there, lambda m: m["type"] == "view" and m["legal"] and m["version"] > 0
-            )
+            await _until(here, lambda m: m["type"] == "view" and m["legal"] and m["version"] > 0)
+        async with _watch(second, table, cookie) as there:
+            mine = await _until(there, lambda m: m["type"] == "view" and m["legal"])
             with engine.connect() as db:
                 owner = db.execute(
                     text("SELECT lease_owner FROM game_tables WHERE id = :t"), {"t": table}
