@@ -25,7 +25,8 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from otherside.games import verso
-from otherside.server.cluster.peers import PostgresCluster
+from otherside.server.cluster.liveness import LivenessLock, processes_alive
+from otherside.server.cluster.peers import PostgresCluster, _psycopg_url, node_name
 from otherside.server.store.db import Database
 from tests.server.conftest import postgres_database
 from tests.server.processes import SRC, Server, free_port
@@ -407,3 +408,22 @@ async def test_a_change_that_cannot_be_acted_on_does_not_stop_the_others(databas
     finally:
         await listening.stop()
         db.close()
+
+
+async def test_only_the_processes_on_this_database_are_its_peers(database: str) -> None:
+    # A sign-out waits for a receipt from every other process alive: one on another database
+    # of the same PostgreSQL (another site; the tests of another run) sends none, and each
+    # sign-out waited its full two seconds for it.
+    with postgres_database() as elsewhere:
+        here, there = Database(database), Database(elsewhere)
+        locks = [LivenessLock(_psycopg_url(url), node_name()) for url in (database, elsewhere)]
+        try:
+            for lock in locks:
+                await lock.start()
+            assert await here.run(processes_alive) == 1
+            assert await there.run(processes_alive) == 1
+        finally:
+            for lock in locks:
+                await lock.stop()
+            here.close()
+            there.close()

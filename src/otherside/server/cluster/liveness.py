@@ -91,18 +91,19 @@ class LivenessLock:
                 delay = min(delay * 2, 5.0)
 
 
+# The locks of this database's processes: ``pg_locks`` lists every database of the cluster, and
+# otherside servers on another database of it (another site, the tests of another run) are not
+# this one's peers.
+HELD_HERE = (
+    "FROM pg_locks WHERE locktype = 'advisory' AND classid = :namespace AND objsubid = 2"
+    " AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+
+
 def processes_alive(session: Session) -> int:
-    """How many otherside processes hold their liveness lock now (this one included)."""
-    return int(
-        session.scalar(
-            text(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-                " AND classid = :namespace AND objsubid = 2 AND granted"
-            ),
-            {"namespace": NAMESPACE},
-        )
-        or 0
-    )
+    """How many otherside processes on this database hold their liveness lock now (this one
+    included)."""
+    return int(session.scalar(text(f"SELECT count(*) {HELD_HERE}"), {"namespace": NAMESPACE}) or 0)
 
 
 @dataclass(frozen=True)
@@ -135,13 +136,7 @@ def release_gone_owners(session: Session, node: str) -> Released:
     if not owners:
         return Released()
     alive = set(
-        session.scalars(
-            text(
-                "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory'"
-                " AND classid = :namespace AND objsubid = 2 AND granted"
-            ),
-            {"namespace": NAMESPACE},
-        )
+        session.scalars(text(f"SELECT objid::bigint {HELD_HERE}"), {"namespace": NAMESPACE})
     )
     gone: list[Any] = [owner for owner in owners if owner_key(str(owner)) not in alive]
     if not gone:
