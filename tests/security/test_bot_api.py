@@ -26,7 +26,7 @@ from tests.security.outside import (
 )
 from tests.security.test_tokens import account_with_token, bearer
 from tests.server.conftest import sqlite_only
-from tests.server.processes import SRC, Server, free_port
+from tests.server.processes import REQUEST_SECONDS, SRC, Server, free_port
 
 
 async def events(http: httpx.AsyncClient, token: str) -> AsyncIterator[dict[str, Any]]:
@@ -135,7 +135,7 @@ async def test_bot_run_plays_a_versus_game_to_the_end_against_a_person(shared: S
         (await person.post("/api/signup", json={"name": "Hopper", "password": "cobol-59"}))
         made = await person.post("/api/tables", json={"game": "versus", "players": 2})
         table_id = made.json()["id"]
-        async with httpx.AsyncClient(base_url=api.url) as program:
+        async with httpx.AsyncClient(base_url=api.url, timeout=REQUEST_SECONDS) as program:
             joined = await program.post(
                 f"/api/tables/{table_id}/join", headers=bearer(token), json={}
             )

@@ -24,7 +24,7 @@ from otherside.games import get_game
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables import entropy
 from tests.server.conftest import hub_of, people, running, settle, table_with
-from tests.server.processes import Server, free_port
+from tests.server.processes import REQUEST_SECONDS, Server, free_port
 
 SERVER = Path(entropy.__file__).resolve().parents[1]
 COOKIE = "otherside_session"
@@ -102,7 +102,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 async def test_finished_records_publish_seeds_that_predict_no_other_game(server: Server) -> None:
     # Recto Verso records publish their seeds; a host who gives up at once finishes a game.
     games = 6
-    async with httpx.AsyncClient(base_url=server.url) as host:
+    async with httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as host:
         await host.post("/api/guest")
         cookie = {"Cookie": f"{COOKIE}={host.cookies.get(COOKIE)}"}
         records = []

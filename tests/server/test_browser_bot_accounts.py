@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.server.browsing import shot_and_fit
+from tests.server.processes import REQUEST_SECONDS
 
 pytestmark = pytest.mark.browser
 COOKIE = "otherside_session"
@@ -18,7 +19,10 @@ COOKIE = "otherside_session"
 def _bot_account_at_a_table(server: str, name: str) -> tuple[str, str]:
     """A bot account ``name`` seated at a person's VERSUS table: the table id and the
     person's session cookie."""
-    with httpx.Client(base_url=server) as program, httpx.Client(base_url=server) as person:
+    with (
+        httpx.Client(base_url=server, timeout=REQUEST_SECONDS) as program,
+        httpx.Client(base_url=server, timeout=REQUEST_SECONDS) as person,
+    ):
         program.post("/api/signup", json={"name": name, "password": "secret-pw"})
         token = program.post("/api/tokens", json={"label": "b", "scopes": ["play"]}).json()
         headers = {"Authorization": f"Bearer {token['token']}"}

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.server.browsing import shot_and_fit
+from tests.server.processes import REQUEST_SECONDS
 
 pytestmark = pytest.mark.browser
 COOKIE = "otherside_session"
@@ -38,10 +39,10 @@ def test_a_token_is_made_shown_once_used_and_revoked_from_the_account_page(
     server: str, browser: Any, width: int, height: int, locale: str
 ) -> None:
     name, words = f"Owner{width}", WORDS[locale]
-    with httpx.Client(base_url=server) as person:
+    with httpx.Client(base_url=server, timeout=REQUEST_SECONDS) as person:
         assert person.post("/api/signup", json={"name": name, "password": "secret-pw"})
         cookie = str(person.cookies.get(COOKIE))
-    with httpx.Client(base_url=server) as other:
+    with httpx.Client(base_url=server, timeout=REQUEST_SECONDS) as other:
         assert other.post("/api/signup", json={"name": f"{name}x", "password": "secret-pw"})
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
     context.add_cookies([{"name": COOKIE, "value": cookie, "url": server}])
@@ -67,7 +68,7 @@ def test_a_token_is_made_shown_once_used_and_revoked_from_the_account_page(
 
     # The token works at once from outside the page, with its scope and no other.
     bearer = {"Authorization": f"Bearer {token}"}
-    with httpx.Client(base_url=server) as program:
+    with httpx.Client(base_url=server, timeout=REQUEST_SECONDS) as program:
         made = program.post("/api/tables", json={"game": "versus", "players": 2}, headers=bearer)
         assert made.status_code in (200, 201), made.text
         assert made.json()["seats"][0]["name"] == name
@@ -97,7 +98,7 @@ def test_a_token_is_made_shown_once_used_and_revoked_from_the_account_page(
     assert page.query_selector("[data-testid=token-list] tr[data-token]")
     page.click(f"[data-testid=token-list] button:has-text('{words['revoke']}')")
     page.wait_for_selector(f"[data-testid=token-list] >> text={words['none']}")
-    with httpx.Client(base_url=server) as program:
+    with httpx.Client(base_url=server, timeout=REQUEST_SECONDS) as program:
         gone = program.post("/api/tables", json={"game": "versus", "players": 2}, headers=bearer)
         assert gone.status_code == 401 and gone.json()["code"] == "bad_token"
     shot_and_fit(page, f"tokens-revoked-{width}")

@@ -29,7 +29,7 @@ from otherside.server.cluster.liveness import LivenessLock, processes_alive
 from otherside.server.cluster.peers import PostgresCluster, _psycopg_url, node_name
 from otherside.server.store.db import Database
 from tests.server.conftest import postgres_database
-from tests.server.processes import SRC, Server, free_port
+from tests.server.processes import REQUEST_SECONDS, SRC, Server, free_port
 
 pytestmark = pytest.mark.postgres
 WAIT = 60.0
@@ -83,7 +83,7 @@ def two(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
 
 
 async def _guest(port: int) -> tuple[httpx.AsyncClient, str]:
-    http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}")
+    http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_SECONDS)
     made = await http.post("/api/guest")
     made.raise_for_status()
     return http, f"otherside_session={http.cookies.get('otherside_session')}"
@@ -217,7 +217,7 @@ async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) ->
 
 def _counts(port: int) -> dict[str, int]:
     """How the process on ``port`` followed the others' moves (its health says)."""
-    with httpx.Client() as probe:
+    with httpx.Client(timeout=REQUEST_SECONDS) as probe:
         counts: dict[str, int] = probe.get(f"http://127.0.0.1:{port}/api/health").json()["catch_up"]
     return counts
 
@@ -352,7 +352,7 @@ async def test_workers_share_one_port(database: str) -> None:
         nodes: set[str] = set()
         deadline = time.monotonic() + 90
         while len(nodes) < 2 and time.monotonic() < deadline:
-            with httpx.Client() as probe:
+            with httpx.Client(timeout=REQUEST_SECONDS) as probe:
                 nodes.add(probe.get(f"{server.url}/api/health").json()["node"])
         assert len(nodes) == 2, nodes
         ada, cookie = await _guest(port)

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from otherside.testing.servers import LIFTED_GUARDS, ServerProcess
+from otherside.testing.servers import LIFTED_GUARDS, REQUEST_SECONDS, ServerProcess
 
 # Every player of the load comes from one address: its per-address connection caps lifted.
 LIFTED = [arg for guard in LIFTED_GUARDS for arg in ("--guard", guard)]
@@ -35,6 +35,7 @@ async def _seat(url: str, cookie: str, table_id: str, rng: random.Random, out: l
         f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}",
         additional_headers={"Cookie": f"otherside_session={cookie}"},
         origin=websockets.Origin(url),
+        open_timeout=REQUEST_SECONDS,  # the server is saturated by the load
     ) as ws:
         async for raw in ws:
             message = json.loads(raw)
@@ -55,7 +56,10 @@ async def _seat(url: str, cookie: str, table_id: str, rng: random.Random, out: l
 async def _pair(url: str, slot: int, out: list[Acknowledged], tables: set[str]) -> None:
     """Two guests playing one table after another until cancelled (or the server dies)."""
     rng = random.Random(slot)
-    async with httpx.AsyncClient(base_url=url) as host, httpx.AsyncClient(base_url=url) as guest:
+    async with (
+        httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as host,
+        httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as guest,
+    ):
         for client in (host, guest):
             (await client.post("/api/guest")).raise_for_status()
         cookies = [c.cookies.get("otherside_session") for c in (host, guest)]
@@ -84,6 +88,7 @@ async def _version_served(url: str, cookie: str, table_id: str) -> int:
         f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}",
         additional_headers={"Cookie": f"otherside_session={cookie}"},
         origin=websockets.Origin(url),
+        open_timeout=REQUEST_SECONDS,  # the server is saturated by the load
     ) as ws:
         async for raw in ws:
             message = json.loads(raw)
@@ -133,7 +138,7 @@ async def test_kill_minus_9_under_load_loses_no_acknowledged_move(tmp_path: Path
         highest: dict[str, int] = {}
         for table, version, _action in acknowledged:
             highest[table] = max(highest.get(table, 0), version)
-        async with httpx.AsyncClient(base_url=server.url) as watcher:
+        async with httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as watcher:
             (await watcher.post("/api/guest")).raise_for_status()
             cookie = str(watcher.cookies.get("otherside_session"))
             served = await asyncio.gather(

@@ -16,7 +16,7 @@ import pytest
 import websockets
 
 from tests.server.private_postgres import PrivatePostgres, private_postgres
-from tests.server.processes import Server, free_port
+from tests.server.processes import REQUEST_SECONDS, Server, free_port
 
 pytestmark = pytest.mark.postgres
 WAIT = 60.0
@@ -63,7 +63,7 @@ async def test_a_database_outage_answers_503_and_1013_then_play_resumes(
     server = Server(outage_db.url, free_port(), "--bot-workers", "1", bot_delay=0.05)
     base = f"http://127.0.0.1:{server.port}"
     try:
-        async with httpx.AsyncClient(base_url=base) as ada:
+        async with httpx.AsyncClient(base_url=base, timeout=REQUEST_SECONDS) as ada:
             assert (await ada.post("/api/guest")).status_code in (200, 201)
             cookie = {"Cookie": f"otherside_session={ada.cookies.get('otherside_session')}"}
             tables = []

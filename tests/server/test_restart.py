@@ -10,7 +10,7 @@ import websockets
 
 from otherside.server.tables.play import Play
 from tests.server.conftest import hub_of, people, running, settle, table_with
-from tests.server.processes import Server, free_port
+from tests.server.processes import REQUEST_SECONDS, Server, free_port
 
 
 async def test_games_resume_after_a_restart_with_bots_playing_on(database_url: str) -> None:
@@ -54,8 +54,8 @@ async def test_kill_minus_9_loses_no_announced_move(database_url: str) -> None:
     base = server.url
     try:
         async with (
-            httpx.AsyncClient(base_url=base) as alice,
-            httpx.AsyncClient(base_url=base) as bob,
+            httpx.AsyncClient(base_url=base, timeout=REQUEST_SECONDS) as alice,
+            httpx.AsyncClient(base_url=base, timeout=REQUEST_SECONDS) as bob,
         ):
             await alice.post("/api/guest")
             await bob.post("/api/guest")

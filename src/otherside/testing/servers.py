@@ -40,6 +40,9 @@ from typing import IO, Protocol
 
 HOST = "127.0.0.1"
 STARTUP_SECONDS = 90.0  # a loaded machine (the test suite on both cores) starts slowly
+REQUEST_SECONDS = 60.0
+"""How long a client waits for a server process's answer (httpx waits 5 s by default, which a
+loaded machine exceeds: a sign-up beside a starting worker took longer)."""
 SOURCE = Path(__file__).resolve().parents[2]
 """The ``src`` directory this package was imported from."""
 LIFTED_LIMITS = (

@@ -16,7 +16,7 @@ import pytest
 
 from otherside.server.store.db import sqlite_url
 from tests.security.outside import COOKIE, open_socket, play_to_the_end
-from tests.server.processes import Server, free_port
+from tests.server.processes import REQUEST_SECONDS, Server, free_port
 from tests.server.tournaments.checks import assert_standings_of_games
 
 PASSWORD = "a long enough password"
@@ -149,7 +149,7 @@ async def test_a_swiss_event_of_people_and_bots_runs_to_its_end(server: Server) 
     # Carol did not come to round 1: she lost that game, on time; then she played.
     (absent,) = [g for g in games if names["carol"] in g["entrants"] and g["round"] == 1]
     assert absent["points"][absent["entrants"].index(names["carol"])] == 0.0
-    async with httpx.AsyncClient(base_url=server.url) as anyone:
+    async with httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as anyone:
         table = (await anyone.get(f"/api/tables/{absent['table_id']}")).json()
         assert table["status"] == "over"
         assert table["outcome"]["forfeit"]["reason"] == "timeout"
