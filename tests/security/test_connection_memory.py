@@ -1,9 +1,15 @@
-"""Request heads (the request line and headers) attacked from outside, against a real server
-process over raw sockets. uvicorn's parser took any number of header bytes: four connections
-streaming small headers for nine seconds held 1.3 GB of the server's memory (each header a
-Python pair), and the request was then answered as usual. A head is now held to
-``head_bytes`` (32 KiB): past it the request is answered 431 with a stable code, the connection
-closed, and nothing more of it read."""
+"""What one connection may make the server hold, attacked from outside against a real server
+process over raw sockets.
+
+- Request heads (the request line and headers): uvicorn's parser took any number of header
+  bytes; four connections streaming small headers for nine seconds held 1.3 GB of the server's
+  memory (each header a Python pair), and the request was then answered as usual. A head is
+  now held to ``head_bytes`` (32 KiB): past it the request is answered 431 with a stable code,
+  the connection closed, and nothing more of it read.
+- Pipelined requests (sent ahead of their answers): each read of tiny requests became thousands
+  of queued requests (20 connections of 0.8 MB held 260 MB). A connection may now have 16
+  waiting; more close it.
+"""
 
 from __future__ import annotations
 
@@ -104,3 +110,35 @@ async def test_request_heads_past_the_limit_are_refused_and_hold_no_memory(
         fine = await http.get("/api/health", headers={"Cookie": "a=" + "b" * (LIMIT // 2)})
         assert fine.status_code == 200
         assert (await http.get("/api/tables")).status_code == 200
+
+
+async def test_requests_sent_far_ahead_of_their_answers_close_the_connection(
+    shared: Server,
+) -> None:
+    api = shared
+    request = b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
+    # A few pipelined requests are answered in order, as ever.
+    reader, writer = await asyncio.open_connection("127.0.0.1", api.port)
+    writer.write(request * 5 + b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answers = await asyncio.wait_for(reader.read(), 20)
+    writer.close()
+    assert answers.count(b"HTTP/1.1 200 OK") == 6
+    # Twenty connections of 20,000 each, never reading the answers: the server's memory stays
+    # put (before: some 13 MB more for each connection).
+    before = _resident(api.pid)
+
+    async def flood() -> None:
+        _, writer = await asyncio.open_connection("127.0.0.1", api.port)
+        try:
+            writer.write(request * 20000)
+            await writer.drain()
+            await asyncio.sleep(2)
+        except ConnectionError:
+            pass  # closed by the server under the writes: what is wanted
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(flood() for _ in range(20)))
+    assert _resident(api.pid) < before + 30 * MIB
+    async with client(api) as http:
+        assert (await http.get("/api/health")).status_code == 200
