@@ -216,7 +216,10 @@ class Director:
         """Make, seat and start the game's table as needed; record its end."""
         host = UserInfo(event.host_id, event.host_name, False)
         table_id = game.table_id
+        seats = tuple(_seat(i, event, n) for i, n in enumerate(game.entrants))
         if table_id is None:
+            # Seated as it is made: a table made first and seated after was, in between, the
+            # host's own (filled with bots and started, it stood for the entrants' game).
             made = await seating.create(
                 self.hub,
                 host,
@@ -224,6 +227,7 @@ class Director:
                 len(game.entrants),
                 event.settings.options,
                 event.settings.pace,
+                seats,
             )
             table_id = made.id
             await self.db.run(
@@ -233,7 +237,6 @@ class Director:
         if info is None:
             return
         if info.status == "waiting":
-            seats = tuple(_seat(i, event, n) for i, n in enumerate(game.entrants))
             await self.hub.ask(table_id, SeatEntrants(host, seats))
             start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
             await self.hub.ask(table_id, start)
