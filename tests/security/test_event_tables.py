@@ -2,7 +2,9 @@
 sockets. The director used to make each board's table with the host in seat 0 and seat the
 entrants a moment later: a host watching for the table in that moment filled it with a bot, the
 table started with the host and the bot, and their game stood for the entrants' (seen in two
-tries of eight). The entrants are now seated in the write that makes the table."""
+tries of eight); or started it, and the game of an unrated event was rated. The entrants are
+now seated in the write that makes the table, and the director starts it before anything else
+is asked of it."""
 
 from __future__ import annotations
 
@@ -28,15 +30,18 @@ async def _signed_up(http: httpx.AsyncClient) -> str:
     return name
 
 
-async def _hijack(host: httpx.AsyncClient, hostname: str, stop: asyncio.Event) -> None:
+async def _hijack(host: httpx.AsyncClient, hostname: str, stop: asyncio.Event, bots: bool) -> None:
     """Watch for a waiting table the host hosts (its own, or the lobby's list) and fill it
-    with a bot (which starts it), until ``stop``."""
+    with a bot (which starts it; or, not ``bots``, start it as it is), until ``stop``."""
     while not stop.is_set():
         mine = (await host.get("/api/my/tables")).json()
         listed = (await host.get("/api/tables")).json()
         for table in [*mine, *listed]:
             if table["status"] == "waiting" and table["owner"] == hostname:
-                await host.post(f"/api/tables/{table['id']}/bots", json={"bot": "random"})
+                if bots:
+                    await host.post(f"/api/tables/{table['id']}/bots", json={"bot": "random"})
+                else:
+                    await host.post(f"/api/tables/{table['id']}/start")
 
 
 async def test_an_event_s_host_cannot_take_a_board_before_its_entrants_sit(
@@ -53,7 +58,9 @@ async def test_an_event_s_host_cannot_take_a_board_before_its_entrants_sit(
                 joined = await entrant.post(f"/api/tournaments/{event_id}/join")
                 assert joined.status_code == 200
             stop = asyncio.Event()
-            spies = [asyncio.create_task(_hijack(host, hostname, stop)) for _ in range(2)]
+            spies = [
+                asyncio.create_task(_hijack(host, hostname, stop, bots)) for bots in (True, False)
+            ]
             await asyncio.sleep(0.05)
             started = await host.post(f"/api/tournaments/{event_id}/start")
             assert started.status_code == 200, started.text
@@ -61,7 +68,10 @@ async def test_an_event_s_host_cannot_take_a_board_before_its_entrants_sit(
             stop.set()
             await asyncio.gather(*spies)
             (board,) = (await host.get(f"/api/tournaments/{event_id}")).json()["games"]
-            seats = (await host.get(f"/api/tables/{board['table_id']}")).json()["seats"]
-            # Before: now and then the host and a random bot played the entrants' board.
+            table = (await host.get(f"/api/tables/{board['table_id']}")).json()
+            seats = table["seats"]
+            # Before: now and then the host and a random bot played the entrants' board, or
+            # the host started it as a rated game of this unrated event.
             assert [seat["name"] for seat in seats] == names, seats
             assert all(seat["kind"] == "human" for seat in seats), seats
+            assert table["rated"] is False

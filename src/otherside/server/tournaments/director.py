@@ -217,9 +217,12 @@ class Director:
         host = UserInfo(event.host_id, event.host_name, False)
         table_id = game.table_id
         seats = tuple(_seat(i, event, n) for i, n in enumerate(game.entrants))
+        start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
         if table_id is None:
-            # Seated as it is made: a table made first and seated after was, in between, the
-            # host's own (filled with bots and started, it stood for the entrants' game).
+            # Seated as it is made, and started before anything else is asked of it: a table
+            # made first and seated after was, in between, the host's own (filled with bots
+            # and started, it stood for the entrants' game), and a host's own start of it rated
+            # the game of an unrated event.
             made = await seating.create(
                 self.hub,
                 host,
@@ -230,6 +233,7 @@ class Director:
                 seats,
             )
             table_id = made.id
+            await self.hub.ask(table_id, start)
             await self.db.run(
                 lambda s: events.set_table(s, event.id, game.round, game.board, made.id)
             )
@@ -238,7 +242,6 @@ class Director:
             return
         if info.status == "waiting":
             await self.hub.ask(table_id, SeatEntrants(host, seats))
-            start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
             await self.hub.ask(table_id, start)
         elif info.status == "playing":
             await self.hub.ask(table_id, HandOverAbsent(self.hub.limits.away_seconds))
