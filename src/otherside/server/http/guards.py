@@ -5,6 +5,8 @@ the ASGI middleware that checks every HTTP request before a route sees it.
   so, otherwise as soon as the bytes received pass the limit (a body is never read past it).
 - A JSON body nested deeper than ``json_depth`` is refused with 400 before it is parsed.
 - Control characters in a JSON body's strings, the path or the query are refused with 422.
+- A JSON body that cannot be read at all (not UTF-8, a number of thousands of digits) is
+  refused with 400 ``unreadable_json``.
 
 Every refusal is a JSON body with ``detail`` (words), ``code`` (stable) and its parameters.
 The connection-level guards (request timeout, connections per address) are in
@@ -113,6 +115,19 @@ class BodyTooLarge(InputRefused):
         )
 
 
+class UnreadableJson(InputRefused):
+    """A JSON body that is no text JSON can be read from (400): bytes that are not UTF-8, a
+    number too long for the parser (it refuses integers of over 4,300 digits). FastAPI's own
+    answer to these had no stable code."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "unreadable_json",
+            400,
+            N_("the request body cannot be read as JSON (UTF-8 text, numbers of a sane length)"),
+        )
+
+
 class RequestGuard:
     """ASGI middleware: body size, JSON depth and control characters (see the module)."""
 
@@ -133,6 +148,8 @@ class RequestGuard:
                 except ValueError as exc:
                     if isinstance(exc, InputRefused):
                         raise
+                    if not isinstance(exc, json.JSONDecodeError):
+                        raise UnreadableJson() from exc
                     # Not JSON at all: the route's own validation says so, in its words.
         except InputRefused as refused:
             await _refuse(send, refused, reader_language(Request(scope)))
