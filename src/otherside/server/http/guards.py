@@ -51,6 +51,9 @@ class Guards:
         connections_per_address: open TCP connections one address may hold (more are
             answered 503 and closed at once).
         websockets_per_address: table websockets one address may hold open.
+        socket_messages_per_second: messages a table websocket may send a second on average
+            (:mod:`otherside.server.live.message_rate`; faster: closed with 4429).
+        socket_message_burst: messages a table websocket may send at once.
         connections_total: open connections the process accepts (0: derived from the
             process's descriptor limit, ``RLIMIT_NOFILE``, less a reserve).
         replays_per_minute: replays, histories and records one address may fetch per minute.
@@ -68,6 +71,8 @@ class Guards:
     keep_alive_seconds: float = 5.0
     connections_per_address: int = 64
     websockets_per_address: int = 32
+    socket_messages_per_second: float = 50.0
+    socket_message_burst: int = 200
     connections_total: int = 0
     replays_per_minute: int = 30
     replay_cache: int = 64
