@@ -41,10 +41,10 @@ class Guards:
 
     Attributes:
         body_bytes: the largest request body accepted (413 beyond).
+        json_depth: how deeply a JSON body or websocket message may nest (400 beyond).
         head_bytes: the most bytes a request's line and headers may take (431 beyond, and the
             connection closed: uvicorn's parser kept any number of them, and a few
             connections' headers held a gigabyte of the process's memory).
-        json_depth: how deeply a JSON body or websocket message may nest (400 beyond).
         request_seconds: time a client has to send a request's headers and body before it is
             cut off (the connection is closed).
         keep_alive_seconds: time an idle keep-alive connection stays open.
@@ -65,8 +65,8 @@ class Guards:
     """
 
     body_bytes: int = 65536
-    head_bytes: int = 32768
     json_depth: int = 32
+    head_bytes: int = 32768
     request_seconds: float = 10.0
     keep_alive_seconds: float = 5.0
     connections_per_address: int = 64
