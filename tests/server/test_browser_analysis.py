@@ -72,6 +72,14 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     desktop = _page(browser, server, DESKTOP)
     table = _finished_bot_game(desktop, server)
     desktop.goto(f"{server}/replay/{table}")
+    # The replay opens at the game's start: no result yet (the board fell back on the finished
+    # table's outcome at every step), the controls in one row as in Verso's replay.
+    desktop.wait_for_selector("#board .vs-svg")
+    assert desktop.locator("[data-testid=vs-final], .vs-turn.won").count() == 0
+    controls = desktop.locator(".replay-controls")
+    assert controls.evaluate("(node) => getComputedStyle(node).display") == "flex"
+    desktop.click("#last")
+    desktop.wait_for_selector("[data-testid=vs-final]")
     desktop.get_by_role("button", name="Analyse this game").click()
     desktop.wait_for_selector("#eval-graph .curve", timeout=WAIT)
     # One hit column per ply; the mistakes marked on the graph and in the move list alike.
