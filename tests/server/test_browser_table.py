@@ -10,6 +10,7 @@ of bot specs. No page is wider than the phone. Screenshots go to ``SHOTS``.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -339,3 +340,24 @@ def test_a_verso_board_says_why_draw_is_disabled_and_whose_tableau(
     assert shown["height"] > 0  # visible text, not a tooltip
     assert shown["link"] == "/rules/verso#V8"
     assert "your tableau" in shown["line"] and "(you)'s" not in shown["line"]
+
+
+def test_a_bot_partners_next_card_keeps_the_last_result_in_sight(
+    server: str,
+    browser: Any,
+) -> None:
+    """A bot partner reveals the next card 1.5 s after a round ends: the result, hardly seen
+    between the rounds, is said again in the new build's hint line."""
+    errors: list[str] = []
+    phone = _context(browser, server, True)
+    table = _table(phone, server, "rectoverso", "partner", options={"difficulty": "easy"})
+    me = _page(phone, errors, f"{server}/table/{table}")
+    me.tap(".rv[data-phase=start] [data-testid=next-round]")
+    me.tap(".rv[data-phase=build] [data-testid=done]")
+    me.tap("[data-testid=done-yes]")
+    # The bot builds its side, says "Verso", and reveals the next card: this reader builds verso.
+    me.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=60000)
+    hint = me.locator(".rv-hint").inner_text()
+    assert re.fullmatch(r"(Card \d+ does not match|Level 1 cleared: card \d+).*", hint), hint
+    _shot(me, "rv-phone-glimpsed-result")
+    assert not errors, errors
