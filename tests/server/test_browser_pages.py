@@ -339,3 +339,7 @@ def test_bots_are_named_in_words_in_the_lobby(server: str, browser: Any) -> None
     page.set_viewport_size(PHONE)
     _shoot(page, "pages-lobby-bots-phone")
     assert _width(page)[0] <= _width(page)[1]
+    # On a phone the form comes before the games being played (a list of any length).
+    parts = ("mine", "open", "new", "live", "links", "ratings", "reminders")
+    tops = [page.locator(f"#lobby .lobby-{part}").bounding_box()["y"] for part in parts]
+    assert tops == sorted(tops), dict(zip(parts, tops, strict=True))
