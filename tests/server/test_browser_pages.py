@@ -317,6 +317,13 @@ def test_the_lobby_knows_the_pace_of_timed_rounds(server: str, browser: Any) -> 
     page.select_option("#game", "verso")
     assert page.input_value("#pace") == "live" and page.is_visible("#pace-live")
     assert page.locator("#pace option[value=rounds]").is_disabled()
+    # The server's refusal shows under the form, and goes once the form changes (else it stays
+    # beside a value the browser's own check stops from being sent).
+    page.fill("#minutes", "")
+    page.click("#create-btn")
+    page.wait_for_selector("#new-error:has-text('minutes')")
+    page.fill("#minutes", "500")
+    assert page.inner_text("#new-error") == ""
     # My tables come after the form: wait for the list, then read it.
     page.locator("#my-tables").get_by_text("Timed rounds — no player clock").first.wait_for()
     assert "Timed rounds — no player clock" in page.inner_text("#my-tables")
