@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from otherside.cli import help_words, language
+from otherside.cli.main import app
 from tests.cli.test_language_cli import otherside_command
 
 # Words of the English help that a German help never shows (Typer's own words among them).
@@ -64,3 +66,43 @@ def test_a_developers_tool_keeps_its_options_english_but_its_line_in_the_menu_is
     tool = otherside_command("verso", "simulate", "--help", env={"LANG": "de_DE.UTF-8"})
     assert tool.returncode == 0, tool.stderr
     assert "Optionen" in tool.stdout and "Number of games." in tool.stdout
+
+
+# A mistyped command line, and the German error it gets: Typer's own words said again.
+MISTYPED = [
+    (["verso", "play", "--players", "two"], "Ungültiger Wert für '--players': eine ganze Zahl"),
+    (["rules", "--game", "verso"], "Die Option --game gibt es nicht (mögliche Optionen: --pager)"),
+    (["versus", "plya"], "Den Befehl 'plya' gibt es nicht. Meintest du 'play', 'replay'?"),
+    (["verso", "replay"], "Das Argument 'file' fehlt."),
+    (["versus", "play", "now", "please"], "Unerwartete zusätzliche Argumente (now please)"),
+]
+
+
+def _mistyped(
+    args: list[str], lang: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """The error ``otherside ARGS`` prints under ``LANG=lang``, run as ``main`` runs it (in
+    this process: a parse error is printed before any command runs)."""
+    for name in (*language.ENVIRONMENT, "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    monkeypatch.setenv("COLUMNS", "120")
+    with pytest.raises(SystemExit) as ended:
+        help_words.run(app, args)
+    assert ended.value.code == 2, args
+    return " ".join(capsys.readouterr().err.split())
+
+
+def test_a_mistyped_command_line_is_told_in_the_terminals_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        for args, german in MISTYPED:
+            out = _mistyped(args, "de_DE.UTF-8", monkeypatch, capsys)
+            assert german in out and "Fehler" in out and "Hilfe gibt" in out, (args, out)
+            assert not ENGLISH.findall(NOT_WORDS.sub(" ", out)), (args, out)
+    finally:
+        # The last run puts Typer's words (kept in its module) back into English.
+        english = _mistyped(["verso", "play", "--players", "two"], "C", monkeypatch, capsys)
+    assert "Invalid value for '--players': a whole number is needed" in english
+    assert "Error" in english and "for help" in english

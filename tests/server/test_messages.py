@@ -7,6 +7,7 @@ with each text frame — with recorder connections; the last test opens the endp
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -22,7 +23,12 @@ from otherside.server.store.models import Move
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
-from tests.server.conftest import Player, Recorder, hub_of, people, table_with
+from tests.server.conftest import Player, Recorder, hub_of, people, sqlite_only, table_with
+
+# Words of the English refusals that a German one never holds.
+ENGLISH_WORDS = re.compile(
+    r"\b(the|message|is|not|has|must|with|known|unknown|field|type|longer)\b"
+)
 
 
 async def _watch(hub: TableHub, table_id: str, conns: list[Recorder]) -> LiveTable:
@@ -128,6 +134,27 @@ async def test_bad_messages_get_a_clear_error_and_change_nothing(app: FastAPI) -
             assert [m["type"] for m in first.messages] == ["error", "table", "view"]
         if code == "illegal" and "series" in text:
             assert "legal: draw, flip" in error["message"]
+
+
+@sqlite_only()
+async def test_a_malformed_message_is_refused_in_the_readers_language(app: FastAPI) -> None:
+    """What is wrong with a message is said in German to a German reader, from the parts of
+    the refusal (the field, the limit, the known types), not the English sentence again."""
+    hub, live, _, _ = await _two_humans(app)
+    english, german = Recorder(None), Recorder(None, language="de")
+    for conn in (english, german):
+        await hub.attach(live.id, conn)
+    shapes = [text for text, code in _bad_messages() if code in ("malformed", "unknown_type")]
+    shapes += ['{"type": "chat", "text": "' + "x" * 400 + '"}', "[" * 40 + "]" * 40]
+    for text in shapes:
+        for conn in (english, german):
+            conn.clear()
+            await handle(hub, live, conn, text)
+        (said,), (told,) = english.messages, german.messages
+        assert said["code"] == told["code"] and said["params"] == told["params"], text[:80]
+        words = re.sub(r"'[^']*'|„[^“]*“|\"[^\"]*\"", "", told["message"])
+        assert not ENGLISH_WORDS.findall(words), (text[:80], told["message"])
+        assert told["message"] != said["message"], text[:80]
 
 
 async def test_out_of_turn_spectator_and_unseated_actions_are_refused(app: FastAPI) -> None:

@@ -25,7 +25,7 @@ import typer
 import typer.main
 import typer.rich_utils
 
-from otherside.cli import language
+from otherside.cli import error_words, language
 from otherside.i18n import N_, say
 
 # Typer's words around the help (typer.rich_utils reads these when it draws the help).
@@ -35,6 +35,9 @@ PANELS = {
     "COMMANDS_PANEL_TITLE": N_("Commands"),
     "DEFAULT_STRING": N_("[default: {}]"),
     "REQUIRED_LONG_STRING": N_("[required]"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+    "ABORTED_TEXT": N_("Aborted."),
 }
 HELP_OPTION = N_("Show this message and exit.")
 USAGE = N_("Usage:")
@@ -115,4 +118,5 @@ def run(app: typer.Typer, args: list[str]) -> Any:
     language.use(chosen)
     command = typer.main.get_command(app)
     say_help(command, chosen)
+    error_words.use()
     return command(args=args)

@@ -139,31 +139,66 @@ def parse_client_message(
     >>> parse_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    otherside.server.live.protocol.ProtocolError: unknown message type 'dance'; known: action, ...
+    otherside.server.live.protocol.ProtocolError: unknown message type "dance"; known: action, ...
     """
     if len(text) > MAX_MESSAGE_CHARS:
-        raise ProtocolError("malformed", f"message longer than {MAX_MESSAGE_CHARS} characters")
+        raise ProtocolError(
+            "malformed", N_("the message is longer than {most} characters"), most=MAX_MESSAGE_CHARS
+        )
     try:
         data = parse_json(text, where="message")
     except InputRefused as exc:
-        raise ProtocolError("malformed", str(exc)) from exc
+        raise ProtocolError("malformed", exc.template, **exc.params) from exc
     except json.JSONDecodeError as exc:
-        raise ProtocolError("malformed", f"not JSON: {exc.msg} at column {exc.colno}") from exc
+        raise ProtocolError(
+            "malformed", N_("the message is not JSON (at column {column})"), column=exc.colno
+        ) from exc
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", "a message must be a JSON object with a 'type'")
+        raise ProtocolError("malformed", N_("a message must be a JSON object with a 'type'"))
     kind = data.get("type")
+    if kind is None:
+        raise ProtocolError(
+            "unknown_type",
+            N_("the message has no 'type'; known: {known}"),
+            known=", ".join(CLIENT_TYPES),
+        )
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
-            "unknown_type", f"unknown message type {kind!r}; known: {', '.join(CLIENT_TYPES)}"
+            "unknown_type",
+            N_("unknown message type {kind}; known: {known}"),
+            kind=json.dumps(kind)[:40],
+            known=", ".join(CLIENT_TYPES),
         )
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'][1:]) or 'message'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ProtocolError("malformed", f"bad {kind!r} message: {problems}") from exc
+        raise _refused_shape(kind, exc.errors()[0]) from exc
+
+
+# A message of a known type that its schema refuses, said by the first problem found (the
+# words an HTTP body's problems have, where they are the same).
+_PROBLEMS = {
+    "missing": N_("'{field}' is missing"),
+    "string_too_long": N_("'{field}' has at most {most} characters"),
+    "string_too_short": N_("'{field}' has at least {least} characters"),
+    "extra_forbidden": N_("the '{kind}' message has no field '{field}'"),
+}
+_PROBLEM_OTHER = N_("'{field}' does not have the value or type the '{kind}' message takes")
+
+
+def _refused_shape(kind: str, error: Any) -> ProtocolError:
+    """The refusal of a ``kind`` message by its schema's first ``error`` (Pydantic's)."""
+    context = error.get("ctx") or {}
+    params: dict[str, Any] = {
+        "kind": kind,
+        "field": ".".join(str(part) for part in error["loc"][1:]) or "type",
+        "problem": str(error["type"]),
+    }
+    if "max_length" in context:
+        params["most"] = context["max_length"]
+    if "min_length" in context:
+        params["least"] = context["min_length"]
+    return ProtocolError("malformed", _PROBLEMS.get(params["problem"], _PROBLEM_OTHER), **params)
 
 
 class SeatOut(BaseModel):

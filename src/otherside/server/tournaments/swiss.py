@@ -25,8 +25,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from otherside.server.tournaments.results import Game
 from otherside.server.tournaments.standings import totals
 
@@ -77,6 +75,10 @@ def pair_swiss(seeds: Sequence[int], games: Sequence[Game]) -> Pairing:
     had_bye = byes_had(games)
     rank = {e: i for i, e in enumerate(order)}
     group = _score_groups(order, points)
+    # Imported here: networkx takes a third of a second to import, and most server processes
+    # never pair a Swiss round.
+    import networkx as nx
+
     graph = nx.Graph()
     for i, a in enumerate(order):
         for b in order[i + 1 :]:
