@@ -116,6 +116,12 @@ def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, s
     page.get_by_role("button", name="Analyse this game").click()
     page.wait_for_selector("#costliest li", timeout=WAIT)  # random play gives points away
     assert page.locator("#log .analysis-note").count() >= page.locator("#costliest li").count()
+    # The moves are notation, marked as in the move list (in a German sentence "draw" and
+    # "series green 1 2" read as words left in English otherwise).
+    lines = page.locator("#costliest li").count()
+    assert page.locator("#costliest li code.notation").count() == 2 * lines
+    notes = page.locator("#log .analysis-note")
+    assert notes.locator("code.notation").count() == notes.count()
     page.locator("#costliest li button").first.click()
     shoot(page.locator("#analysis"), "analysis-verso-phone.png")
     assert page.errors == []
