@@ -247,7 +247,7 @@ async function start() {
   state.traits = boardTraits(state.info);
   state.confirmMoves = await moveConfirmation(state.user, () => state.rerender?.());
   state.module = await loadBoard(state.traits);
-  byId("copy").addEventListener("click", () => navigator.clipboard?.writeText(byId("invite").href).then(() => toast("Link copied")));
+  byId("copy").addEventListener("click", () => navigator.clipboard?.writeText(byId("invite").href).then(() => toast(t("Link copied"))));
   tablePage(state);
 }
 
