@@ -250,6 +250,11 @@ def test_the_replay_of_a_live_game_says_watch_it_live(server: str, browser: Any)
     missing.wait_for_selector("#no-replay")
     assert "There is no such game" in missing.inner_text("#no-replay")
     assert missing.is_hidden("#playpause")
+    # Nor a player: said so, with the way back, and no empty panel of their games.
+    missing.goto(f"{server}/player/nobody-at-all")
+    missing.wait_for_selector("[data-testid=to-lobby]")
+    assert missing.inner_text("#name") == "No such player"
+    assert missing.is_hidden("#recent")
 
 
 def test_every_page_has_a_favicon(server: str, browser: Any) -> None:
