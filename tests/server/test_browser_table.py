@@ -114,7 +114,8 @@ def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
     assert other.locator(".clock.running").count() == 0
 
     # The partner speaks: the phone shows the line and one unread, on the same screen.
-    other.fill("#chat-text", "I take the yellow one")
+    # A line longer than the phone is wide ends in an ellipsis: the dock keeps the screen's width.
+    other.fill("#chat-text", "I take the yellow one, you the blue one at the back, then we see")
     other.click("#chat-form button")
     me.wait_for_function("document.querySelector('[data-testid=unread]').textContent === '1'")
     assert "I take the yellow one" in me.inner_text("#dock-chat-line")
@@ -128,6 +129,8 @@ def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
         "#dock-chat",
         "[data-testid=unread]",
         "[data-testid=done]",
+        "#dock [data-open=chat]",
+        "#dock [data-mute]",
     ):
         assert _in_sight(me, part), f"{part} is off the phone's screen"
     assert _fits(me), "the page is wider than the phone"
