@@ -78,6 +78,10 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     assert desktop.locator("[data-testid=vs-final], .vs-turn.won").count() == 0
     controls = desktop.locator(".replay-controls")
     assert controls.evaluate("(node) => getComputedStyle(node).display") == "flex"
+    # An arrow key on the slider is one step (the page's own arrow keys stepped a second time).
+    desktop.focus("#slider")
+    desktop.keyboard.press("ArrowRight")
+    assert desktop.inner_text("#where").startswith("step 1 of ")
     desktop.click("#last")
     desktop.wait_for_selector("[data-testid=vs-final]")
     desktop.get_by_role("button", name="Analyse this game").click()

@@ -84,6 +84,8 @@ function replayPage(tableId, data, module, traits) {
   byId("playpause").onclick = toggle;
   byId("slider").oninput = (e) => show(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
+    // The slider steps by itself (its input event): one arrow there is one step, not two.
+    if (e.target.closest?.("input, select, textarea")) return;
     if (e.key === "ArrowRight") show(state.at + 1);
     if (e.key === "ArrowLeft") show(state.at - 1);
   });
