@@ -364,3 +364,40 @@ def test_a_bot_partners_next_card_keeps_the_last_result_in_sight(
     assert re.fullmatch(r"(Card \d+ does not match|Level 1 cleared: card \d+).*", hint), hint
     _shot(me, "rv-phone-glimpsed-result")
     assert not errors, errors
+
+
+def test_a_verso_series_is_chosen_with_the_keyboard(server: str, browser: Any) -> None:
+    """The board alone, given a frame as the table page would: the cards of a series are
+    reached with Tab and chosen with Enter or Space, the focus staying on the card chosen."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(server + "/rules/verso")
+    page.wait_for_selector("#rules h1")
+    page.evaluate(
+        """async () => {
+            const { createBoard } = await import('/static/js/games/verso/board.js');
+            const root = document.createElement('section');
+            root.id = 'series-board';
+            document.body.prepend(root);
+            const cards = [{ up: 'B3', down: 'g1' }, { up: 'b4', down: 'o2' }];
+            const view = { version: 5, phase: 'play', current_player: 0, top: 'G4', pile_size: 20,
+                discards: [], events: [],
+                tableaux: [{ cards, score: 0, square: false }, { cards: [], score: 0, square: false }] };
+            const played = [];
+            window.played = played;
+            createBoard(root, { mode: 'live', play: (a) => played.push(a), resign: null })
+                .update({ view, seat: 0, legal: ['draw', 'flip', 'series blue 3 4'],
+                    names: ['alice (you)', 'bob'], previous: null, clock: null, table: null });
+        }"""
+    )
+    first = "#series-board .card[data-face=B3]"
+    page.focus(first)
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.face") == "B3"
+    assert page.get_attribute(first, "aria-pressed") == "true"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.face") == "b4"
+    page.keyboard.press(" ")
+    bank = page.locator("#series-board .series-bar button", has_text="Bank blue 3 4")
+    bank.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.played") == ["series blue 3 4"]

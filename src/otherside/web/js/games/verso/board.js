@@ -215,10 +215,15 @@ function playerPanel(view, ctx, p, marks, selected, rerender) {
         const key = keyOf(f);
         const cls = [marks.arrive[p] === card.up ? "arrive" : "", marks.turned[p]?.has(card.up) ? "turned" : "",
           canSelect ? "selectable" : "", canSelect && selected.has(key) ? "selected" : ""].join(" ");
-        return cardNode(card, { class: cls, attrs: canSelect ? { onclick: () => {
+        const toggle = () => {
           if (selected.has(key)) selected.delete(key); else selected.add(key);
           rerender();
-        }, role: "button" } : {} });
+        };
+        // A card to choose is a button for the keyboard too: Tab reaches it, Enter or Space
+        // chooses it (the move box is the other way to bank by keys).
+        return cardNode(card, { class: cls, attrs: canSelect ? { onclick: toggle, role: "button", tabindex: "0",
+          "aria-pressed": String(selected.has(key)), "data-act": `card ${key}`,
+          onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(); } } } : {} });
       }) : el("span", { class: "muted" }, "—"));
   });
   return el("div", { class: `player ${view.current_player === p ? "current" : ""} ${mine ? "me" : ""} ${marks.squared.has(p) ? "squared" : ""}`, "data-seat": p },
@@ -232,7 +237,7 @@ function playerPanel(view, ctx, p, marks, selected, rerender) {
 
 function render(root, view, ctx, selected) {
   const marks = highlights(view);
-  const rerender = () => render(root, view, { ...ctx, previous: null, quiet: true }, selected);
+  const rerender = () => keepingFocus(root, () => render(root, view, { ...ctx, previous: null, quiet: true }, selected));
   const quietMarks = ctx.quiet ? { arrive: {}, turned: {}, squared: new Set(), scored: new Set(), discarded: 0 } : marks;
   const legal = new Set(ctx.legal);
   const myTurn = ctx.play && ctx.legal.length > 0;
