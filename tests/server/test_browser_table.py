@@ -380,8 +380,8 @@ def test_a_verso_series_is_chosen_with_the_keyboard(server: str, browser: Any) -
             document.body.prepend(root);
             const cards = [{ up: 'B3', down: 'g1' }, { up: 'b4', down: 'o2' }];
             const view = { version: 5, phase: 'play', current_player: 0, top: 'G4', pile_size: 20,
-                discards: [], events: [],
-                tableaux: [{ cards, score: 0, square: false }, { cards: [], score: 0, square: false }] };
+                discards: [], events: [], tableaux: [{ cards, score: 0, square: false },
+                    { cards: [], score: 0, square: false }] };
             const played = [];
             window.played = played;
             createBoard(root, { mode: 'live', play: (a) => played.push(a), resign: null })
