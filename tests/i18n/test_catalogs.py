@@ -139,7 +139,7 @@ ENGLISH = {
     "here", "there", "all", "any", "one", "more", "game", "games", "play", "seat", "seats",
     "table", "tables", "turn", "move", "moves", "bot", "bots", "player", "players", "sign",
     "guest", "rules", "open", "watch", "replay", "waiting", "rated", "chat", "send", "name",
-    "password", "reminder", "reminders",
+    "password", "reminder", "reminders", "link", "copied",
 }  # fmt: skip
 UI_WORDS = {word.capitalize() for word in ENGLISH} | {
     "Save", "Send", "Copy", "Cancel", "Yes", "Back", "Next", "Start", "End", "Draw", "Won",

@@ -189,3 +189,31 @@ async def test_text_with_control_characters_is_refused_everywhere(shared: Server
             assert [each["text"] for each in recent["lines"]] == ["hello"]
         finally:
             await again.close()
+
+
+async def test_json_no_parser_can_read_is_refused_with_a_code(shared: Server) -> None:
+    api, ada = shared, fresh("Ada")
+    async with client(api) as http:
+        await http.post("/api/guest")
+        before = (await http.get("/api/my/tables")).json()
+        bodies = [
+            # An integer of 5,000 digits: Python's parser refuses it (over 4,300).
+            b'{"game": "verso", "players": ' + b"9" * 5000 + b"}",
+            # Bytes that are no UTF-8.
+            b'{"game": "verso\xff\xfe", "players": 2}',
+        ]
+        for body in bodies:
+            refused = await http.post(
+                "/api/tables", content=body, headers={"Content-Type": "application/json"}
+            )
+            # Before: 400 "There was an error parsing the body", with no code.
+            _refusal(refused, 400, "unreadable_json")
+        signup = await http.post(
+            "/api/signup",
+            content=b'{"name": "%s\xc3", "password": "lovelace"}' % ada.encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        _refusal(signup, 400, "unreadable_json")
+        assert (await http.get("/api/my/tables")).json() == before  # no table made
+        signin = await http.post("/api/signin", json={"name": ada, "password": "lovelace"})
+        assert signin.status_code == 401  # no account made

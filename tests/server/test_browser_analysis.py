@@ -72,6 +72,18 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     desktop = _page(browser, server, DESKTOP)
     table = _finished_bot_game(desktop, server)
     desktop.goto(f"{server}/replay/{table}")
+    # The replay opens at the game's start: no result yet (the board fell back on the finished
+    # table's outcome at every step), the controls in one row as in Verso's replay.
+    desktop.wait_for_selector("#board .vs-svg")
+    assert desktop.locator("[data-testid=vs-final], .vs-turn.won").count() == 0
+    controls = desktop.locator(".replay-controls")
+    assert controls.evaluate("(node) => getComputedStyle(node).display") == "flex"
+    # An arrow key on the slider is one step (the page's own arrow keys stepped a second time).
+    desktop.focus("#slider")
+    desktop.keyboard.press("ArrowRight")
+    assert desktop.inner_text("#where").startswith("step 1 of ")
+    desktop.click("#last")
+    desktop.wait_for_selector("[data-testid=vs-final]")
     desktop.get_by_role("button", name="Analyse this game").click()
     desktop.wait_for_selector("#eval-graph .curve", timeout=WAIT)
     # One hit column per ply; the mistakes marked on the graph and in the move list alike.
@@ -108,6 +120,12 @@ def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, s
     page.get_by_role("button", name="Analyse this game").click()
     page.wait_for_selector("#costliest li", timeout=WAIT)  # random play gives points away
     assert page.locator("#log .analysis-note").count() >= page.locator("#costliest li").count()
+    # The moves are notation, marked as in the move list (in a German sentence "draw" and
+    # "series green 1 2" read as words left in English otherwise).
+    lines = page.locator("#costliest li").count()
+    assert page.locator("#costliest li code.notation").count() == 2 * lines
+    notes = page.locator("#log .analysis-note")
+    assert notes.locator("code.notation").count() == notes.count()
     page.locator("#costliest li button").first.click()
     shoot(page.locator("#analysis"), "analysis-verso-phone.png")
     assert page.errors == []

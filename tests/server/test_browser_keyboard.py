@@ -159,6 +159,28 @@ def test_verso_is_played_to_the_end_with_the_keyboard(server: str, browser: Any)
     page.context.close()
 
 
+def test_a_verso_button_played_by_the_keyboard_keeps_the_focus_on_the_board(
+    server: str, browser: Any
+) -> None:
+    page = _guest(browser, server)
+    table = _post(
+        page, server, "/api/tables", {"game": "verso", "players": 2, "options": {"first_player": 0}}
+    )["id"]
+    _post(page, server, f"/api/tables/{table}/bots", {"bot": "random"})
+    _post(page, server, f"/api/tables/{table}/start")
+    page.goto(f"{server}/table/{table}")
+    page.wait_for_selector(".verso-top [data-act=flip]", timeout=WAIT)
+    version = page.get_attribute("#board", "data-version")
+    page.focus(".verso-top [data-act=flip]")
+    page.keyboard.press("Enter")
+    # The button went with the turn: the focus waited on the board (not at the page's top) and
+    # comes to the board's first action when the turn is back (the bot plays at once here).
+    page.wait_for_selector(f"#board:not([data-version='{version}']) .status.mine", timeout=WAIT)
+    assert page.evaluate("document.activeElement.dataset.act") in ("draw", "flip")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def _seat_of(record: dict[str, Any], index: int) -> int | None:
     """Who took the ``index``-th action of a Verso record (replayed up to it)."""
     before = dict(record, actions=record["actions"][:index])

@@ -182,6 +182,20 @@ def test_the_switcher_turns_every_page_into_the_chosen_language(server: str, bro
     assert page.get_attribute("html", "lang") == "de"
     assert page.inner_text("#waiting-title") == "Warteraum"
     assert page.input_value("#language") == "de"
+    # A seat is free ("frei"); "leer" is the pile's word (one English "empty" was both).
+    assert page.locator("#seats .seat:not(.taken) .name").first.inner_text() == "frei"
+    pile = page.evaluate(
+        """async () => {
+            const { createBoard } = await import('/static/js/games/verso/board.js');
+            const root = document.createElement('section');
+            const view = { version: 9, phase: 'final', current_player: 0, top: null, pile_size: 0,
+                discards: [], events: [], tableaux: [{ cards: [], score: 0, square: false }] };
+            createBoard(root, { mode: 'replay', play: null, resign: null }).update({ view,
+                seat: null, legal: [], names: ['a'], previous: null, clock: null, table: null });
+            return root.querySelector('.card.big.empty').textContent;
+        }"""
+    )
+    assert pile == "leer"
     shot_and_fit(page, "de-table-waiting-phone")
     with page.expect_navigation():
         page.select_option("#language", "fr")

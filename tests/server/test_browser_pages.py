@@ -250,6 +250,11 @@ def test_the_replay_of_a_live_game_says_watch_it_live(server: str, browser: Any)
     missing.wait_for_selector("#no-replay")
     assert "There is no such game" in missing.inner_text("#no-replay")
     assert missing.is_hidden("#playpause")
+    # Nor a player: said so, with the way back, and no empty panel of their games.
+    missing.goto(f"{server}/player/nobody-at-all")
+    missing.wait_for_selector("[data-testid=to-lobby]")
+    assert missing.inner_text("#name") == "No such player"
+    assert missing.is_hidden("#recent")
 
 
 def test_every_page_has_a_favicon(server: str, browser: Any) -> None:
@@ -317,6 +322,13 @@ def test_the_lobby_knows_the_pace_of_timed_rounds(server: str, browser: Any) -> 
     page.select_option("#game", "verso")
     assert page.input_value("#pace") == "live" and page.is_visible("#pace-live")
     assert page.locator("#pace option[value=rounds]").is_disabled()
+    # The server's refusal shows under the form, and goes once the form changes (else it stays
+    # beside a value the browser's own check stops from being sent).
+    page.fill("#minutes", "")
+    page.click("#create-btn")
+    page.wait_for_selector("#new-error:has-text('minutes')")
+    page.fill("#minutes", "500")
+    assert page.inner_text("#new-error") == ""
     # My tables come after the form: wait for the list, then read it.
     page.locator("#my-tables").get_by_text("Timed rounds — no player clock").first.wait_for()
     assert "Timed rounds — no player clock" in page.inner_text("#my-tables")
@@ -339,3 +351,7 @@ def test_bots_are_named_in_words_in_the_lobby(server: str, browser: Any) -> None
     page.set_viewport_size(PHONE)
     _shoot(page, "pages-lobby-bots-phone")
     assert _width(page)[0] <= _width(page)[1]
+    # On a phone the form comes before the games being played (a list of any length).
+    parts = ("mine", "open", "new", "live", "links", "ratings", "reminders")
+    tops = [page.locator(f"#lobby .lobby-{part}").bounding_box()["y"] for part in parts]
+    assert tops == sorted(tops), dict(zip(parts, tops, strict=True))

@@ -151,6 +151,11 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
     ada.wait_for_url(lambda url: "/table/" in url and not url.endswith(table))
     ada.wait_for_selector("#waiting:not(.hidden)")
     bob.wait_for_selector("text=Go to the rematch")
+    # On the phone it is in sight above the board, not only in the Players drawer.
+    bob.click("[data-open=table]")  # closed again
+    assert bob.get_attribute("body", "data-drawer") is None
+    bob.evaluate("window.scrollTo(0, 0)")
+    assert bob.locator("#result [data-testid=to-rematch]").is_visible()
     # The replay's move list follows the step shown.
     bob.goto(f"{server}/replay/{table}")
     bob.wait_for_selector("#log li")

@@ -10,6 +10,7 @@ of bot specs. No page is wider than the phone. Screenshots go to ``SHOTS``.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -113,7 +114,8 @@ def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
     assert other.locator(".clock.running").count() == 0
 
     # The partner speaks: the phone shows the line and one unread, on the same screen.
-    other.fill("#chat-text", "I take the yellow one")
+    # A line longer than the phone is wide ends in an ellipsis: the dock keeps the screen's width.
+    other.fill("#chat-text", "I take the yellow one, you the blue one at the back, then we see")
     other.click("#chat-form button")
     me.wait_for_function("document.querySelector('[data-testid=unread]').textContent === '1'")
     assert "I take the yellow one" in me.inner_text("#dock-chat-line")
@@ -127,6 +129,8 @@ def test_a_recto_verso_round_fits_a_phone_and_recto_is_asked_first(
         "#dock-chat",
         "[data-testid=unread]",
         "[data-testid=done]",
+        "#dock [data-open=chat]",
+        "#dock [data-mute]",
     ):
         assert _in_sight(me, part), f"{part} is off the phone's screen"
     assert _fits(me), "the page is wider than the phone"
@@ -339,3 +343,61 @@ def test_a_verso_board_says_why_draw_is_disabled_and_whose_tableau(
     assert shown["height"] > 0  # visible text, not a tooltip
     assert shown["link"] == "/rules/verso#V8"
     assert "your tableau" in shown["line"] and "(you)'s" not in shown["line"]
+
+
+def test_a_bot_partners_next_card_keeps_the_last_result_in_sight(
+    server: str,
+    browser: Any,
+) -> None:
+    """A bot partner reveals the next card 1.5 s after a round ends: the result, hardly seen
+    between the rounds, is said again in the new build's hint line."""
+    errors: list[str] = []
+    phone = _context(browser, server, True)
+    table = _table(phone, server, "rectoverso", "partner", options={"difficulty": "easy"})
+    me = _page(phone, errors, f"{server}/table/{table}")
+    me.tap(".rv[data-phase=start] [data-testid=next-round]")
+    me.tap(".rv[data-phase=build] [data-testid=done]")
+    me.tap("[data-testid=done-yes]")
+    # The bot builds its side, says "Verso", and reveals the next card: this reader builds verso.
+    me.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=60000)
+    hint = me.locator(".rv-hint").inner_text()
+    assert re.fullmatch(r"(Card \d+ does not match|Level 1 cleared: card \d+).*", hint), hint
+    _shot(me, "rv-phone-glimpsed-result")
+    assert not errors, errors
+
+
+def test_a_verso_series_is_chosen_with_the_keyboard(server: str, browser: Any) -> None:
+    """The board alone, given a frame as the table page would: the cards of a series are
+    reached with Tab and chosen with Enter or Space, the focus staying on the card chosen."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(server + "/rules/verso")
+    page.wait_for_selector("#rules h1")
+    page.evaluate(
+        """async () => {
+            const { createBoard } = await import('/static/js/games/verso/board.js');
+            const root = document.createElement('section');
+            root.id = 'series-board';
+            document.body.prepend(root);
+            const cards = [{ up: 'B3', down: 'g1' }, { up: 'b4', down: 'o2' }];
+            const view = { version: 5, phase: 'play', current_player: 0, top: 'G4', pile_size: 20,
+                discards: [], events: [], tableaux: [{ cards, score: 0, square: false },
+                    { cards: [], score: 0, square: false }] };
+            const played = [];
+            window.played = played;
+            createBoard(root, { mode: 'live', play: (a) => played.push(a), resign: null })
+                .update({ view, seat: 0, legal: ['draw', 'flip', 'series blue 3 4'],
+                    names: ['alice (you)', 'bob'], previous: null, clock: null, table: null });
+        }"""
+    )
+    first = "#series-board .card[data-face=B3]"
+    page.focus(first)
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.face") == "B3"
+    assert page.get_attribute(first, "aria-pressed") == "true"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.face") == "b4"
+    page.keyboard.press(" ")
+    bank = page.locator("#series-board .series-bar button", has_text="Bank blue 3 4")
+    bank.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.played") == ["series blue 3 4"]

@@ -233,6 +233,9 @@ def test_resigning_after_confirming_ends_the_game_for_both(server: str, browser:
 def test_a_draw_offered_and_accepted_ends_the_game_drawn(server: str, browser: Any) -> None:
     blue, brown, table = _pair(browser, server)
     _my_turn(blue, 0)
+    # Brown came after Blue's page opened: a game with clocks keeps no presence current, so
+    # Blue's page must not say Brown is away (the time counting up while Brown plays).
+    assert blue.locator("[data-testid=away-1], [data-testid=away-mark-1]").count() == 0
     _button(blue, "Offer draw")
     assert _my_turn(brown, 1) == ["accept-draw", "decline-draw"]
     assert "Waiting for" in blue.inner_text("[data-testid=vs-status]")

@@ -48,7 +48,6 @@ SESSION_DAYS = 30
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{2,24}$")
 EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}$")
 PASSWORD_MIN = 6
-GUEST_WORDS = ("Heron", "Otter", "Lynx", "Puffin", "Marten", "Ibis", "Gecko", "Wren", "Tapir")
 
 
 @dataclass(frozen=True)

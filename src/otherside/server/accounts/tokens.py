@@ -133,7 +133,10 @@ def create_token(
     session: Session, user_id: int, label: str, scopes: list[str], now: datetime
 ) -> tuple[int, str] | None:
     """A new token of ``user_id``: its id and the token (shown once; only its hash is kept);
-    ``None`` if the account has :data:`MOST_TOKENS` already."""
+    ``None`` if the account has :data:`MOST_TOKENS` already. The account's row is locked
+    first: requests made at once count one after the other (else each counted the same tokens
+    and all of them were made, past the limit)."""
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
     held = session.scalar(select(func.count()).where(ApiToken.user_id == user_id)) or 0
     if held >= MOST_TOKENS:
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -11,10 +10,11 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
+from otherside.server.accounts.guest_names import guest_names, is_guest_form
 from otherside.server.accounts.sessions import (
+    BEARER_SCOPE_KEY,
     COOKIE,
     EMAIL_PATTERN,
-    GUEST_WORDS,
     PASSWORD_MIN,
     Credentials,
     UserInfo,
@@ -66,6 +66,13 @@ async def sign_up(
             N_("a name has 2 to 24 letters, digits, '_' or '-' (not '{name}')"),
             name=body.name.strip(),
         ) from exc
+    if is_guest_form(name):
+        raise Told(
+            422,
+            "guest_name",
+            N_("names like '{name}' are kept for guests; choose another"),
+            name=name,
+        )
     if len(body.password) < PASSWORD_MIN:
         raise Told(
             422,
@@ -149,21 +156,27 @@ async def play_as_guest(
     slot = await throttles.limiter.reserve(throttles.guests, client_address(request))
     now = clock.now()
 
-    def create(session: Session) -> tuple[UserInfo, str]:
-        while True:
-            name = f"{secrets.choice(GUEST_WORDS)}-{secrets.randbelow(10000):04d}"
+    def create(session: Session) -> tuple[UserInfo, str] | None:
+        # A bounded number of draws, longer numbers after taken ones (accounts.guest_names).
+        for name in guest_names():
             if session.scalar(select(User.id).where(User.name_key == name.lower())) is None:
                 break
+        else:
+            return None
         user = User(name=name, name_key=name.lower(), password_hash=None, is_guest=True)
         session.add(user)
         session.flush()
         return user_info(user), open_session(session, user.id, now)
 
     try:
-        user, token = await db.run(create)
+        made = await db.run(create)
     except Exception:
         await throttles.limiter.release(slot)
         raise
+    if made is None:
+        await throttles.limiter.release(slot)
+        raise Told(503, "no_guest_name", N_("no guest name is free now; sign up instead"))
+    user, token = made
     sessions.set_cookie(response, request, token)
     return _user_out(user)
 
@@ -180,11 +193,21 @@ async def sign_out(request: Request, response: Response, sessions: SessionsDep) 
 
 
 @router.get("/me")
-async def me(db: DatabaseDep, user: Annotated[UserInfo | None, Depends(current_user)]) -> MeOut:
-    """The signed-in user (with their own e-mail address, if any), or ``{"user": null}``."""
+async def me(
+    request: Request, db: DatabaseDep, user: Annotated[UserInfo | None, Depends(current_user)]
+) -> MeOut:
+    """The signed-in user (with their own e-mail address, if any), or ``{"user": null}``.
+
+    The address is the account's own business: an API token shows it only with the scope
+    ``account`` (a token to "see tables, games and players" is no key to it)."""
     if user is None:
         return MeOut(user=None)
-    email = await db.run(lambda s: user_email(s, user.id))
+    bearer = request.scope.get(BEARER_SCOPE_KEY)
+    email = (
+        await db.run(lambda s: user_email(s, user.id))
+        if bearer is None or "account" in bearer.scopes
+        else None
+    )
     return MeOut(user=MeUser(id=user.id, name=user.name, guest=user.is_guest, email=email))
 
 

@@ -3,6 +3,10 @@ account upgrade). Only an account that has played no game may, and it is for goo
 on every seat it takes and its player page show it as a bot, and tables whose host does not
 allow bot accounts (the table option ``bot_accounts``) seat it only among bot accounts.
 
+Nor may an account that sits at a table or has entered an event: who may sit there was decided
+when it sat down or entered, as a person, and a table for people only would otherwise start
+with a program in one of its seats (events open to people only likewise).
+
 Who a session cookie signs in is cached in every server process
 (:mod:`otherside.server.accounts.session_cache`), the bot flag with it: the change is
 announced to the other processes in the same transaction, and each forgets its cached
@@ -22,7 +26,7 @@ from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo, require_user
 from otherside.server.http.deps import DatabaseDep, HubDep
 from otherside.server.http.errors import Told
-from otherside.server.store.models import GameTable, Seat, User
+from otherside.server.store.models import GameTable, Seat, Tournament, TournamentEntrant, User
 
 router = APIRouter(prefix="/api")
 ACCOUNTS_CHANGED = "accounts_changed"
@@ -46,6 +50,20 @@ def has_played(session: Session, user_id: int) -> bool:
     return found is not None
 
 
+def is_entered(session: Session, user_id: int) -> bool:
+    """Whether ``user_id`` sits at a table or has entered an event that is not over."""
+    seated = session.scalar(select(Seat.table_id).where(Seat.user_id == user_id).limit(1))
+    if seated is not None:
+        return True
+    entered = session.scalar(
+        select(TournamentEntrant.tournament_id)
+        .join(Tournament, Tournament.id == TournamentEntrant.tournament_id)
+        .where(TournamentEntrant.user_id == user_id, Tournament.status != "over")
+        .limit(1)
+    )
+    return entered is not None
+
+
 @router.post("/account/bot")
 async def become_bot(
     request: Request,
@@ -54,7 +72,8 @@ async def become_bot(
     user: Annotated[UserInfo, Depends(require_user)],
 ) -> BotAccountOut:
     """Declare my account a bot (see the module): 403 ``guest_bot`` for a guest, 409
-    ``played_already`` for an account that has played a game; again for a bot: no change."""
+    ``played_already`` for an account that has played a game, 409 ``seated_already`` for one
+    that sits at a table or has entered an event; again for a bot: no change."""
     if user.is_guest:
         raise Told(403, "guest_bot", N_("a guest account cannot become a bot: sign up first"))
     cluster = hub.cluster
@@ -65,6 +84,8 @@ async def become_bot(
             return "same"
         if has_played(session, user.id):
             return "played"
+        if is_entered(session, user.id):
+            return "entered"
         session.execute(update(User).where(User.id == user.id).values(is_bot=True))
         cluster.announce(session, "", ACCOUNTS_CHANGED)
         return "done"
@@ -75,6 +96,12 @@ async def become_bot(
             409,
             "played_already",
             N_("only an account that has played no game may become a bot"),
+        )
+    if outcome == "entered":
+        raise Told(
+            409,
+            "seated_already",
+            N_("leave your tables and events first: a person sat down there"),
         )
     if outcome == "done":
         forget_accounts(request.app.state)

@@ -5,7 +5,10 @@ uvicorn times out idle keep-alive connections but not slow request headers: a cl
 header byte per second holds a descriptor for as long as it likes, and a thousand of them hold
 the process. :class:`GuardedProtocol` gives each request ``request_seconds`` from its first byte
 (or from the connection's opening) to finish its headers and body (at most ``body_bytes``), and
-closes the connection otherwise.
+closes the connection otherwise. A request's line and headers may take at most ``head_bytes``
+(uvicorn's parser has no limit of its own): past it the request is answered ``431`` and the
+connection closed, the head never read further. A connection may send at most
+:data:`PIPELINED_MOST` requests ahead of their answers (more close it).
 A connection beyond its address's share, or beyond what the process's descriptors allow, is
 answered ``503`` and closed at once, so that the descriptors stay free for everyone else.
 
@@ -28,6 +31,7 @@ from otherside.server.accounts.addresses import address_key
 from otherside.server.http.guards import Guards
 
 GATE_KEY = "otherside_connection_gate"
+PIPELINED_MOST = 16  # requests one connection may send ahead of their answers
 
 
 def proxy_check(allowed: list[str] | str, enabled: bool = True) -> Callable[[str], bool]:
@@ -69,6 +73,7 @@ class ConnectionGate:
         self.per_address = guards.connections_per_address
         self.total = guards.total_connections()
         self.request_seconds = guards.request_seconds
+        self.head_bytes = guards.head_bytes
         self.trusted: Callable[[str], bool] | None = None
         self._open: dict[str, set[asyncio.BaseTransport]] = {}
         self._count = 0
@@ -125,14 +130,82 @@ REFUSAL = (
 )
 
 
+def head_refusal(limit: int) -> bytes:
+    """The answer to a request whose line and headers pass ``limit`` bytes."""
+    body = json.dumps(
+        {
+            "detail": f"the request's headers are larger than {limit} bytes",
+            "code": "headers_too_large",
+            "params": {"limit": limit},
+        }
+    ).encode()
+    return (
+        b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+        b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+
+
 class GuardedProtocol(HttpToolsProtocol):
-    """uvicorn's HTTP protocol with the connection gate and a request timeout."""
+    """uvicorn's HTTP protocol with the connection gate, a request timeout and a limit on the
+    size of a request's head."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.gate: ConnectionGate | None = self.app_state.get(GATE_KEY)
         self.gate_key: str | None = None
         self.request_timer: asyncio.TimerHandle | None = None
+        # Bytes received since the last request ended while its successor's head is read (a
+        # read that ends one request and begins the next is not counted: one read at most),
+        # and the head's own size as parsed (its line and headers).
+        self.head_read = 0
+        self.head_size = 0
+        self.reading_head = True
+
+    def data_received(self, data: bytes) -> None:
+        if self.gate is None or not self.reading_head:
+            super().data_received(data)
+            return
+        self.head_read += len(data)
+        super().data_received(data)
+        if self.reading_head and self.head_read > self.gate.head_bytes:
+            # The parser holds at most this one read past the limit; nothing more is read.
+            self._refuse_head()
+
+    # The parser goes on through the rest of a read after the connection was closed: what it
+    # finds there is dropped, not made into requests.
+
+    def on_url(self, url: bytes) -> None:
+        if self.transport.is_closing():
+            return
+        self.head_size += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if self.transport.is_closing():
+            return
+        self.head_size += len(name) + len(value) + 4  # ": " and the line's end
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self.reading_head = False
+        if self.transport.is_closing():
+            return
+        if self.gate is not None and self.head_size > self.gate.head_bytes:
+            self._refuse_head()  # a whole head over the limit in one read: no request made
+            return
+        super().on_headers_complete()
+        if len(self.pipeline) > PIPELINED_MOST:
+            # Requests sent ahead of their answers wait here as whole requests: one read of
+            # tiny ones made thousands (some 14 MB for 256 kB). No browser sends any.
+            self.pipeline.clear()
+            self.transport.close()
+
+    def _refuse_head(self) -> None:
+        if self.transport.is_closing() or self.gate is None:
+            return
+        self._disarm_request_timer()
+        self.transport.write(head_refusal(self.gate.head_bytes))
+        self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -158,14 +231,19 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
+        if self.transport.is_closing():
+            return
         super().on_message_begin()
         self._arm_request_timer()
 
     def on_message_complete(self) -> None:
         self._disarm_request_timer()
+        self.reading_head, self.head_read, self.head_size = True, 0, 0
         super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
+        if self.transport.is_closing():
+            return  # refused (its head too large): no websocket
         # The transport is the websocket's now, with its own pings and timeouts.
         self._disarm_request_timer()
         super().handle_websocket_upgrade()

@@ -5,6 +5,8 @@ the ASGI middleware that checks every HTTP request before a route sees it.
   so, otherwise as soon as the bytes received pass the limit (a body is never read past it).
 - A JSON body nested deeper than ``json_depth`` is refused with 400 before it is parsed.
 - Control characters in a JSON body's strings, the path or the query are refused with 422.
+- A JSON body that cannot be read at all (not UTF-8, a number of thousands of digits) is
+  refused with 400 ``unreadable_json``.
 
 Every refusal is a JSON body with ``detail`` (words), ``code`` (stable) and its parameters.
 The connection-level guards (request timeout, connections per address) are in
@@ -40,12 +42,18 @@ class Guards:
     Attributes:
         body_bytes: the largest request body accepted (413 beyond).
         json_depth: how deeply a JSON body or websocket message may nest (400 beyond).
+        head_bytes: the most bytes a request's line and headers may take (431 beyond, and the
+            connection closed: uvicorn's parser kept any number of them, and a few
+            connections' headers held a gigabyte of the process's memory).
         request_seconds: time a client has to send a request's headers and body before it is
             cut off (the connection is closed).
         keep_alive_seconds: time an idle keep-alive connection stays open.
         connections_per_address: open TCP connections one address may hold (more are
             answered 503 and closed at once).
         websockets_per_address: table websockets one address may hold open.
+        socket_messages_per_second: messages a table websocket may send a second on average
+            (:mod:`otherside.server.live.message_rate`; faster: closed with 4429).
+        socket_message_burst: messages a table websocket may send at once.
         connections_total: open connections the process accepts (0: derived from the
             process's descriptor limit, ``RLIMIT_NOFILE``, less a reserve).
         replays_per_minute: replays, histories and records one address may fetch per minute.
@@ -58,10 +66,13 @@ class Guards:
 
     body_bytes: int = 65536
     json_depth: int = 32
+    head_bytes: int = 32768
     request_seconds: float = 10.0
     keep_alive_seconds: float = 5.0
     connections_per_address: int = 64
     websockets_per_address: int = 32
+    socket_messages_per_second: float = 50.0
+    socket_message_burst: int = 200
     connections_total: int = 0
     replays_per_minute: int = 30
     replay_cache: int = 64
@@ -109,6 +120,19 @@ class BodyTooLarge(InputRefused):
         )
 
 
+class UnreadableJson(InputRefused):
+    """A JSON body that is no text JSON can be read from (400): bytes that are not UTF-8, a
+    number too long for the parser (it refuses integers of over 4,300 digits). FastAPI's own
+    answer to these had no stable code."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "unreadable_json",
+            400,
+            N_("the request body cannot be read as JSON (UTF-8 text, numbers of a sane length)"),
+        )
+
+
 class RequestGuard:
     """ASGI middleware: body size, JSON depth and control characters (see the module)."""
 
@@ -129,6 +153,8 @@ class RequestGuard:
                 except ValueError as exc:
                     if isinstance(exc, InputRefused):
                         raise
+                    if not isinstance(exc, json.JSONDecodeError):
+                        raise UnreadableJson() from exc
                     # Not JSON at all: the route's own validation says so, in its words.
         except InputRefused as refused:
             await _refuse(send, refused, reader_language(Request(scope)))

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_, say
@@ -102,8 +103,16 @@ def _done(session: Session, user_id: int, game: str) -> list[str]:
 
 
 def _remember(session: Session, user_id: int, game: str, step: str) -> None:
-    if session.get(LessonStep, (user_id, game, step)) is None:
-        session.add(LessonStep(user_id=user_id, game=game, step=step, done_at=utcnow()))
+    if session.get(LessonStep, (user_id, game, step)) is not None:
+        return
+    try:
+        # In a savepoint: the same step done twice at once (a double click) is written by the
+        # first, and the second's duplicate is no failure (it was answered 503 "database
+        # unavailable" on PostgreSQL).
+        with session.begin_nested():
+            session.add(LessonStep(user_id=user_id, game=game, step=step, done_at=utcnow()))
+    except IntegrityError:
+        pass
 
 
 class LessonsOut(BaseModel):

@@ -48,6 +48,7 @@ from otherside.server.http.errors import Told
 from otherside.server.live.nudges import token_credential
 
 router = APIRouter(prefix="/api")
+ROW_ID_MOST = 2**63 - 1  # the largest id a row may have (a 64-bit integer in every database)
 
 
 def refusal(status: int, code: str, **params: Any) -> Told:
@@ -190,6 +191,9 @@ async def revoke(
     """Revoke my token ``token_id``: from this answer on it signs nobody in, in every server
     process (tokens are read from the database on every request), and the event streams
     opened with it end (told here at once, and the other processes in the same transaction)."""
+    if not 0 < token_id <= ROW_ID_MOST:
+        # No token has that id; the database would fail on a number it cannot hold (500).
+        raise refusal(404, "no_token", id=token_id)
     cluster = hub.cluster
 
     def delete(session: Session) -> bool:

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from otherside.server.accounts.addresses import address_key
 from otherside.server.http.guards import Guards
 from otherside.server.live.close_words import FULL, SIGNED_OUT, TOO_MANY
+from otherside.server.live.message_rate import MessageRate
 
 CLOSE_TRY_LATER = 1013
 CLOSE_SIGNED_OUT = 4401
@@ -48,10 +49,16 @@ class Admission:
 
     def __init__(self, guards: Guards) -> None:
         self.per_address = guards.websockets_per_address
+        self.messages_per_second = guards.socket_messages_per_second
+        self.message_burst = guards.socket_message_burst
         self.total = guards.total_websockets()
         self._by_address: dict[str, int] = {}
         self._by_session: dict[str, set[Closable]] = {}
         self._count = 0
+
+    def message_rate(self) -> MessageRate:
+        """How fast a new socket may send messages."""
+        return MessageRate(self.messages_per_second, self.message_burst)
 
     @property
     def count(self) -> int:

@@ -29,6 +29,7 @@ from otherside.server.live.close_words import (
     fit,
 )
 from otherside.server.live.inbox import handle
+from otherside.server.live.message_rate import CLOSE_TOO_FAST, TOO_FAST, MessageRate
 from otherside.server.live.signer import SocketSigner, socket_signer
 from otherside.server.tables.errors import Refused, words
 from otherside.server.tables.hub import TableHub
@@ -102,12 +103,14 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         return
     try:
         with admission.holding(address, digest, socket):
-            await _watch(socket, table_id, signer, hub)
+            await _watch(socket, table_id, signer, hub, admission.message_rate())
     except OverCap as over:
         await socket.close(over.code, close_reason(language, over.template, **over.params))
 
 
-async def _watch(socket: WebSocket, table_id: str, signer: SocketSigner, hub: TableHub) -> None:
+async def _watch(
+    socket: WebSocket, table_id: str, signer: SocketSigner, hub: TableHub, rate: MessageRate
+) -> None:
     try:
         user = await signer.user()
         conn = SocketConnection(socket, user)
@@ -126,6 +129,10 @@ async def _watch(socket: WebSocket, table_id: str, signer: SocketSigner, hub: Ta
         while not sender.done():
             message = await socket.receive()
             if message["type"] == "websocket.disconnect":
+                break
+            if not rate.allow():
+                # A flood of messages: cut off before any of its work is done.
+                await socket.close(CLOSE_TOO_FAST, close_reason(conn.language, TOO_FAST))
                 break
             text = message.get("text")
             if text is None:

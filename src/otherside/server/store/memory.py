@@ -7,7 +7,7 @@ database; the same contract tests run against both stores."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -104,11 +104,14 @@ class MemoryTableStore:
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
+        seats: Sequence[SeatInfo] = (),
     ) -> str:
         if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
             raise LimitReached(most_waiting)
         return self._add(
-            lambda table_id: created(table_id, owner, game, players, options, pace, now)
+            lambda table_id: created(
+                table_id, owner, game, players, options, pace, now, tuple(seats) or None
+            )
         )
 
     def _add(self, made: Callable[[str], TableInfo]) -> str:

@@ -6,6 +6,7 @@ through :mod:`.queries` in a worker thread.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -108,6 +109,7 @@ class SqlTableStore:
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
+        seats: Sequence[SeatInfo] = (),
     ) -> str:
         def write(batch: Batch) -> str | None:
             connection = batch.connection
@@ -118,8 +120,9 @@ class SqlTableStore:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
-            made = create_table(connection, owner.id, game, players, options, pace, now)
-            self._announce(batch, made, SEATED, users=[owner.id])
+            made = create_table(connection, owner.id, game, players, options, pace, now, seats)
+            seated = [s.user_id for s in seats if s.user_id is not None] or [owner.id]
+            self._announce(batch, made, SEATED, users=seated)
             return made
 
         made = await self.writer.write(write)

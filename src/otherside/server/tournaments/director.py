@@ -216,7 +216,13 @@ class Director:
         """Make, seat and start the game's table as needed; record its end."""
         host = UserInfo(event.host_id, event.host_name, False)
         table_id = game.table_id
+        seats = tuple(_seat(i, event, n) for i, n in enumerate(game.entrants))
+        start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
         if table_id is None:
+            # Seated as it is made, and started before anything else is asked of it: a table
+            # made first and seated after was, in between, the host's own (filled with bots
+            # and started, it stood for the entrants' game), and a host's own start of it rated
+            # the game of an unrated event.
             made = await seating.create(
                 self.hub,
                 host,
@@ -224,8 +230,10 @@ class Director:
                 len(game.entrants),
                 event.settings.options,
                 event.settings.pace,
+                seats,
             )
             table_id = made.id
+            await self.hub.ask(table_id, start)
             await self.db.run(
                 lambda s: events.set_table(s, event.id, game.round, game.board, made.id)
             )
@@ -233,9 +241,7 @@ class Director:
         if info is None:
             return
         if info.status == "waiting":
-            seats = tuple(_seat(i, event, n) for i, n in enumerate(game.entrants))
             await self.hub.ask(table_id, SeatEntrants(host, seats))
-            start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
             await self.hub.ask(table_id, start)
         elif info.status == "playing":
             await self.hub.ask(table_id, HandOverAbsent(self.hub.limits.away_seconds))

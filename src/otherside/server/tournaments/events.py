@@ -33,7 +33,10 @@ def _locked(session: Session, event_id: str) -> Tournament:
 def create_event(
     session: Session, settings: Settings, host_id: int, now: datetime, most_open: int
 ) -> str:
-    """Write a new open event; its id (refused when the host has ``most_open`` open ones)."""
+    """Write a new open event; its id (refused when the host has ``most_open`` open ones).
+    The host's row is locked first, so that events asked for at once are counted one after the
+    other (else each counted the same open events, and all were made past the limit)."""
+    session.execute(select(User.id).where(User.id == host_id).with_for_update())
     waiting = session.scalar(
         select(func.count()).where(Tournament.host_id == host_id, Tournament.status == "open")
     )

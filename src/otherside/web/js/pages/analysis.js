@@ -14,6 +14,14 @@ const MARKED = ["blunder", "mistake", "inaccuracy"];
 
 const judgementWords = (judgement) => ({ blunder: t("blunder"), mistake: t("mistake"), inaccuracy: t("inaccuracy") })[judgement] ?? "";
 
+/** A move in the rules' notation, the same in every language: marked as such, as in the move list. */
+const notation = (move) => el("code", { class: "notation", translate: "no" }, move);
+
+// A field of a translated sentence to be a node: t() fills it with this mark, and sentence()
+// puts the node where the translation has the mark.
+const mark = (name) => `\u0000${name}\u0000`;
+const sentence = (words, nodes) => words.split("\u0000").map((part, i) => (i % 2 ? nodes[part] : part));
+
 /** The first player's expected result as words: "+0.42" ahead, "−0.42" behind. */
 const evalWords = (value) => `${value > 0 ? "+" : value < 0 ? "−" : "±"}${number(Math.abs(value), { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
@@ -73,7 +81,9 @@ export function analysisPanel(page) {
     const byPly = new Map(answer.decisions.map((d) => [d.ply, d]));
     const line = (d) => el("li", {}, el("button", { type: "button", class: "link", onclick: () => { page.show(d.ply - 1); } },
       t("Move {ply}", { ply: d.ply })), ` · ${page.names[d.seat]}: `,
-    t("played {played} ({value}); best {best} ({best_value})", { played: d.played, value: value(d.played_value), best: d.best, best_value: value(d.best_value) }));
+    sentence(t("played {played} ({value}); best {best} ({best_value})",
+      { played: mark("played"), value: value(d.played_value), best: mark("best"), best_value: value(d.best_value) }),
+    { played: notation(d.played), best: notation(d.best) }));
     root.replaceChildren(el("h2", {}, t("Analysis")),
       el("p", { class: "muted" }, answer.measure === "points"
         ? t("Each decision weighed from its player's view: the points expected at the end after it, and after the bots' choice.")
@@ -85,7 +95,8 @@ export function analysisPanel(page) {
       const item = page.log.children[d.ply - 1];
       if (!item || d.cost <= 0) continue;
       item.querySelector(".analysis-note")?.remove();
-      item.append(el("span", { class: "analysis-note block" }, t("better: {move}", { move: d.best }), ` (${value(d.best_value)} / ${value(d.played_value)})`));
+      item.append(el("span", { class: "analysis-note block" }, sentence(t("better: {move}", { move: mark("move") }), { move: notation(d.best) }),
+        ` (${value(d.best_value)} / ${value(d.played_value)})`));
     }
   }
 

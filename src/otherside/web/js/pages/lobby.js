@@ -213,6 +213,9 @@ $("players").addEventListener("change", refreshForm);
 $("pace").addEventListener("change", showPace);
 $("bots").addEventListener("change", describeBot);
 $("new-table").addEventListener("submit", createTable);
+// A refusal is about the form as it was sent: once changed, the old words would mislead (the
+// browser's own check of a field stops the next sending, so nothing else would clear them).
+$("new-table").addEventListener("input", () => { $("new-error").textContent = ""; });
 $("board-game").addEventListener("change", loadLeaderboard);
 $("email-form").addEventListener("submit", saveEmail);
 setInterval(() => { if (!$("lobby").classList.contains("hidden")) loadLists(); }, 5000);

@@ -84,6 +84,9 @@ async function start() {
   const data = await api("GET", `/api/players/${encodeURIComponent(name)}`).catch((error) => {
     $("name").textContent = t("No such player");
     $("about").textContent = error.message;
+    // Nobody's games: no empty panel of them, and a way on instead.
+    $("recent").closest("section").classList.add("hidden");
+    $("about").after(el("a", { class: "button secondary", href: "/", "data-testid": "to-lobby" }, t("Back to the lobby")));
     return null;
   });
   if (!data) return;

@@ -28,8 +28,11 @@ function replayPage(tableId, data, module, traits) {
     state.at = Math.max(0, Math.min(steps.length - 1, index));
     const { at } = state;
     const step = steps[at];
+    // Before its last step the game was still being played: a board that shows the table's
+    // outcome (one the server ended, by a clock) must not show the end from the first step.
+    const table = at === steps.length - 1 ? data.table : { ...data.table, status: "playing", outcome: null };
     board.update({ view: step.view, seat: null, legal: [], names, previous: at > 0 ? steps[at - 1].view : null,
-      clock: null, table: data.table });
+      clock: null, table });
     byId("slider").value = at;
     const when = step.at && steps[1]?.at ? ` · ${elapsed(steps, step.at)}` : "";
     byId("where").textContent = t("step {at} of {last}", { at, last: steps.length - 1 }) + when + (step.action ? ` · ${names[step.seat]}: ${step.action}` : "");
@@ -81,6 +84,8 @@ function replayPage(tableId, data, module, traits) {
   byId("playpause").onclick = toggle;
   byId("slider").oninput = (e) => show(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
+    // The slider steps by itself (its input event): one arrow there is one step, not two.
+    if (e.target.closest?.("input, select, textarea")) return;
     if (e.key === "ArrowRight") show(state.at + 1);
     if (e.key === "ArrowLeft") show(state.at - 1);
   });

@@ -138,7 +138,10 @@ function tablePage(state) {
     // Above the board, in sight on a phone too: what the finished game did to the ratings.
     // On a phone the table's actions live in the Players drawer: a finished game points there.
     const over = state.table.status === "over";
+    // A rematch the others made is in sight there too, not only in the drawer.
+    const rematch = over && state.table.rematch;
     byId("result").replaceChildren(...[over ? ratingLine(state) : null,
+      rematch ? el("a", { class: "button small result-more", href: `/table/${rematch}`, "data-testid": "to-rematch" }, t("Go to the rematch")) : null,
       over ? el("button", { type: "button", class: "small secondary result-more", "data-testid": "result-more", onclick: () => dock.open("table") }, t("Play again, replay…")) : null,
     ].filter(Boolean));
     const waiting = state.table.status === "waiting";
@@ -247,7 +250,7 @@ async function start() {
   state.traits = boardTraits(state.info);
   state.confirmMoves = await moveConfirmation(state.user, () => state.rerender?.());
   state.module = await loadBoard(state.traits);
-  byId("copy").addEventListener("click", () => navigator.clipboard?.writeText(byId("invite").href).then(() => toast("Link copied")));
+  byId("copy").addEventListener("click", () => navigator.clipboard?.writeText(byId("invite").href).then(() => toast(t("Link copied"))));
   tablePage(state);
 }
 

@@ -29,10 +29,13 @@ import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./mod
 import { positionLines } from "./position.js";
 import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./draw.js";
 import {
-  LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
+  LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, resultText, scoreTable, summary as summaryText, who,
 } from "./rounds.js";
 
 const SIDE_WORDS = { front: "recto", back: "verso" };
+// A round's result on screen for less than this (ms) before the partner began the next build
+// has not been read: the build repeats it in its hint line.
+const GLIMPSE_MS = 5000;
 // What comes between a refusal's reason and its legal actions, as the catalogs say it.
 const LEGAL = t("{reason}; legal: {legal}").split("{reason}")[1]?.split("{legal}")[0] ?? "";
 
@@ -50,7 +53,7 @@ export function createBoard(root, context) {
   const ui = {
     round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
     drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
-    confirmDone: false,
+    confirmDone: false, resultRounds: null, resultAt: 0,
   };
   let live = null;
   let painted = "";
@@ -90,6 +93,10 @@ export function createBoard(root, context) {
     if (ui.round !== round) {
       Object.assign(ui, { round, selected: null, hover: null, hoverLetter: null, message: null, pickedUp: null, note: null, confirmDone: false });
       endDrag();
+      ui.note = glimpsedResult(view);
+    }
+    if (view.phase !== "build" && view.rounds.length && ui.resultRounds !== view.rounds.length) {
+      Object.assign(ui, { resultRounds: view.rounds.length, resultAt: performance.now() });
     }
     if (view.phase === "build") ui.lastBuild = { view, role: live.role, rounds: view.rounds.length };
     if (ui.pickedUp && view.unplaced.includes(ui.pickedUp)) ui.pickedUp = null;
@@ -99,6 +106,17 @@ export function createBoard(root, context) {
       endDrag();
     }
     if (!live.canBuild) { ui.selected = null; ui.hover = null; endDrag(); }
+  }
+
+  /**
+   * The last round's result in words, for the hint line of a build the partner began so soon
+   * after it (a bot partner reveals the next card 1.5 s on) that the result was hardly seen;
+   * else null.
+   */
+  function glimpsedResult(view) {
+    const seen = ui.resultRounds === view.rounds.length ? performance.now() - ui.resultAt : Infinity;
+    if (view.phase !== "build" || !live.role || view.recto === live.ctx.seat || seen > GLIMPSE_MS) return null;
+    return resultText(history(view).at(-1), view, live.ctx.names ?? []);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -58,9 +58,11 @@ export function summary(view, names) {
       said = card ? t("{recto} (recto) and {verso} (verso) build card {card}", { ...builders, card })
         : t("{recto} (recto) and {verso} (verso) build a new card", builders);
     }
-    // The recto builder says "Recto", the verso builder "Verso" (whoever reveals builds recto).
+    // The first builder to be done says "Recto", the other "Verso" (R13), whichever side each
+    // builds: the words of the page's button (it said "Recto" to a verso builder done first,
+    // while this line said that builder had said "Verso").
     const done = view.done.length
-      ? "; " + t("{player} said “{word}”", { player: who(names, view.done[0]), word: view.done[0] === view.recto ? "Recto" : "Verso" })
+      ? "; " + t("{player} said “{word}”", { player: who(names, view.done[0]), word: "Recto" })
       : "";
     return `${said}${done}.`;
   }

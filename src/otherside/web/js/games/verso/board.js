@@ -196,10 +196,10 @@ function seriesBar(view, ctx, selected, rerender) {
     : matches.length ? "" : t("Not a series you can bank: pick an unbroken run of 2 to 6 cards of one colour.");
   return el("div", { class: "series-bar" },
     hint ? el("span", { class: "muted" }, hint) : null,
-    matches.map((o) => el("button", { onclick: () => { selected.clear(); ctx.play(o.action); } },
+    matches.map((o) => el("button", { "data-act": o.action, onclick: () => { selected.clear(); ctx.play(o.action); } },
       t("Bank {colour} {values}", { colour: colourWord(o.colour), values: o.values.map(show).join(" ") })
         + (o.star && matches.length > 1 ? " " + t("(★ as {value})", { value: o.star }) : ""))),
-    selected.size ? el("button", { class: "secondary small", onclick: () => { selected.clear(); rerender(); } }, t("Clear")) : null);
+    selected.size ? el("button", { class: "secondary small", "data-act": "clear", onclick: () => { selected.clear(); rerender(); } }, t("Clear")) : null);
 }
 
 function playerPanel(view, ctx, p, marks, selected, rerender) {
@@ -215,10 +215,15 @@ function playerPanel(view, ctx, p, marks, selected, rerender) {
         const key = keyOf(f);
         const cls = [marks.arrive[p] === card.up ? "arrive" : "", marks.turned[p]?.has(card.up) ? "turned" : "",
           canSelect ? "selectable" : "", canSelect && selected.has(key) ? "selected" : ""].join(" ");
-        return cardNode(card, { class: cls, attrs: canSelect ? { onclick: () => {
+        const toggle = () => {
           if (selected.has(key)) selected.delete(key); else selected.add(key);
           rerender();
-        }, role: "button" } : {} });
+        };
+        // A card to choose is a button for the keyboard too: Tab reaches it, Enter or Space
+        // chooses it (the move box is the other way to bank by keys).
+        return cardNode(card, { class: cls, attrs: canSelect ? { onclick: toggle, role: "button", tabindex: "0",
+          "aria-pressed": String(selected.has(key)), "data-act": `card ${key}`,
+          onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(); } } } : {} });
       }) : el("span", { class: "muted" }, "—"));
   });
   return el("div", { class: `player ${view.current_player === p ? "current" : ""} ${mine ? "me" : ""} ${marks.squared.has(p) ? "squared" : ""}`, "data-seat": p },
@@ -232,7 +237,7 @@ function playerPanel(view, ctx, p, marks, selected, rerender) {
 
 function render(root, view, ctx, selected) {
   const marks = highlights(view);
-  const rerender = () => render(root, view, { ...ctx, previous: null, quiet: true }, selected);
+  const rerender = () => keepingFocus(root, () => render(root, view, { ...ctx, previous: null, quiet: true }, selected));
   const quietMarks = ctx.quiet ? { arrive: {}, turned: {}, squared: new Set(), scored: new Set(), discarded: 0 } : marks;
   const legal = new Set(ctx.legal);
   const myTurn = ctx.play && ctx.legal.length > 0;
@@ -252,10 +257,10 @@ function render(root, view, ctx, selected) {
       el("div", {},
         el("div", { class: "muted" }, tn("{count} card in the pile", "{count} cards in the pile", view.pile_size)),
         myTurn ? el("div", { class: "actions", style: "margin-top:6px" },
-          view.top ? el("button", { disabled: !legal.has("draw"), onclick: () => ctx.play("draw"),
+          view.top ? el("button", { disabled: !legal.has("draw"), "data-act": "draw", onclick: () => ctx.play("draw"),
             title: legal.has("draw") ? t("take the top card as it shows") : t("the top face duplicates one of your cards (V8): flip it") }, t("Draw {card}", { card: show(view.top) })) : null,
-          view.top ? el("button", { disabled: !legal.has("flip"), onclick: () => ctx.play("flip"), title: t("turn the top card over, then take it") }, t("Flip & take")) : null,
-          legal.has("pass") ? el("button", { class: "secondary", onclick: () => ctx.play("pass") }, t("Pass")) : null) : null,
+          view.top ? el("button", { disabled: !legal.has("flip"), "data-act": "flip", onclick: () => ctx.play("flip"), title: t("turn the top card over, then take it") }, t("Flip & take")) : null,
+          legal.has("pass") ? el("button", { class: "secondary", "data-act": "pass", onclick: () => ctx.play("pass") }, t("Pass")) : null) : null,
         // Why a button is greyed out, in words (a tooltip is invisible on touch screens).
         myTurn && view.top && !legal.has("draw") && legal.has("flip")
           ? el("span", { class: "why", "data-testid": "why-draw" }, ...ruleNodes(t("You already have {card}: flip the card and take its other side (V8).", { card: show(view.top) }), "verso"))
@@ -269,14 +274,32 @@ function render(root, view, ctx, selected) {
   ].filter(Boolean));
 }
 
+/**
+ * Paint with `paint()` keeping a keyboard player's place: the control of the same action is
+ * focused again, or, once it is gone (the turn passed), the board itself, and the board's first
+ * action when the turn comes back; not the top of the page, where a repaint left the focus.
+ */
+function keepingFocus(root, paint) {
+  const node = document.activeElement;
+  const inside = Boolean(node) && node !== root && root.contains(node);
+  const act = inside ? node.dataset.act : undefined;
+  const resting = node === root;
+  paint();
+  if (!inside && !resting) return;
+  const again = act ? root.querySelector(`[data-act="${CSS.escape(act)}"]:not(:disabled)`) : null;
+  const first = resting || !again ? root.querySelector("[data-act]:not(:disabled)") : null;
+  (again ?? first ?? root).focus({ preventScroll: true });
+}
+
 /** The board contract (js/games/README.md): the cards chosen for a series live here. */
 export function createBoard(root, context) {
   let selected = new Set(), selectedAt = -1, shown = null;
+  root.tabIndex = -1;  // where the focus waits while the others play
   return {
     update(frame) {
       shown = frame;
       if (selectedAt !== frame.view.version) { selected = new Set(); selectedAt = frame.view.version; }
-      render(root, frame.view, { ...frame, play: context.play }, selected);
+      keepingFocus(root, () => render(root, frame.view, { ...frame, play: context.play }, selected));
     },
     describe: (view, names) => (view.events ?? []).map((e) => describe(e, names)),
     position: () => (shown ? positionLines(shown.view, shown) : []),

@@ -15,19 +15,27 @@ export function awaySpan(ms) {
 }
 
 /**
+ * Whether the table's `away_since` is kept current: the server tells a player's coming and going
+ * only where it matters, at a game without player clocks (the pace of rounds). Elsewhere the
+ * seats keep what they said when the page last got them (a partner who came since would still
+ * be "away", the time counting up while they play), so the page says nothing of presence there.
+ */
+export function presenceKept(table) {
+  return table?.status === "playing" && table.pace?.kind === "rounds";
+}
+
+/**
  * The players of the game in play who are away now, with whether the reader may hand their
  * seat to a bot. Pure: `now` is the server's time in ms, `least` the seconds the server wants.
  * @returns {{seat: number, name: string, ms: number, waits: boolean, offer: boolean}[]}
  */
 export function awaySeats(table, you, clock, now, least = AWAY_SECONDS) {
-  if (table?.status !== "playing") return [];
+  if (!presenceKept(table)) return [];
   const seated = you !== null && you !== undefined;
-  // Only a game without player clocks: the pace of rounds, and no time left kept for the seat.
-  const clockless = table.pace?.kind === "rounds";
   return table.seats.filter((s) => s.kind === "human" && s.away_since && s.seat !== you).map((s) => {
     const ms = now - Date.parse(s.away_since);
-    const noClock = (clock?.time_left_ms?.[s.seat] ?? null) === null;
-    const waits = clockless && noClock;
+    // A seat that still has time left of its own is decided by its clock, not by waiting.
+    const waits = (clock?.time_left_ms?.[s.seat] ?? null) === null;
     return { seat: s.seat, name: seatLabel(s, table.seats), ms, waits, offer: seated && waits && ms >= least * 1000 };
   });
 }

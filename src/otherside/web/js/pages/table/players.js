@@ -3,6 +3,7 @@ import { el } from "/static/js/core/dom.js";
 import { formatClock, isRunning, timeLeft, turnWords } from "/static/js/core/clock.js";
 import { botWords, paceWords, reasonWords, ruleNodes, seatLabel } from "/static/js/core/words.js";
 import { language, t, tn } from "/static/js/core/i18n.js";
+import { presenceKept } from "/static/js/pages/table/away.js";
 
 /** The players' names by seat as the boards show them ("name (you)" for the reader). */
 export function seatNames(state) {
@@ -114,7 +115,7 @@ export function playerRows(state) {
         // Once the game is over no bot plays on: only why the seat was given up is said.
         s.forfeit ? el("span", { class: "muted" }, " — ", FORFEIT_WORDS[s.forfeit]?.() ?? s.forfeit,
           playing ? "; " : "", playing ? t("{bot} plays on", { bot: botWords(s.bot) }) : "") : null,
-        playing && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · ", t("away")) : null,
+        presenceKept(table) && s.away_since && s.kind === "human" ? el("span", { class: "muted", "data-testid": `away-mark-${s.seat}` }, " · ", t("away")) : null,
         s.guest ? el("span", { class: "muted" }, " · ", t("guest")) : null,
         s.bot_account ? el("span", { class: "muted", "data-testid": `bot-account-${s.seat}` }, " · ", t("bot account")) : null),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${low ? "low" : ""}`, "data-testid": `clock-${s.seat}` }, formatClock(left)) : null,

@@ -17,7 +17,8 @@ export function waitingRoom(state, call) {
   const described = (c) => { const d = about[c.spec.split(":")[0]]; return d ? t("{bot} — {description}", { bot: botWords(c), description: d.description }) : botWords(c); };
   const seats = table.seats.map((s) => el("div", { class: `seat ${s.kind === "empty" ? "" : "taken"}` },
     el("span", { class: "badge" }, t("seat {seat}", { seat: s.seat + 1 })),
-    el("span", { class: "name" }, s.kind === "empty" ? t("empty") : s.name,
+    // "open", not "empty": a seat is free to take (frei, libre), a pile is empty (leer, vide).
+    el("span", { class: "name" }, s.kind === "empty" ? t("open") : s.name,
       s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : null,
       s.guest ? el("span", { class: "muted" }, " ", t("(guest)")) : null,
       s.bot_account ? el("span", { class: "muted" }, " ", t("(bot account)")) : null),

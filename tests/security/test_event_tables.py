@@ -1,0 +1,77 @@
+"""An event's host attacks its boards from outside, against a real server process over real
+sockets. The director used to make each board's table with the host in seat 0 and seat the
+entrants a moment later: a host watching for the table in that moment filled it with a bot, the
+table started with the host and the bot, and their game stood for the entrants' (seen in two
+tries of eight); or started it, and the game of an unrated event was rated. The entrants are
+now seated in the write that makes the table, and the director starts it before anything else
+is asked of it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from tests.security.outside import (
+    client,
+    fresh,
+    shared_fixture,  # noqa: F401 (the fixture "shared")
+)
+from tests.server.processes import Server
+
+TRIES = 10
+PASSWORD = "secret-pw"
+
+
+async def _signed_up(http: httpx.AsyncClient) -> str:
+    name = fresh("Entrant")
+    signed = await http.post("/api/signup", json={"name": name, "password": PASSWORD})
+    assert signed.status_code == 200, signed.text
+    return name
+
+
+async def _hijack(host: httpx.AsyncClient, hostname: str, stop: asyncio.Event, bots: bool) -> None:
+    """Watch for a waiting table the host hosts (its own, or the lobby's list) and fill it
+    with a bot (which starts it; or, not ``bots``, start it as it is), until ``stop``."""
+    while not stop.is_set():
+        mine = (await host.get("/api/my/tables")).json()
+        listed = (await host.get("/api/tables")).json()
+        for table in [*mine, *listed]:
+            if table["status"] == "waiting" and table["owner"] == hostname:
+                if bots:
+                    await host.post(f"/api/tables/{table['id']}/bots", json={"bot": "random"})
+                else:
+                    await host.post(f"/api/tables/{table['id']}/start")
+
+
+async def test_an_event_s_host_cannot_take_a_board_before_its_entrants_sit(
+    shared: Server,
+) -> None:
+    api = shared
+    async with client(api) as host, client(api) as ada, client(api) as bob:
+        hostname = await _signed_up(host)
+        names = [await _signed_up(ada), await _signed_up(bob)]
+        for _ in range(TRIES):  # a race: each try is a chance for the host
+            made = await host.post("/api/tournaments", json={"game": "versus", "rounds": 1})
+            event_id = made.json()["id"]
+            for entrant in (ada, bob):
+                joined = await entrant.post(f"/api/tournaments/{event_id}/join")
+                assert joined.status_code == 200
+            stop = asyncio.Event()
+            spies = [
+                asyncio.create_task(_hijack(host, hostname, stop, bots)) for bots in (True, False)
+            ]
+            await asyncio.sleep(0.05)
+            started = await host.post(f"/api/tournaments/{event_id}/start")
+            assert started.status_code == 200, started.text
+            await asyncio.sleep(0.2)
+            stop.set()
+            await asyncio.gather(*spies)
+            (board,) = (await host.get(f"/api/tournaments/{event_id}")).json()["games"]
+            table = (await host.get(f"/api/tables/{board['table_id']}")).json()
+            seats = table["seats"]
+            # Before: now and then the host and a random bot played the entrants' board, or
+            # the host started it as a rated game of this unrated event.
+            assert [seat["name"] for seat in seats] == names, seats
+            assert all(seat["kind"] == "human" for seat in seats), seats
+            assert table["rated"] is False
