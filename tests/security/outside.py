@@ -20,7 +20,7 @@ import websockets
 
 from otherside.server.store.db import sqlite_url
 from tests.server.conftest import postgres_database
-from tests.server.processes import REQUEST_SECONDS, Server, free_port
+from tests.server.processes import KEEP_IDLE_SECONDS, REQUEST_SECONDS, Server, free_port
 
 HONEST = "127.0.0.1"
 ATTACKER = "127.0.0.2"
@@ -94,6 +94,7 @@ def client(process: Server, address: str = HONEST, **kwargs: Any) -> httpx.Async
     """An HTTP client of ``process`` coming from ``address``."""
     transport = httpx.AsyncHTTPTransport(local_address=address)
     kwargs.setdefault("timeout", REQUEST_SECONDS)
+    kwargs.setdefault("limits", httpx.Limits(keepalive_expiry=KEEP_IDLE_SECONDS))
     return httpx.AsyncClient(base_url=process.url, transport=transport, **kwargs)
 
 

@@ -34,7 +34,7 @@ from otherside.games import get_game
 from otherside.server.store.db import sqlite_url
 from tests.security.mt_untwister import NotATwister, recover_partial, seed_words
 from tests.security.twister_server import twister_server
-from tests.server.processes import Server, free_port
+from tests.server.processes import KEEP_IDLE_SECONDS, Server, free_port
 
 COOKIE = "otherside_session"
 GAMES = 520  # seeds that pin every missing bit of the last 624 words (500 leave 10 open)
@@ -174,7 +174,8 @@ async def test_the_attacker_reads_a_twister_servers_draws_in_the_order_made(
     database = sqlite_url(tmp_path / "otherside.db")
     log = tmp_path / "serve.log"
     with twister_server(database, 31, *SETTINGS, bot_delay=BOT_DELAY, log=log) as server:
-        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        limits = httpx.Limits(keepalive_expiry=KEEP_IDLE_SECONDS)
+        async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
             (await http.post("/api/guest")).raise_for_status()
             attacker = Attacker(server.port, http)
             seeds = await attacker.published_seeds(2 * AT_ONCE)
@@ -189,7 +190,8 @@ async def test_the_attacker_reads_a_twister_servers_draws_in_the_order_made(
 # on two cores shared with seven other test runs, too close to the suite's 300 s.
 @pytest.mark.timeout(600)
 async def test_published_seeds_do_not_give_the_generator_away(server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+    limits = httpx.Limits(keepalive_expiry=KEEP_IDLE_SECONDS)
+    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         (await http.post("/api/guest")).raise_for_status()
         attacker = Attacker(server.port, http)
         seeds = await attacker.published_seeds(GAMES)

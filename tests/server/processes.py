@@ -5,8 +5,8 @@ with ``kill -9``, with every process it started — by the test), shared with th
 
 from __future__ import annotations
 
-from otherside.testing.servers import REQUEST_SECONDS, free_port
+from otherside.testing.servers import KEEP_IDLE_SECONDS, REQUEST_SECONDS, free_port
 from otherside.testing.servers import SOURCE as SRC
 from otherside.testing.servers import ServerProcess as Server
 
-__all__ = ["REQUEST_SECONDS", "SRC", "Server", "free_port"]
+__all__ = ["KEEP_IDLE_SECONDS", "REQUEST_SECONDS", "SRC", "Server", "free_port"]

@@ -43,6 +43,11 @@ STARTUP_SECONDS = 90.0  # a loaded machine (the test suite on both cores) starts
 REQUEST_SECONDS = 60.0
 """How long a client waits for a server process's answer (httpx waits 5 s by default, which a
 loaded machine exceeds: a sign-up beside a starting worker took longer)."""
+KEEP_IDLE_SECONDS = 2.0
+"""How long a client keeps an idle connection to a server process for its next request: less
+than the server's keep-alive (5 s), so that it never sends a request on a connection the
+server is closing (on a loaded machine the two cross: "Server disconnected without sending a
+response")."""
 SOURCE = Path(__file__).resolve().parents[2]
 """The ``src`` directory this package was imported from."""
 LIFTED_LIMITS = (
