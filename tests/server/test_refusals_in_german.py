@@ -48,6 +48,8 @@ BAD: list[Ask] = [
     ("nobody", "GET", "/api/tables/nope/replay", None, "no_table"),
     ("nobody", "GET", "/api/players/nobody-here", None, "no_player"),
     ("nobody", "GET", "/api/rules/chess", None, "no_rules"),
+    ("nobody", "GET", "/api/nothing-here", None, "not_found"),
+    ("nobody", "DELETE", "/api/health", None, "method_not_allowed"),
     ("nobody", "GET", "/api/ratings?game=chess", None, "bad_request"),
     # Making a table: its game, players, options, pace.
     ("ada", "POST", "/api/tables", {"game": "chess", "players": 2}, "bad_request"),

@@ -71,9 +71,25 @@ async def http_error_response(request: Request, exc: Exception) -> Response:
         message = say(language, TOO_MANY, what=what, wait=wait)
         params = {"what": exc.what, "retry_after": exc.wait}
         return _answer(429, "too_many", message, params, dict(exc.headers or {}))
+    if isinstance(exc.detail, str) and exc.detail in ROUTING:
+        code, template = ROUTING[exc.detail]
+        params = {"method": request.method} if code == "method_not_allowed" else {}
+        message = say(language, template, method=request.method)
+        return _answer(exc.status_code, code, message, params, dict(exc.headers or {}))
     if isinstance(exc.detail, str):
         exc = HTTPException(exc.status_code, say(language, exc.detail), exc.headers)
     return await http_exception_handler(request, exc)
+
+
+# Starlette's own refusals, before any route (no route has the path, or none takes the
+# method): a code and words of ours, as every other refusal has.
+ROUTING = {
+    "Not Found": ("not_found", N_("there is nothing at this address")),
+    "Method Not Allowed": (
+        "method_not_allowed",
+        N_("this address does not take a {method} request"),
+    ),
+}
 
 
 # A request body or query FastAPI's validation refuses, by the first problem it found.
