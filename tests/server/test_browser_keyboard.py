@@ -115,14 +115,21 @@ def _verso_card(face: str) -> str:
     return f"{colour} {value}, {3 if face[0].isupper() else 1} VP"
 
 
-def test_verso_is_played_to_the_end_with_the_keyboard(server: str, browser: Any) -> None:
-    page = _guest(browser, server)
-    table = _post(
+def _verso_against_a_bot(page: Any, server: str) -> str:
+    """A two-player Verso table where the guest of ``page`` plays first against the random
+    bot, started and open on ``page``; its id."""
+    table: str = _post(
         page, server, "/api/tables", {"game": "verso", "players": 2, "options": {"first_player": 0}}
     )["id"]
     _post(page, server, f"/api/tables/{table}/bots", {"bot": "random"})
     _post(page, server, f"/api/tables/{table}/start")
     page.goto(f"{server}/table/{table}")
+    return table
+
+
+def test_verso_is_played_to_the_end_with_the_keyboard(server: str, browser: Any) -> None:
+    page = _guest(browser, server)
+    table = _verso_against_a_bot(page, server)
     page.wait_for_selector("[data-testid=pile-size]", timeout=WAIT)
     _to_the_move_box(page)
     rng, typed, completed = random.Random(5), [], 0
@@ -163,12 +170,7 @@ def test_a_verso_button_played_by_the_keyboard_keeps_the_focus_on_the_board(
     server: str, browser: Any
 ) -> None:
     page = _guest(browser, server)
-    table = _post(
-        page, server, "/api/tables", {"game": "verso", "players": 2, "options": {"first_player": 0}}
-    )["id"]
-    _post(page, server, f"/api/tables/{table}/bots", {"bot": "random"})
-    _post(page, server, f"/api/tables/{table}/start")
-    page.goto(f"{server}/table/{table}")
+    _verso_against_a_bot(page, server)
     page.wait_for_selector(".verso-top [data-act=flip]", timeout=WAIT)
     version = page.get_attribute("#board", "data-version")
     page.focus(".verso-top [data-act=flip]")
