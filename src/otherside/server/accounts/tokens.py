@@ -29,6 +29,7 @@ from otherside.i18n import N_
 from otherside.server.accounts.limiter import Quota, claim
 from otherside.server.accounts.sessions import UserInfo, user_info
 from otherside.server.store.models import ApiToken, User
+from otherside.server.store.queries import lock_account
 
 PREFIX = "ots_"
 SCOPES = ("read", "play", "account")
@@ -136,7 +137,7 @@ def create_token(
     ``None`` if the account has :data:`MOST_TOKENS` already. The account's row is locked
     first: requests made at once count one after the other (else each counted the same tokens
     and all of them were made, past the limit)."""
-    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    lock_account(session, user_id)
     held = session.scalar(select(func.count()).where(ApiToken.user_id == user_id)) or 0
     if held >= MOST_TOKENS:
         return None

@@ -91,10 +91,17 @@ def load_table(session: Session, table_id: str, with_record: bool = False) -> Ta
     return _info(row, _owner_name(session, row.owner_id), with_record)
 
 
+def lock_account(session: Writable, user_id: int) -> None:
+    """Lock ``user_id``'s row until the transaction ends: what it then counts of the account's
+    (its tables, tokens, events) requests made at once count one after the other, instead of
+    each counting the same rows and all of them passing a limit together."""
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+
+
 def count_all_bot_playing(session: Writable, user_id: int) -> int:
     """Games in play hosted by ``user_id`` where no person plays a seat (every seat a bot);
     the host's row is locked first, so that two starts of one host count one after the other."""
-    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    lock_account(session, user_id)
     person = (
         select(Seat.seat)
         .where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None), Seat.bot.is_(None))

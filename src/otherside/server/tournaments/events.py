@@ -19,6 +19,7 @@ from otherside.server.store.models import (
     TournamentGame,
     User,
 )
+from otherside.server.store.queries import lock_account
 from otherside.server.tournaments.records import Entrant, Event, EventGame, Settings
 from otherside.server.tournaments.refusals import EventRefused
 
@@ -36,7 +37,7 @@ def create_event(
     """Write a new open event; its id (refused when the host has ``most_open`` open ones).
     The host's row is locked first, so that events asked for at once are counted one after the
     other (else each counted the same open events, and all were made past the limit)."""
-    session.execute(select(User.id).where(User.id == host_id).with_for_update())
+    lock_account(session, host_id)
     waiting = session.scalar(
         select(func.count()).where(Tournament.host_id == host_id, Tournament.status == "open")
     )
