@@ -109,9 +109,7 @@ class MemoryTableStore:
         if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
             raise LimitReached(most_waiting)
         return self._add(
-            lambda table_id: created(
-                table_id, owner, game, players, options, pace, now, tuple(seats) or None
-            )
+            lambda table_id: created(table_id, owner, game, players, options, pace, now, seats)
         )
 
     def _add(self, made: Callable[[str], TableInfo]) -> str:

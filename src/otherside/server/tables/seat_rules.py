@@ -6,6 +6,7 @@ here reads or writes the database (:mod:`.seating` does, with these decisions).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -51,11 +52,11 @@ def created(
     options: dict[str, Any],
     pace: Pace,
     now: datetime,
-    seats: tuple[SeatInfo, ...] | None = None,
+    seats: Sequence[SeatInfo] = (),
 ) -> TableInfo:
     """The new waiting table ``table_id`` as it was written (:func:`new_table`'s options and
-    pace, made at ``now``; ``seats`` those of a rematch, else :func:`first_seats`): what a load
-    of it from the database would give."""
+    pace, made at ``now``; ``seats`` those of a rematch or an event's board, else
+    :func:`first_seats`): what a load of it from the database would give."""
     return TableInfo(
         id=table_id,
         game=game,
@@ -64,7 +65,7 @@ def created(
         status="waiting",
         owner_id=owner.id,
         owner_name=owner.name,
-        seats=first_seats(owner, players) if seats is None else seats,
+        seats=tuple(seats) or first_seats(owner, players),
         version=0,
         outcome=None,
         created_at=now,

@@ -9,7 +9,7 @@ conflict: ``changed_meanwhile``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -38,7 +38,7 @@ async def create(
     players: int,
     options: dict[str, Any] | None,
     pace: dict[str, Any] | None = None,
-    seats: tuple[SeatInfo, ...] | None = None,
+    seats: Sequence[SeatInfo] = (),
 ) -> TableInfo:
     """A new waiting table of ``game`` for ``players`` hosted by ``user``: in seat 0, or with
     ``seats`` (an event's entrants, seated in the very write that makes the table, so that
@@ -49,7 +49,7 @@ async def create(
     now = hub.services.clock.now()
     try:
         table_id = await store.create(
-            user, game, players, clean, chosen, now, most_waiting=most, seats=seats or ()
+            user, game, players, clean, chosen, now, most_waiting=most, seats=seats
         )
     except LimitReached as exc:
         raise Refused("too_many_tables", most=most) from exc
