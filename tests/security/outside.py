@@ -25,6 +25,7 @@ from tests.server.processes import KEEP_IDLE_SECONDS, REQUEST_SECONDS, Server, f
 HONEST = "127.0.0.1"
 ATTACKER = "127.0.0.2"
 COOKIE = "otherside_session"
+MIB = 1 << 20
 
 
 @pytest.fixture(
@@ -158,3 +159,22 @@ async def play_to_the_end(ws: websockets.ClientConnection) -> int:
             }
             await ws.send(json.dumps(action))
             played += 1
+
+
+def resident(pid: int) -> int:
+    """The resident memory of process ``pid``, in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+async def raw_connection(
+    port: int, head: bytes
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A plain TCP connection to the server on ``port`` that has sent ``head`` (bytes no HTTP
+    client would send)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(head)
+    await writer.drain()
+    return reader, writer

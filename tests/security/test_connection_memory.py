@@ -16,24 +16,17 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from pathlib import Path
 
 from tests.security.outside import (
+    MIB,
     client,
+    raw_connection,
+    resident,
     shared_fixture,  # noqa: F401 (the fixture "shared")
 )
 from tests.server.processes import Server
 
 LIMIT = 32768  # Guards.head_bytes, the default
-MIB = 1 << 20
-
-
-def _resident(pid: int) -> int:
-    """The resident memory of process ``pid``, in bytes."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise AssertionError(f"no VmRSS for {pid}")
 
 
 def _refused(answer: bytes) -> None:
@@ -70,10 +63,8 @@ async def _stream_head(port: int, start: bytes, chunk: bytes, seconds: float) ->
 
 async def _one_head(port: int, head: bytes) -> bytes:
     """Send ``head`` whole in one write; the answer."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await raw_connection(port, head)
     try:
-        writer.write(head)
-        await writer.drain()
         return await asyncio.wait_for(reader.read(), 20)
     finally:
         writer.close()
@@ -97,14 +88,14 @@ async def test_request_heads_past_the_limit_are_refused_and_hold_no_memory(
     assert sent < 16 * MIB
     # Many small headers from eight connections at once: each cut off early, the server's
     # memory stays put (before: each connection's headers grew by some 100 MB a second).
-    before = _resident(api.pid)
+    before = resident(api.pid)
     many = b"".join(b"X-%d: b\r\n" % index for index in range(2000))
     floods = await asyncio.gather(*(_stream_head(api.port, start, many, 10) for _ in range(8)))
     for sent, answer in floods:
         assert sent < 16 * MIB, sent  # what the kernel buffers took before the close
         if answer:  # the refusal, unless the connection was reset under the client's writes
             _refused(answer)
-    assert _resident(api.pid) < before + 30 * MIB
+    assert resident(api.pid) < before + 30 * MIB
     # A head under the limit is served as ever, and so is everyone else.
     async with client(api) as http:
         fine = await http.get("/api/health", headers={"Cookie": "a=" + "b" * (LIMIT // 2)})
@@ -125,7 +116,7 @@ async def test_requests_sent_far_ahead_of_their_answers_close_the_connection(
     assert answers.count(b"HTTP/1.1 200 OK") == 6
     # Twenty connections of 20,000 each, never reading the answers: the server's memory stays
     # put (before: some 13 MB more for each connection).
-    before = _resident(api.pid)
+    before = resident(api.pid)
 
     async def flood() -> None:
         _, writer = await asyncio.open_connection("127.0.0.1", api.port)
@@ -139,6 +130,6 @@ async def test_requests_sent_far_ahead_of_their_answers_close_the_connection(
             writer.close()
 
     await asyncio.gather(*(flood() for _ in range(20)))
-    assert _resident(api.pid) < before + 30 * MIB
+    assert resident(api.pid) < before + 30 * MIB
     async with client(api) as http:
         assert (await http.get("/api/health")).status_code == 200

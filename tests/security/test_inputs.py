@@ -8,22 +8,22 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from tests.security.outside import (
+    MIB,
     client,
     fresh,
     guest_table,
     next_message,
     open_socket,
+    raw_connection,
+    resident,
     shared_fixture,  # noqa: F401 (the fixture "shared")
 )
 from tests.server.processes import Server
-
-MIB = 1 << 20
 
 
 def _refusal(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
@@ -35,21 +35,6 @@ def _refusal(response: httpx.Response, status: int, code: str) -> dict[str, Any]
     return body
 
 
-def _resident(pid: int) -> int:
-    """The resident memory of process ``pid``, in bytes."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise AssertionError(f"no VmRSS for {pid}")
-
-
-async def _raw(port: int, head: bytes) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(head)
-    await writer.drain()
-    return reader, writer
-
-
 async def test_bodies_over_the_limit_are_refused_without_being_read(shared: Server) -> None:
     api = shared  # its body_bytes: 65536, the default
     # A declared 100 MiB: refused on the headers alone.
@@ -57,13 +42,13 @@ async def test_bodies_over_the_limit_are_refused_without_being_read(shared: Serv
         b"POST /api/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         b"Content-Length: " + str(100 * MIB).encode() + b"\r\n\r\n"
     )
-    reader, writer = await _raw(api.port, head)
+    reader, writer = await raw_connection(api.port, head)
     answer = await asyncio.wait_for(reader.read(), 10)
     writer.close()
     assert answer.startswith(b"HTTP/1.1 413"), answer
     assert b'"code": "body_too_large"' in answer
     # A chunked body with no declared length: refused as soon as it passes the limit.
-    reader, writer = await _raw(
+    reader, writer = await raw_connection(
         api.port,
         b"POST /api/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         b"Transfer-Encoding: chunked\r\n\r\n",
@@ -91,14 +76,14 @@ async def test_bodies_over_the_limit_are_refused_without_being_read(shared: Serv
         assert _refusal(over, 413, "body_too_large")["params"]["limit"] == 65536
         # Three 100 MiB bodies: cut off unread (the client may see the 413 or the reset
         # of a connection closed under its feet); the server's memory stays put.
-        before = _resident(api.pid)
+        before = resident(api.pid)
         for _ in range(3):
             try:
                 huge = await http.post("/api/signup", content=b"x" * 100 * MIB)
                 _refusal(huge, 413, "body_too_large")
             except (httpx.WriteError, httpx.ReadError, httpx.RemoteProtocolError):
                 pass
-        assert _resident(api.pid) < before + 30 * MIB
+        assert resident(api.pid) < before + 30 * MIB
         assert (await http.get("/api/health")).status_code == 200
         fine = await http.post("/api/signup", json={"name": fresh("Ada"), "password": "lovelace"})
         assert fine.status_code == 200
