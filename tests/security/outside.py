@@ -178,3 +178,17 @@ async def raw_connection(
     writer.write(head)
     await writer.drain()
     return reader, writer
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that signs a request in with ``token``."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def refusal(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    """The JSON body of a refusal, checked: status, stable code, words, no trace."""
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["code"] == code and body["detail"], body
+    assert "Traceback" not in response.text and "psycopg" not in response.text
+    return body

@@ -8,34 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
-import httpx
 import sqlalchemy
 
 from otherside.server.accounts.guest_names import GUEST_WORDS
 from tests.security.outside import (
+    bearer,
     client,
     fresh,
+    refusal,
     shared_fixture,  # noqa: F401 (the fixture "shared")
 )
 from tests.server.processes import Server
 
 PASSWORD = "lovelace"
-
-
-def bearer(token: str) -> dict[str, str]:
-    """The header that signs a request in with ``token``."""
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _refused(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    """The JSON body of a refusal, checked: status, stable code, words, no trace."""
-    assert response.status_code == status, response.text
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code and body["detail"], body
-    assert "Traceback" not in response.text and "psycopg" not in response.text
-    return body
 
 
 def _take_every_four_digit_guest_name(database: str) -> None:
@@ -88,7 +74,7 @@ async def test_a_sign_up_cannot_pass_for_a_guest(shared: Server) -> None:
     async with client(api) as impostor:
         for name in ("Heron-0427", "tapir-12", "OTTER-99999999"):
             refused = await impostor.post("/api/signup", json={"name": name, "password": PASSWORD})
-            assert _refused(refused, 422, "guest_name")["params"]["name"] == name
+            assert refusal(refused, 422, "guest_name")["params"]["name"] == name
             signin = await impostor.post("/api/signin", json={"name": name, "password": PASSWORD})
             assert signin.status_code == 401  # no account was made
         assert (await impostor.get("/api/me")).json()["user"] is None
@@ -112,7 +98,7 @@ async def test_a_person_seated_for_people_only_cannot_turn_into_a_bot(shared: Se
         assert (await program.post(f"/api/tables/{table_id}/join", json={})).status_code == 200
         # Before: the account became a bot in its seat, and the people-only table started
         # with a program in it.
-        _refused(await program.post("/api/account/bot"), 409, "seated_already")
+        refusal(await program.post("/api/account/bot"), 409, "seated_already")
         started = await host.post(f"/api/tables/{table_id}/start")
         assert started.status_code == 200
         assert [seat["bot_account"] for seat in started.json()["seats"]] == [False, False]
@@ -126,7 +112,7 @@ async def test_a_person_seated_for_people_only_cannot_turn_into_a_bot(shared: Se
         async with client(api) as newcomer:
             await newcomer.post("/api/signup", json={"name": other, "password": PASSWORD})
             assert (await newcomer.post(f"/api/tournaments/{event_id}/join")).status_code == 200
-            _refused(await newcomer.post("/api/account/bot"), 409, "seated_already")
+            refusal(await newcomer.post("/api/account/bot"), 409, "seated_already")
             entrants = (await host.get(f"/api/tournaments/{event_id}")).json()["entrant_list"]
             assert [e["bot_account"] for e in entrants] == [False]
             # Out of the event and at no table, it may.
@@ -163,7 +149,7 @@ async def test_a_token_id_no_database_can_hold_is_no_token(shared: Server) -> No
         # Before: 500, the database's overflow as the answer.
         for token_id in (2**63, 10**30, 0, -1):
             refused = await person.delete(f"/api/tokens/{token_id}")
-            assert _refused(refused, 404, "no_token")["params"]["id"] == token_id
+            assert refusal(refused, 404, "no_token")["params"]["id"] == token_id
         listed = (await person.get("/api/tokens")).json()
         assert [token["id"] for token in listed] == [made["id"]]
         assert (await person.get("/api/me", headers=bearer(made["token"]))).status_code == 200

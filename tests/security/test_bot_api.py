@@ -19,12 +19,13 @@ import httpx
 from otherside.server.store.db import sqlite_url
 from tests.security.outside import (
     COOKIE,
+    bearer,
     client,
     open_socket,
     play_to_the_end,
     shared_fixture,  # noqa: F401 (the fixture "shared")
 )
-from tests.security.test_tokens import account_with_token, bearer
+from tests.security.test_tokens import account_with_token
 from tests.server.conftest import sqlite_only
 from tests.server.processes import REQUEST_SECONDS, SRC, Server, free_port
 

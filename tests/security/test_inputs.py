@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
 
 import httpx
 
@@ -20,19 +19,11 @@ from tests.security.outside import (
     next_message,
     open_socket,
     raw_connection,
+    refusal,
     resident,
     shared_fixture,  # noqa: F401 (the fixture "shared")
 )
 from tests.server.processes import Server
-
-
-def _refusal(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    """The JSON body of a refusal, checked: status, stable code, words, no trace."""
-    assert response.status_code == status, response.text
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code and body["detail"]
-    assert "Traceback" not in response.text and "psycopg" not in response.text
-    return body
 
 
 async def test_bodies_over_the_limit_are_refused_without_being_read(shared: Server) -> None:
@@ -73,14 +64,14 @@ async def test_bodies_over_the_limit_are_refused_without_being_read(shared: Serv
     assert sent < 8 * MIB
     async with client(api) as http:
         over = await http.post("/api/signup", json={"name": "Ada", "password": "x" * 200_000})
-        assert _refusal(over, 413, "body_too_large")["params"]["limit"] == 65536
+        assert refusal(over, 413, "body_too_large")["params"]["limit"] == 65536
         # Three 100 MiB bodies: cut off unread (the client may see the 413 or the reset
         # of a connection closed under its feet); the server's memory stays put.
         before = resident(api.pid)
         for _ in range(3):
             try:
                 huge = await http.post("/api/signup", content=b"x" * 100 * MIB)
-                _refusal(huge, 413, "body_too_large")
+                refusal(huge, 413, "body_too_large")
             except (httpx.WriteError, httpx.ReadError, httpx.RemoteProtocolError):
                 pass
         assert resident(api.pid) < before + 30 * MIB
@@ -101,7 +92,7 @@ async def test_deep_json_is_refused_on_http_and_on_the_websocket(shared: Server)
                 content=f'{{"name": "{ada}", "options": {deep}}}',
                 headers={"Content-Type": "application/json"},
             )
-            assert _refusal(refused, 400, "json_too_deep")["params"]["depth"] == 2001
+            assert refusal(refused, 400, "json_too_deep")["params"]["depth"] == 2001
         assert (await http.get("/api/tables")).json() == listed  # no table more
         assert (
             await http.post("/api/signin", json={"name": ada, "password": "x" * 6})
@@ -146,7 +137,7 @@ async def test_text_with_control_characters_is_refused_everywhere(shared: Server
             await http.get("/api/tables", params={"status": "over\u0000"}),
         ]
         for refused in refusals:
-            body = _refusal(refused, 422, "control_character")
+            body = refusal(refused, 422, "control_character")
             assert body["params"]["character"].startswith("U+")
         # Nothing changed: no account, no table, no e-mail, no bot.
         assert (await http.get("/api/me")).json()["user"]["email"] is None
@@ -192,13 +183,13 @@ async def test_json_no_parser_can_read_is_refused_with_a_code(shared: Server) ->
                 "/api/tables", content=body, headers={"Content-Type": "application/json"}
             )
             # Before: 400 "There was an error parsing the body", with no code.
-            _refusal(refused, 400, "unreadable_json")
+            refusal(refused, 400, "unreadable_json")
         signup = await http.post(
             "/api/signup",
             content=b'{"name": "%s\xc3", "password": "lovelace"}' % ada.encode(),
             headers={"Content-Type": "application/json"},
         )
-        _refusal(signup, 400, "unreadable_json")
+        refusal(signup, 400, "unreadable_json")
         assert (await http.get("/api/my/tables")).json() == before  # no table made
         signin = await http.post("/api/signin", json={"name": ada, "password": "lovelace"})
         assert signin.status_code == 401  # no account made

@@ -15,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.security.conftest import limit_args
 from tests.security.outside import (
+    bearer,
     client,
     close_code,
     fresh,
@@ -25,11 +26,6 @@ from tests.security.outside import (
 )
 from tests.server.conftest import postgres_database
 from tests.server.processes import Server
-
-
-def bearer(token: str) -> dict[str, str]:
-    """The header that signs a request in with ``token``."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 async def account_with_token(

@@ -20,7 +20,7 @@ from otherside.server.clock import ManualClock
 from otherside.server.http.feed import KEEP_ALIVE_SECONDS, Feed
 from otherside.server.http.tokens import token_still_valid
 from otherside.server.live.nudges import token_credential
-from tests.security.test_tokens import bearer
+from tests.security.outside import bearer
 from tests.server.conftest import postgres_database, registered, running
 from tests.server.processes import Server, free_port
 

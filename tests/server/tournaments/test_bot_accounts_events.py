@@ -14,8 +14,8 @@ import subprocess
 import httpx
 import pytest
 
+from tests.security.outside import bearer
 from tests.security.test_bot_api import bot_run
-from tests.security.test_tokens import bearer
 from tests.server.processes import Server
 from tests.server.tournaments.checks import assert_standings_of_games
 from tests.server.tournaments.test_events_server import (
