@@ -5,7 +5,6 @@ on one store in memory stand for two server processes on one database."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -23,7 +22,7 @@ from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
-from tests.server.conftest import ADA, BOB, Recorder, play_out
+from tests.server.conftest import ADA, BOB, Recorder, eventually, play_out
 
 WAIT = 20.0
 
@@ -73,14 +72,6 @@ async def hubs(store: FlakyStore) -> AsyncIterator[tuple[TableHub, TableHub]]:
         await runner.close()
 
 
-async def _until(check: Any) -> None:
-    for _ in range(int(WAIT / 0.01)):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("not reached in time")
-
-
 async def test_a_bot_move_that_could_not_be_stored_is_tried_again(
     hubs: tuple[TableHub, TableHub], store: FlakyStore
 ) -> None:
@@ -118,7 +109,7 @@ async def test_a_failed_catch_up_is_tried_again_until_it_succeeds(
     table, live, watcher = await _two_processes(hubs)
     store.reads_to_fail = 3
     await here.catch_up.on_remote({"kind": "move", "table": table, "node": "there"})
-    await _until(lambda: live.info.version == 1)
+    await eventually(lambda: live.info.version == 1, WAIT)
     assert store.failed == 3
     assert watcher.last("view")["version"] == 1
 
