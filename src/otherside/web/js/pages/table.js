@@ -94,6 +94,7 @@ function tablePage(state) {
   state.rerender = () => { renderActions(); renderBoard(); };
   const chat = createChat(byId("chat-lines"), byId("chat-form"), (text) => send({ type: "chat", text }), dock);
   let logFilled = false;
+  let loggedLive = false;  // a line logged live since the history was last asked for
   const typed = createTypedMoves({ form: byId("typed-form"), input: byId("typed-move"), list: byId("typed-legal"), spoken: byId("spoken") }, play);
   // The whole position in words on demand, for the boards that can say it.
   if (board.position) {
@@ -176,10 +177,17 @@ function tablePage(state) {
   }
 
   async function fillLog() {
-    // After a reload the log is rebuilt from the game so far, as this seat saw it.
+    // After a reload the log is rebuilt from the game so far, as this seat saw it. A move
+    // logged live while the history was on its way may be missing from it (read before the
+    // move): the history is asked for again, so that the rebuilt log does not drop that line.
     logFilled = true;
-    const history = await api("GET", `/api/tables/${state.tableId}/history`).catch(() => null);
-    if (!history) return;
+    let history = null;
+    for (let tries = 0; tries < 5; tries += 1) {
+      loggedLive = false;
+      history = await api("GET", `/api/tables/${state.tableId}/history`).catch(() => null);
+      if (!history || !loggedLive) break;
+    }
+    if (!history || loggedLive) return;  // the live lines stand as they are
     log.reset();
     for (const view of history.views) log.add(view, board.describe(view, seatNames(state)));
   }
@@ -205,7 +213,10 @@ function tablePage(state) {
     } else if (message.type === "view") {
       const before = state.frame;
       const previous = before && before.version < message.version ? before.view : null;
-      if (previous) log.add(message.view, board.describe(message.view, seatNames(state)));
+      if (previous) {
+        log.add(message.view, board.describe(message.view, seatNames(state)));
+        loggedLive = true;
+      }
       // A takeback took the game back: the log is told again from the game as it now is.
       const undone = before && message.version < before.version;
       if (undone) toast(t("The last move was taken back."), 5000);
