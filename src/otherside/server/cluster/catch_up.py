@@ -50,7 +50,10 @@ async def refresh(services: Services, live: LiveTable) -> None:
     # The moves are read in another transaction than ``info``, and others may have been
     # committed in between: replay only up to ``info.version``, the version stored below.
     upto = info.version
-    if info.status != "waiting" and (known is None or info.version < known):
+    # A takeback since (the count differs) may be followed by moves up to the version held
+    # here or beyond: the moves after it are another line, so the game is rebuilt.
+    taken_back = info.takebacks != live.info.takebacks
+    if info.status != "waiting" and (known is None or info.version < known or taken_back):
         live.state = await stored_state(store, live.game, live.game_clock, info)
     elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
         moves = await store.moves_after(live.id, known or 0, upto=upto)

@@ -227,7 +227,10 @@ class MemoryTableStore:
         held = stored.info.takeback
         if held is None or held.version != info.version:
             raise StaleWrite(f"no takeback is open at table {info.id}")
-        stored.info = _timed(replace(stored.info, version=version, takeback=None), plan, now)
+        back = replace(
+            stored.info, version=version, takeback=None, takebacks=stored.info.takebacks + 1
+        )
+        stored.info = _timed(back, plan, now)
         del stored.moves[version:]
 
     async def takeback(self, table_id: str, request: TakebackRequest, asked: bool) -> None:

@@ -107,6 +107,10 @@ class GameTable(Base):
     takeback_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_plies: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The takebacks accepted so far: it only grows, so that with ``version`` (which a takeback
+    # lowers) it names one position in the table's history — an action a client chose before
+    # a takeback is told from one chosen after it at the same version.
+    takebacks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"

@@ -97,6 +97,8 @@ class TableInfo:
     rematch_id: str | None = None
     # The takeback asked for last (open while ``version`` is still its version).
     takeback: TakebackRequest | None = None
+    # The takebacks accepted so far (it never goes down, where ``version`` does).
+    takebacks: int = 0
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""
