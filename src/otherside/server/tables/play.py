@@ -98,6 +98,11 @@ async def apply_action(
     may_act = actors(state)
     at_once = plays_at_once(state)
     late = version < live.info.version
+    simultaneous = is_simultaneous(state)
+    if version != live.info.version and not simultaneous and not at_once:
+        # One seat at a time: an action chosen for another position is stale, whoever's turn
+        # it is now ("not your turn" would puzzle a player who acted on their turn).
+        raise _stale(version, live.info.version)
     if seat not in may_act and at_once and not late:
         # The game says why this seat waits ("you have said you are done this round", "a
         # token must be turned first"), not a turn order that several seats at once lack.
@@ -112,7 +117,6 @@ async def apply_action(
             seat=seat + 1,
             seats=", ".join(str(s + 1) for s in may_act),
         )
-    simultaneous = is_simultaneous(state)
     if version != live.info.version and not simultaneous:
         if at_once and late:
             # Sent while the seat could still act (a piece moved as the round's clock ran
@@ -120,12 +124,7 @@ async def apply_action(
             raise ProtocolError(
                 "stale", N_("too late: the game moved on before your action arrived")
             )
-        raise ProtocolError(
-            "stale",
-            N_("your action was for version {version}; the game is at version {now}"),
-            version=version,
-            now=live.info.version,
-        )
+        raise _stale(version, live.info.version)
     try:
         action = state.parse_action(text)
         after = apply_as(state, seat, action)
@@ -142,3 +141,13 @@ async def apply_action(
         await apply_action(
             services, live, seat, live.info.version, text, live.info.takebacks, retried=True
         )
+
+
+def _stale(version: int, now: int) -> ProtocolError:
+    """The refusal of an action chosen at ``version`` when the game is at ``now``."""
+    return ProtocolError(
+        "stale",
+        N_("your action was for version {version}; the game is at version {now}"),
+        version=version,
+        now=now,
+    )
