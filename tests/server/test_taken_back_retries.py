@@ -6,7 +6,8 @@ since — a move sent before it, delivered or retried after it at the very versi
 back (the same board, but the player meant the line taken back), and an answer to a request
 that was taken back with its move — and changes nothing. An action sent again after it was
 applied, and still standing, is the same action: answered with the view, played once (also
-across a takeback of later moves, and through a process that had not heard of it yet).
+across a takeback of later moves, and through a process that had not heard of it yet). A
+program's stream tells its turn again when a takeback brings its version back.
 
 Over real websockets against a real server process on SQLite and on PostgreSQL (where the
 takeback is accepted through another process, and the count outlives a restart); the cases
@@ -28,6 +29,7 @@ from sqlalchemy import create_engine, text
 
 from otherside.core.simultaneous import legal_actions_of
 from otherside.server.cluster.catch_up import Refresh
+from otherside.server.http.feed import FeedWatch
 from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables.play import Play
@@ -269,3 +271,42 @@ async def test_a_process_catching_up_after_a_takeback_and_a_new_move_shows_the_n
     with pytest.raises(ProtocolError) as refused:
         await there.ask(table, Play(mover.user, 0, plies[0], 0))
     assert refused.value.code == "stale"
+
+
+async def test_a_program_is_told_its_turn_again_when_a_takeback_brings_its_version_back(
+    app: FastAPI,
+) -> None:
+    players = await people(app, 2)
+    table = await table_with(app, players, game="versus")
+    hub = hub_of(app)
+    live = await hub.live(table)
+    assert live.state is not None
+    seat = live.info.to_move[0]
+    mover = _mover(players, live.info.seats[seat].user_id)
+    program = _mover(players, live.info.seats[1 - seat].user_id)
+    # The other player's stream watches the table as ``/api/stream/events`` does.
+    events: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+    await hub.attach(table, FeedWatch(program.user, events, "en"))
+
+    def turns() -> list[dict[str, Any]]:
+        told = []
+        while not events.empty():
+            event = events.get_nowait()
+            if isinstance(event, dict) and event["type"] == "yourTurn":
+                told.append(event)
+        return told
+
+    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
+    await hub.ask(table, Play(mover.user, 0, plies[0], 0))
+    (turn,) = turns()
+    assert (turn["version"], turn["takebacks"]) == (1, 0)
+    await hub.ask(table, Takeback(mover.user, 1, "ask", 0))
+    await hub.ask(table, Takeback(program.user, 1, "accept", 0))
+    await hub.ask(table, Play(mover.user, 0, plies[1], 1))
+    # Version 1 again, another position: the program's turn is told again, with the count it
+    # sends back.
+    (turn,) = turns()
+    assert (turn["version"], turn["takebacks"]) == (1, 1)
+    assert turn["view"] == live.game.view(live.state, 1 - seat)
+    done = await hub.ask(table, Play(program.user, 1, turn["legal"][0], turn["takebacks"]))
+    assert done is True and live.info.version == 2
