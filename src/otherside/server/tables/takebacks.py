@@ -18,8 +18,9 @@ go, but kept by the server, since taking a move back is no rule of the game.
 
 Refused, changing nothing (a :class:`ProtocolError` with its code): by a spectator, before or
 after the game, in a rated game or a game without takebacks, against a bot, on a version that is
-not the table's or was seen before a takeback (:mod:`.positions`), asked twice while a request is open, without an own move to take back, and an
-answer with no request of the other player open. A request lapses when the game moves on.
+not the table's or was seen before a takeback (:mod:`.positions`), asked twice while a
+request is open, without an own move to take back, and an answer with no request of the other
+player open. A request lapses when the game moves on.
 """
 
 from __future__ import annotations

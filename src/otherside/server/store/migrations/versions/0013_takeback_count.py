@@ -21,9 +21,7 @@ depends_on = None
 def upgrade() -> None:
     """Add the count, 0 for every table so far (a takeback before it is not told apart)."""
     with op.batch_alter_table("game_tables") as batch:
-        batch.add_column(
-            sa.Column("takebacks", sa.Integer(), nullable=False, server_default="0")
-        )
+        batch.add_column(sa.Column("takebacks", sa.Integer(), nullable=False, server_default="0"))
 
 
 def downgrade() -> None:
