@@ -191,10 +191,11 @@ def test_docstring_references_name_what_exists(path: Path) -> None:
     """A docstring that names a module, class, function or attribute names one that exists
     (a reference left behind by a rename or a move is drift)."""
     missing = [
-        f"{_rel(path)}:{line} ({owner}): :{role}:`{target}`"
+        f"{_rel(path)}:{line} ({owner}): :{role}:`{' '.join(target.split())}`"
+        + (" (split across lines: keep a reference on one line)" if "\n" in target else "")
         for line, owner, text in _docstrings(path)
         for role, target in REFERENCE.findall(text)
-        if not _resolves(target, path)
+        if "\n" in target or not _resolves(target, path)
     ]
     assert not missing, (
         "docstrings refer to names that do not exist (renamed, moved or never written); "
