@@ -7,7 +7,9 @@ back (the same board, but the player meant the line taken back), and an answer t
 that was taken back with its move — and changes nothing. An action sent again after it was
 applied, and still standing, is the same action: answered with the view, played once (also
 across a takeback of later moves, and through a process that had not heard of it yet). A
-program's stream tells its turn again when a takeback brings its version back.
+program's stream tells its turn again when a takeback brings its version back. A process that
+has not heard of a takeback neither writes a move on the old line (the database's version
+being the same again) nor follows a move of the new one as if it were of its line.
 
 Over real websockets against a real server process on SQLite and on PostgreSQL (where the
 takeback is accepted through another process, and the count outlives a restart); the cases
@@ -20,6 +22,8 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +32,12 @@ from fastapi import FastAPI
 from sqlalchemy import create_engine, text
 
 from otherside.core.simultaneous import legal_actions_of
-from otherside.server.cluster.catch_up import Refresh
+from otherside.server.cluster.catch_up import Follow, Refresh
+from otherside.server.cluster.moves import NotedMove
 from otherside.server.http.feed import FeedWatch
 from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.db import sqlite_url
+from otherside.server.store.records import Timing
 from otherside.server.tables.play import Play
 from otherside.server.tables.takebacks import Takeback
 from tests.server.conftest import Player, hub_of, people, postgres_database, running, table_with
@@ -310,3 +316,51 @@ async def test_a_program_is_told_its_turn_again_when_a_takeback_brings_its_versi
     assert turn["view"] == live.game.view(live.state, 1 - seat)
     done = await hub.ask(table, Play(program.user, 1, turn["legal"][0], turn["takebacks"]))
     assert done is True and live.info.version == 2
+
+
+async def test_a_process_behind_a_takeback_neither_writes_nor_follows_a_move_on_the_old_line(
+    apps: tuple[FastAPI, FastAPI, str],
+) -> None:
+    first, second, url = apps
+    players = await people(first, 2)
+    table = await table_with(first, players, game="versus")
+    here, there = hub_of(first), hub_of(second)
+    live = await here.live(table)
+    assert live.state is not None
+    seat = live.info.to_move[0]
+    mover = _mover(players, live.info.seats[seat].user_id)
+    other = _mover(players, live.info.seats[1 - seat].user_id)
+    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
+    await here.ask(table, Play(mover.user, 0, plies[0], 0))
+    behind = await there.live(table)  # at version 1 of the first line
+    assert behind.state is not None
+    old_line = behind.state
+    await here.ask(table, Takeback(mover.user, 1, "ask", 0))
+    await here.ask(table, Takeback(other.user, 1, "accept", 0))
+    await here.ask(table, Play(mover.user, 0, plies[1], 1))
+    # The second process has heard nothing: to it the table is still at version 1 of the
+    # first line. A reply chosen there is not written after the other line's move (the
+    # database's version is the same): refused, and the process catches up.
+    reply = next(str(a) for a in legal_actions_of(old_line, 1 - seat) if ">" in str(a))
+    with pytest.raises(ProtocolError) as refused:
+        await there.ask(table, Play(other.user, 1, reply, 0))
+    assert refused.value.code == "stale"
+    moves = "SELECT count(*) FROM moves WHERE table_id = :t"
+    assert _scalar(url, moves, t=table) == 1
+    assert behind.info.takebacks == 1 and behind.state is not None
+    assert live.game.view(behind.state, None) == live.game.view(live.state, None)
+
+    # A move heard from a process that had not seen the takeback (its note counts none) is
+    # not followed: the process reads the database instead.
+    legal = legal_actions_of(live.state, 1 - seat)
+    answer = next(str(a) for a in legal if ">" in str(a))
+    await here.ask(table, Play(other.user, 1, answer, 1))
+    plan = Timing(live.info.to_move, live.info.turn_started_at, live.info.deadline_at, None, {})
+    at = live.info.updated_at or datetime.now(UTC)
+    stale_note = NotedMove(2, 1 - seat, answer, at, plan, takebacks=0)
+    assert await there.ask(table, Follow(stale_note)) is False
+    assert behind.info.version == 1
+    # The same move, noted with the count, is followed.
+    assert await there.ask(table, Follow(replace(stale_note, takebacks=1))) is True
+    assert behind.info.version == 2
+    assert live.game.view(behind.state, None) == live.game.view(live.state, None)

@@ -114,8 +114,13 @@ class Follow:
     async def run(self, live: LiveTable, services: Services) -> bool:
         """``True`` once the table has the move (applied now, or known already); ``False`` if
         it must catch up with the database instead (nothing changed): the table is not at the
-        version just before, the game is not in play here, or the move does not apply here."""
+        version just before (or not after as many takebacks), the game is not in play here, or
+        the move does not apply here."""
         move, info, state = self.move, live.info, live.state
+        if move.takebacks != info.takebacks:
+            # A takeback here or there that the other has not seen: the same version may be
+            # another position; the database says which.
+            return False
         if info.version >= move.version:
             return True  # a catch-up or a load read it from the database first
         if info.version != move.version - 1 or info.status != "playing" or state is None:

@@ -208,6 +208,8 @@ class MemoryTableStore:
         forfeit: bool = False,
     ) -> dict[int, float]:
         stored = self._at(info.id, info.version)
+        if stored.info.takebacks != info.takebacks:
+            raise StaleWrite(f"table {info.id} had a takeback since version {info.version}")
         moved = replace(
             stored.info,
             version=info.version + 1,

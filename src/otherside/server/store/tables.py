@@ -205,14 +205,25 @@ class SqlTableStore:
 
         def write(batch: Batch) -> dict[int, float]:
             # The hot path: rows of statements built once, sent with the other tables' moves.
-            add_move(batch, info.id, number, seat, action, final_record, outcome, plan, now)
+            add_move(
+                batch,
+                info.id,
+                number,
+                seat,
+                action,
+                final_record,
+                outcome,
+                plan,
+                now,
+                info.takebacks,
+            )
             if forfeit:
                 save_seat(batch.connection, info.id, info.seats[seat], now)
             if self.cluster.shared:
                 # The move itself, so that the others need not read it back (whole unless the
                 # game ended or a seat was given up: those are read from the database).
                 whole = outcome is None and not forfeit
-                note = move_note(number, seat, action, plan, now, whole=whole)
+                note = move_note(number, seat, action, plan, now, whole, info.takebacks)
                 self._announce(batch, info.id, "move", **note)
             return _rate(batch.session, info, outcome, now) if outcome is not None else {}
 
