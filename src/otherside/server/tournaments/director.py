@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from otherside.server.accounts.sessions import UserInfo
+from otherside.server import faults
 from otherside.server.clock import Clock
 from otherside.server.ratings.rated import ratings_of
 from otherside.server.store.db import Database
@@ -46,6 +47,8 @@ from otherside.server.tournaments.swiss import Pairing, pair_swiss
 
 log = logging.getLogger("otherside.server")
 UNRATED = 1500.0  # where a person without a rating in the game, or a bot, is seeded
+BOARD_MADE = "event_board_made"  # test moments (:mod:`~otherside.server.faults`)
+BOARD_STARTED = "event_board_started"
 LEASE = 30.0  # seconds an event stays with the process directing it after its last check
 
 
@@ -233,7 +236,9 @@ class Director:
                 seats,
             )
             table_id = made.id
+            await faults.moment(BOARD_MADE)
             await self.hub.ask(table_id, start)
+            await faults.moment(BOARD_STARTED)
             await self.db.run(
                 lambda s: events.set_table(s, event.id, game.round, game.board, made.id)
             )
