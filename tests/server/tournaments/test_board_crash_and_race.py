@@ -21,7 +21,7 @@ import sqlalchemy
 
 from otherside.server.faults import CRASH_AT, HOLD_AT
 from otherside.server.store.db import sqlite_url
-from otherside.server.tournaments.director import BOARD_MADE, BOARD_STARTED
+from otherside.server.tournaments.boards import BOARD_MADE, BOARD_STARTED
 from tests.security.outside import COOKIE
 from tests.server.conftest import eventually, postgres_database
 from tests.server.processes import REQUEST_SECONDS, Server, free_port

@@ -17,8 +17,10 @@ from otherside.server.ratings import elo
 from otherside.server.ratings.rated import places
 from otherside.server.store.records import (
     ChatRow,
+    EventBoard,
     LimitReached,
     MoveRow,
+    Opening,
     SeatInfo,
     StaleWrite,
     TableInfo,
@@ -46,6 +48,7 @@ class MemoryTableStore:
         self._tables: dict[str, _Stored] = {}
         self._ratings: dict[tuple[str, int], float] = {}
         self.history: list[tuple[str, str, int, float, float]] = []  # game, table, user…
+        self.boards: dict[EventBoard, str] = {}  # the table made for each event's board
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """The whole record of a table (written when its game ends)."""
@@ -111,6 +114,31 @@ class MemoryTableStore:
         return self._add(
             lambda table_id: created(table_id, owner, game, players, options, pace, now, seats)
         )
+
+    async def create_board(
+        self,
+        board: EventBoard,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        pace: Pace,
+        seats: Sequence[SeatInfo],
+        start: Opening,
+    ) -> str:
+        if board in self.boards:
+            raise StaleWrite(f"board {board} has a table already")
+        now = start.now
+        table_id = self._add(
+            lambda table_id: created(
+                table_id, owner, game, players, start.options, pace, now, seats
+            )
+        )
+        stored = self._tables[table_id]
+        started = replace(stored.info, status="playing", version=0, rated=start.rated)
+        stored.initial = stored.record = start.record
+        stored.info = _timed(started, start.plan, now)
+        self.boards[board] = table_id
+        return table_id
 
     def _add(self, made: Callable[[str], TableInfo]) -> str:
         """Keep the waiting table ``made`` gives for a new id; the id."""
