@@ -71,10 +71,8 @@ class TableStore(Protocol):
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
-        seats: Sequence[SeatInfo] = (),
     ) -> str:
-        """A new waiting table with its owner in seat 0 (or with ``seats``: an event's
-        entrants, seated as the table is made); its id. With ``most_waiting``,
+        """A new waiting table with its owner in seat 0; its id. With ``most_waiting``,
         :class:`LimitReached` instead if the owner already hosts that many open tables where
         they sit (counted in the write's transaction, so simultaneous creates count)."""
         ...

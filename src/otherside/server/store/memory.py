@@ -107,12 +107,11 @@ class MemoryTableStore:
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
-        seats: Sequence[SeatInfo] = (),
     ) -> str:
         if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
             raise LimitReached(most_waiting)
         return self._add(
-            lambda table_id: created(table_id, owner, game, players, options, pace, now, seats)
+            lambda table_id: created(table_id, owner, game, players, options, pace, now)
         )
 
     async def create_board(

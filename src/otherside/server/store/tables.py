@@ -112,7 +112,6 @@ class SqlTableStore:
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
-        seats: Sequence[SeatInfo] = (),
     ) -> str:
         def write(batch: Batch) -> str | None:
             connection = batch.connection
@@ -123,9 +122,8 @@ class SqlTableStore:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
-            made = create_table(connection, owner.id, game, players, options, pace, now, seats)
-            seated = [s.user_id for s in seats if s.user_id is not None] or [owner.id]
-            self._announce(batch, made, SEATED, users=seated)
+            made = create_table(connection, owner.id, game, players, options, pace, now)
+            self._announce(batch, made, SEATED, users=[owner.id])
             return made
 
         made = await self.writer.write(write)
