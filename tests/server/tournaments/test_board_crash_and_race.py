@@ -220,3 +220,29 @@ async def test_another_process_cannot_seat_or_start_an_event_board_as_it_is_made
     for answer in seat_changes:
         assert answer.status_code == 409, answer.text
         assert answer.json()["code"] == "seats_locked", answer.text
+
+
+async def test_the_host_cannot_stop_an_event_game_of_bots(tmp_path: Path) -> None:
+    # A host may stop their own game of bots in the lobby; stopping an event's would decide
+    # its result. The bots think for a minute, so the game is still in play when asked.
+    server = Server(sqlite_url(tmp_path / "events.db"), free_port(), bot_delay=60.0)
+    try:
+        async with person(server.url, "host") as host:
+            body = {"game": "versus", "kind": "swiss", "rounds": 1, "open_to": "bots"}
+            made = await host.post("/api/tournaments", json=body)
+            assert made.status_code == 201, made.text
+            event_id = made.json()["id"]
+            for bot in ("random", "greedy"):
+                added = await host.post(f"/api/tournaments/{event_id}/bots", json={"bot": bot})
+                assert added.status_code == 200, added.text
+            started = await host.post(f"/api/tournaments/{event_id}/start")
+            assert started.status_code == 200, started.text
+            (game,) = started.json()["games"]
+
+            stopped = await host.post(f"/api/tables/{game['table_id']}/stop")
+            assert stopped.status_code == 409, stopped.text
+            assert stopped.json()["code"] == "event_table", stopped.text
+            table = await host.get(f"/api/tables/{game['table_id']}")
+            assert table.json()["status"] == "playing", table.text
+    finally:
+        server.kill()

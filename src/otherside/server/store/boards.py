@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Table, bindparam, update
 
 from otherside.server.store.models import TournamentGame
 from otherside.server.store.records import EventBoard, Opening, SeatInfo, StaleWrite
-from otherside.server.store.writes import create_table, save_start
+from otherside.server.store.writes import TABLES, create_table, save_start
 from otherside.server.tables.pace import Pace
 
 GAMES = cast(Table, TournamentGame.__table__)
@@ -33,6 +33,9 @@ _CLAIM = (
         GAMES.c.table_id.is_(None),
     )
     .values(table_id=bindparam("g_table"))
+)
+_OF_EVENT = (
+    update(TABLES).where(TABLES.c.id == bindparam("t_id")).values(event_id=bindparam("t_event"))
 )
 
 
@@ -56,6 +59,7 @@ def create_board(
     options, now = start.options, start.now
     table_id = create_table(connection, owner_id, game, players, options, pace, now, seats)
     save_start(connection, table_id, options, start.record, start.rated, start.plan, now)
+    connection.execute(_OF_EVENT, {"t_id": table_id, "t_event": board.event_id})
     where = {"g_event": board.event_id, "g_round": board.round, "g_board": board.board}
     if connection.execute(_CLAIM, {**where, "g_table": table_id}).rowcount != 1:
         raise StaleWrite(f"board {board} has a table already")

@@ -133,7 +133,9 @@ class MemoryTableStore:
             )
         )
         stored = self._tables[table_id]
-        started = replace(stored.info, status="playing", version=0, rated=start.rated)
+        started = replace(
+            stored.info, status="playing", version=0, rated=start.rated, event_id=board.event_id
+        )
         stored.initial = stored.record = start.record
         stored.info = _timed(started, start.plan, now)
         self.boards[board] = table_id

@@ -98,6 +98,8 @@ class TableInfo:
     rematch_id: str | None = None
     # The takeback asked for last (open while ``version`` is still its version).
     takeback: TakebackRequest | None = None
+    # The event whose board this is (its director's table, which no lobby request changes).
+    event_id: str | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""
