@@ -1,13 +1,15 @@
 """An event's board made whole: the game's table seated with its entrants, started, and
-recorded as the board's in one write (:meth:`~otherside.server.store.contract.TableStore.
-create_board`), then taken into this process's memory and its bots and clock set going.
+recorded as the board's in one write
+(:meth:`~otherside.server.store.contract.TableStore.create_board`), then taken into this
+process's memory and its bots and clock set going.
 
-The start is decided by the rules the lobby's own start uses (:mod:`~otherside.server.tables.
-seat_rules`: the game's first state, rated only when the event is, the clocks), on the table as
-it will be written; only where it is written differs. A table born started cannot be sat at,
-filled with bots or started by a lobby request of any server process (its seats are locked
-from the first moment others can see it), and a table born with its record cannot outlive a
-crash as a game no event knows.
+The start is decided by the rules the lobby's own start uses
+(:mod:`~otherside.server.tables.seat_rules`: the game's first state, rated only when the event
+is, the clocks), on the table as it will be written; only where it is written differs. A table
+born started cannot be sat at, filled with bots or started by a lobby request of any server
+process (its seats are locked from the first moment others can see it), and a table born with
+its record cannot outlive a crash as a game no event knows. It names its event, too, so that a
+lobby request that would change a game in play (its host stopping a game of bots) refuses it.
 """
 
 from __future__ import annotations
