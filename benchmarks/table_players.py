@@ -81,6 +81,18 @@ class Tally:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
+@dataclass
+class Seen:
+    """A view that acknowledges a pending action: its table, the move's version, the action,
+    the milliseconds from sending it, and when (monotonic)."""
+
+    table: str
+    version: int
+    action: str
+    ms: float
+    at: float
+
+
 class Route:
     """The servers a pair may reach, its own first; a refused connection moves it on."""
 
@@ -134,12 +146,12 @@ class Pair:
         if self.keep_times:
             self.tally.last_step[self.slot] = f"{time.monotonic():.1f} {words}"
 
-    def acknowledged(self, table_id: str, version: int, action: str, sent: float) -> None:
-        now = time.monotonic()
-        self.tally.acknowledged.append((table_id, version, action))
-        if self.window.open():
+    def acknowledged(self, seen: Seen) -> None:
+        now = seen.at
+        self.tally.acknowledged.append((seen.table, seen.version, seen.action))
+        if self.window.measure_from <= now <= self.window.deadline:
             self.tally.moves += 1
-            self.tally.latencies.append(1000 * (time.perf_counter() - sent))
+            self.tally.latencies.append(seen.ms)
         killed = self.kill_at.value
         if killed and now > killed and self.slot not in self.tally.back_after_kill:
             self.tally.back_after_kill[self.slot] = now
@@ -200,6 +212,9 @@ class Pair:
     async def seat(self, cookie: str, table_id: str) -> bool:
         """Play one seat until the game ends (True) or the window closes (False)."""
         pending: tuple[int, str, float] | None = None  # version sent at, action, perf time
+        # A view past the pending action's version, not yet sure to be its move: a view of
+        # another process's move (a catch-up) can come just before the action's refusal.
+        seen: Seen | None = None
         retry = FIRST_RETRY
         connected_before = False
         while time.monotonic() < self.window.deadline:
@@ -235,9 +250,9 @@ class Pair:
                         if kind == "error":
                             self.tally.error(message.get("code", "error"))
                             self.step(f"table {table_id}: error {message.get('code')}")
-                            # The action was refused, not played: a later view is somebody
-                            # else's move, not its acknowledgement.
-                            pending = None
+                            # The action was refused, not played: the view before the refusal
+                            # was somebody else's move, and so is any later one.
+                            pending = seen = None
                             last -= 1  # the view that follows a refusal is to be acted on
                             continue
                         if kind != "view" or message["version"] <= last:
@@ -246,12 +261,20 @@ class Pair:
                         self.step(
                             f"table {table_id}: view {version}, legal {len(message['legal'])}"
                         )
+                        if seen is not None:  # no refusal came after it
+                            self.acknowledged(seen)
+                            seen = None
                         if pending is not None and version > pending[0]:
-                            self.acknowledged(table_id, pending[0] + 1, pending[1], pending[2])
+                            ms = 1000 * (time.perf_counter() - pending[2])
+                            seen = Seen(table_id, pending[0] + 1, pending[1], ms, time.monotonic())
                             pending = None
                         if message["view"].get("outcome") is not None:
+                            if seen is not None:
+                                self.acknowledged(seen)
                             return True
                         if time.monotonic() > self.window.deadline:
+                            if seen is not None:
+                                self.acknowledged(seen)
                             return False
                         if message["legal"]:
                             if self.think:
@@ -265,6 +288,9 @@ class Pair:
                 self.tally.error(f"no message for {SILENCE:.0f} s")
                 self.step(f"table {table_id}: no message for {SILENCE:.0f} s")
             except websockets.ConnectionClosed as exc:
+                if seen is not None:  # taken as the move's: no refusal can come any more
+                    self.acknowledged(seen)
+                    seen = None
                 # Dropped: reconnect to the same server first, as the page does.
                 code = exc.rcvd.code if exc.rcvd else None
                 self.step(f"table {table_id}: closed ({code})")
