@@ -240,8 +240,9 @@ class ApiToken(Base):
 
 
 class EmailLink(Base):
-    """The pending confirmation link of an account's address (:mod:`otherside.server.accounts.
-    email_links`): one per account, replaced by each new one; only its SHA-256 is kept."""
+    """The pending confirmation link of an account's address
+    (:mod:`otherside.server.accounts.email_links`): one per account, replaced by each new one;
+    only its SHA-256 is kept."""
 
     __tablename__ = "email_links"
 
