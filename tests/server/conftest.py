@@ -310,9 +310,9 @@ class _Collect:
         return "250 OK"
 
 
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    """An SMTP server started for the test (aiosmtpd), collecting what it is sent."""
+@contextmanager
+def smtp_server() -> Iterator[Mailbox]:
+    """An SMTP server on loopback (aiosmtpd) for the block, collecting what it is sent."""
     from aiosmtpd.controller import Controller
 
     from tests.server.processes import free_port
@@ -325,6 +325,13 @@ def mailbox() -> Iterator[Mailbox]:
         yield Mailbox(f"smtp://127.0.0.1:{port}", messages)
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """An SMTP server started for the test (:func:`smtp_server`)."""
+    with smtp_server() as box:
+        yield box
 
 
 PUBLIC_URL = "http://games.example"

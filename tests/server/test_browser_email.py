@@ -1,8 +1,8 @@
 """The reminder address in real Chromium, on a computer in English and on a phone in German: the
 lobby says an address just given is not confirmed and offers its link again; the link replaced
 by the new one is refused on its page; the new link's page confirms only when its button is
-pressed; the lobby then says confirmed. Through a server process that mails to an SMTP server
-the test starts. Screenshots go to ``SHOTS``."""
+pressed; the lobby then says confirmed (both pages pass axe). Through a server process that
+mails to an SMTP server the test starts. Screenshots go to ``SHOTS``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import httpx
 import pytest
 
 from otherside.server.store.db import sqlite_url
+from tests.server.axe import report, violations
 from tests.server.browsing import shot_and_fit
-from tests.server.conftest import Mailbox, link_token
+from tests.server.conftest import Mailbox, link_token, smtp_server
 from tests.server.processes import REQUEST_SECONDS, Server
 
 pytestmark = pytest.mark.browser
@@ -47,30 +48,21 @@ WORDS = {
 def mailing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Mailbox]]:
     """A server process on SQLite mailing to an SMTP server of the test: its address and the
     mailbox."""
-    from aiosmtpd.controller import Controller
-
-    from tests.server.conftest import _Collect
-    from tests.server.processes import free_port
-
-    box = Mailbox("", [])
-    port = free_port()
-    controller = Controller(_Collect(box.messages), hostname="127.0.0.1", port=port)
-    controller.start()
-    url = sqlite_url(tmp_path_factory.mktemp("mail") / "otherside.db")
-    process = Server(
-        url,
-        None,
-        "--bot-workers",
-        "0",
-        "--smtp",
-        f"smtp://127.0.0.1:{port}",
-        limits=("signups_per_address=1000",),
-    )
-    try:
-        yield process.url, box
-    finally:
-        process.kill()
-        controller.stop()
+    with smtp_server() as box:
+        url = sqlite_url(tmp_path_factory.mktemp("mail") / "otherside.db")
+        process = Server(
+            url,
+            None,
+            "--bot-workers",
+            "0",
+            "--smtp",
+            box.url,
+            limits=("signups_per_address=1000",),
+        )
+        try:
+            yield process.url, box
+        finally:
+            process.kill()
 
 
 def mails_to(box: Mailbox, address: str, count: int) -> list[Any]:
@@ -108,6 +100,8 @@ def test_the_lobby_shows_whether_the_address_is_confirmed(
     (first,) = mails_to(box, address, 1)
     assert first["Subject"] == words["subject"]  # in the reader's language: none chosen
     shot_and_fit(page, f"email-unconfirmed-{width}")
+    found = violations(page)
+    assert not found, report(found)
 
     page.click("#email-resend")
     first_link, second = [link_token(m) for m in mails_to(box, address, 2)]
@@ -128,6 +122,8 @@ def test_the_lobby_shows_whether_the_address_is_confirmed(
         # The page opened: nothing confirmed before the button is pressed.
         assert me.get("/api/me").json()["user"]["email_confirmed"] is False
         shot_and_fit(page, f"email-confirm-page-{width}")
+        found = violations(page)
+        assert not found, report(found)
         page.click("#confirm")
         page.wait_for_selector("#confirm-result.ok", timeout=WAIT)
         assert words["done"] in page.inner_text("#confirm-result") and address in page.inner_text(
