@@ -4,6 +4,7 @@ there (server/accounts/email_links.py, server/http/email.py): through a real SMT
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -261,3 +262,16 @@ async def test_without_a_mail_server_nothing_is_sent_and_asking_again_says_so(
     assert given.json() == {"email": "ada@example.org", "confirmed": False, "sent": False}
     again = await ada.http.post("/api/me/email/resend")
     assert again.status_code == 503 and again.json()["code"] == "no_mail"
+
+
+async def test_a_link_sent_twice_at_once_confirms_once(database_url: str, mailbox: Mailbox) -> None:
+    clock = ManualClock()
+    async with mailing(database_url, mailbox, clock) as app:
+        (ada,) = await registered(app, "Ada")
+        await ada.http.post("/api/me/email", json={"email": "ada@example.org"})
+        token = link_token(mailbox.messages[-1])
+        tries = [Player(client(app), ada.user) for _ in range(4)]
+        answers = await asyncio.gather(*(confirm(t, token) for t in tries))
+        assert sorted(a.status_code for a in answers) == [200, 410, 410, 410]
+        assert {a.json().get("code") for a in answers if a.status_code == 410} == {"link_used"}
+        assert await state(ada) == ("ada@example.org", True)
