@@ -111,6 +111,9 @@ class GameTable(Base):
     takeback_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_plies: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The event whose board this table is (made by its director, born started); NULL for a
+    # table of the lobby. The lobby's requests change no event's table.
+    event_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"
