@@ -4,8 +4,8 @@ there: when it was confirmed, and the pending link (hashed) with its expiry.
 Every address given before this revision counts as unconfirmed: none was ever checked, and one
 may be a stranger's. Its owner confirms it from the lobby ("send again").
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-26
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013"
-down_revision = "0012"
+revision = "0014"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
