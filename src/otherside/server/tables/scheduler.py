@@ -6,8 +6,9 @@ whose deadline has come (:mod:`.deadlines` decides what is due); :meth:`loop` ca
 then sleeps on the injected clock until the next deadline, or until a move moves one earlier.
 Tests move a :class:`~otherside.server.clock.ManualClock` and call :meth:`run_due` themselves.
 
-A reminder goes by e-mail when the server has a mailer and the player an address; either way
-the lobby shows it (the table is marked reminded).
+A reminder goes by e-mail when the server has a mailer and the player a confirmed address
+(:mod:`~otherside.server.accounts.email_links`); either way the lobby shows it (the table is
+marked reminded).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from otherside.server.accounts.languages import mail_address
+from otherside.server.accounts.email_links import mail_address
 from otherside.server.clock import Clock
 from otherside.server.mail import Mailer
 from otherside.server.reminders import reminder_mail
