@@ -19,6 +19,7 @@ Concern → module:
   takeback's writes → :mod:`.takebacks`; an event's board made, started and recorded in one
   write → :mod:`.boards`
 - reading tables (one, the lobby's lists, moves, due deadlines, recent chat) → :mod:`.queries`
+- the database out of reach: telling it from a bug, logging it in one line → :mod:`.outage`
 
 Elsewhere: the rows of accounts, sessions and limits are written by
 :mod:`otherside.server.accounts`; events' by :mod:`otherside.server.tournaments.events`;

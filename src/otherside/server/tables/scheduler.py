@@ -23,6 +23,7 @@ from otherside.server.clock import Clock
 from otherside.server.mail import Mailer
 from otherside.server.reminders import reminder_mail
 from otherside.server.store.db import Database
+from otherside.server.store.outage import log_failure
 from otherside.server.store.queries import due_table_ids, next_deadline
 from otherside.server.tables.deadlines import on_deadline
 from otherside.server.tables.errors import Refused
@@ -94,7 +95,7 @@ class Scheduler:
             except Refused:
                 continue
             except Exception:
-                log.exception("the deadline of table %s failed", table_id)
+                log_failure(log, "the deadline of table %s failed", table_id)
         if self._mail:
             await asyncio.gather(*self._mail, return_exceptions=True)
         # A due table another process owns is theirs to handle: don't spin on it.
@@ -110,7 +111,7 @@ class Scheduler:
                 await self.run_due()
                 upcoming = await self.db.run(next_deadline)
             except Exception:
-                log.exception("the scheduler failed; trying again shortly")
+                log_failure(log, "the scheduler failed; trying again shortly")
                 upcoming = None
             await self._passed_once()
             wait = LONGEST_SLEEP

@@ -29,6 +29,7 @@ from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock
 from otherside.server.ratings.rated import ratings_of
 from otherside.server.store.db import Database
+from otherside.server.store.outage import log_failure
 from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo
 from otherside.server.tables import seat_rules, seating
 from otherside.server.tables.errors import Refused
@@ -128,7 +129,7 @@ class Director:
             try:
                 await self.check()
             except Exception:  # a failed check is tried again: the event must not stall
-                log.exception("tournament check failed")
+                log_failure(log, "tournament check failed")
             await self.clock.sleep(self.every)
 
     async def check(self) -> None:
