@@ -67,6 +67,7 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         rematch_id=row.rematch_id,
         takeback=_takeback(row),
         takebacks=row.takebacks or 0,
+        event_id=row.event_id,
     )
 
 
