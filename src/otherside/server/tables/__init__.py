@@ -26,11 +26,10 @@ Concern → module:
   only, bounded → :mod:`.bot_tables`
 - a seat change, bots put in, the start, a rematch → :mod:`.seating` (commands and writes) on
   the pure decisions of :mod:`.seat_rules`
-- a refusal: :class:`~otherside.server.tables.errors.Refused` (seats, the lobby), its code,
-  status and words → :mod:`.errors`; a play's, a chat line's or a takeback's refusal is a
-  :class:`~otherside.server.live.protocol.ProtocolError` with a code of
-  :data:`~otherside.server.live.protocol.ERROR_CODES`; an engine's refusal in the reader's
-  language → :mod:`.refusals`; a bad setup (game, options, pace, bot spec) in words →
+- a refusal, of anything a table is asked (a seat, the start, a move, a takeback, a chat
+  line): :class:`~otherside.server.tables.errors.Refused`, its code, status and words →
+  :mod:`.errors`; an engine's refusal in the reader's language → :mod:`.refusals`; a bad
+  setup (game, options, pace, bot spec) in words →
   :mod:`.setup_refusals`; how a game ended, in words → :mod:`.outcome_words`
 - the games as the server offers them (title, options, board page) → :mod:`.adapters`
 - a game's seed (the operating system's randomness) → :mod:`.entropy`
