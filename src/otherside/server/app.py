@@ -75,7 +75,7 @@ from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
 from otherside.server.live.nudges import Nudges
 from otherside.server.mail import Mailer, SmtpConfig
-from otherside.server.store.waiting import DATABASE_WAIT, ready_database
+from otherside.server.store.waiting import DATABASE_WAIT, QuietGiveUp, ready_database
 from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -200,6 +200,7 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, http_error_response)
     app.add_exception_handler(RequestValidationError, invalid_response)
     outage.install(app)  # 503 + Retry-After while the database is away
+    app.add_middleware(QuietGiveUp)  # a start that gave up on its database says so in a line
     app.include_router(accounts.router)
     app.include_router(lobby.router)
     app.include_router(replays.router)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
@@ -40,6 +42,30 @@ FOR_GOOD = (
 
 class DatabaseAway(RuntimeError):
     """The database could not be opened: it did not come in time, or refused for good."""
+
+
+class QuietGiveUp:
+    """ASGI middleware: a start that gave up on its database (:class:`DatabaseAway`, its one
+    line logged already) fails without the traceback that Starlette would send uvicorn to log
+    (a page of frameworks' frames under the clear line)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+
+        async def told(message: Any) -> None:
+            # Starlette sends this from the block that caught the exception: it is current.
+            if message["type"] == "lifespan.startup.failed" and isinstance(
+                sys.exc_info()[1], DatabaseAway
+            ):
+                message = {"type": message["type"], "message": ""}
+            await send(message)
+
+        await self.app(scope, receive, told)
 
 
 def short_reason(exc: BaseException) -> str:
