@@ -22,6 +22,7 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
 from otherside.server.store.models import GameTable
+from otherside.server.store.outage import log_failure
 
 log = logging.getLogger("otherside.server")
 NAMESPACE = 0x07E5_0D1E & 0x7FFFFFFF  # the first key of every otherside process lock
@@ -86,7 +87,7 @@ class LivenessLock:
                 raise
             except Exception:
                 self.held.clear()
-                log.exception("lost the liveness lock's connection; again in %.1f s", delay)
+                log_failure(log, "lost the liveness lock's connection; again in %.1f s", delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 

@@ -49,6 +49,7 @@ from otherside.server.cluster.liveness import (
 from otherside.server.cluster.receipts import RECEIPT, Receipts
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
+from otherside.server.store.outage import log_failure
 
 log = logging.getLogger("otherside.server")
 CHANNEL = "otherside_tables"
@@ -209,7 +210,7 @@ class PostgresCluster:
                 raise
             except Exception:
                 self.listening.clear()
-                log.exception("lost the notification connection; reconnecting in %.1f s", delay)
+                log_failure(log, "lost the notification connection; reconnecting in %.1f s", delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
 
@@ -296,7 +297,7 @@ class PostgresCluster:
             except Exception:
                 # Unsure whether our leases still stand: own nothing until the next renewal.
                 self._held.clear()
-                log.exception("could not renew the table leases")
+                log_failure(log, "could not renew the table leases")
             await asyncio.sleep(self.renew_every)
 
     async def _look_for_gone_owners(self, orphans: Orphans, deadlines: Callable[[], None]) -> None:
@@ -314,7 +315,7 @@ class PostgresCluster:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("could not look for server processes that are gone")
+                log_failure(log, "could not look for server processes that are gone")
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -383,7 +384,7 @@ async def _hear(listener: Listener, message: dict[str, Any]) -> None:
     try:
         await listener(message)
     except Exception:
-        log.exception("could not act on the change %s", message)
+        log_failure(log, "could not act on the change %s", message)
 
 
 def _psycopg_url(url: str) -> str:

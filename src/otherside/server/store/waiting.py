@@ -69,7 +69,9 @@ class QuietGiveUp:
 
 
 def short_reason(exc: BaseException) -> str:
-    """The driver's reason in a few words, without its dump (SQL, hints, documentation links).
+    """The driver's reason in a few words, without its dump (SQL, hints, documentation links;
+    shorter than :func:`~otherside.server.store.outage.short`: a failed connection's reason
+    only, not the host and port the operator gave).
 
     >>> short_reason(OSError('connection failed: connection to server at "h", port 1 failed: '
     ...     'FATAL:  the database system is starting up\\n\\tIs the server running?'))
