@@ -35,9 +35,9 @@ from otherside.core.simultaneous import legal_actions_of
 from otherside.server.cluster.catch_up import Follow, Refresh
 from otherside.server.cluster.moves import NotedMove
 from otherside.server.http.feed import FeedWatch
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.db import sqlite_url
 from otherside.server.store.records import Timing
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.play import Play
 from otherside.server.tables.takebacks import Takeback
 from tests.server.conftest import Player, hub_of, people, postgres_database, running, table_with
@@ -241,7 +241,7 @@ async def test_a_retry_through_a_process_that_had_not_heard_of_the_move_is_that_
     moves = "SELECT count(*) FROM moves WHERE table_id = :t"
     assert _scalar(url, moves, t=table) == 1
     # Another move at that version is still refused: the game moved on.
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         await there.ask(table, Play(mover.user, 0, plies[1], 0))
     assert refused.value.code == "stale"
     assert _scalar(url, moves, t=table) == 1
@@ -274,7 +274,7 @@ async def test_a_process_catching_up_after_a_takeback_and_a_new_move_shows_the_n
     game = live.game
     assert game.view(behind.state, None) == game.view(live.state, None)
     # And a move chosen there before the takeback is refused there.
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         await there.ask(table, Play(mover.user, 0, plies[0], 0))
     assert refused.value.code == "stale"
 
@@ -342,7 +342,7 @@ async def test_a_process_behind_a_takeback_neither_writes_nor_follows_a_move_on_
     # first line. A reply chosen there is not written after the other line's move (the
     # database's version is the same): refused, and the process catches up.
     reply = next(str(a) for a in legal_actions_of(old_line, 1 - seat) if ">" in str(a))
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         await there.ask(table, Play(other.user, 1, reply, 0))
     assert refused.value.code == "stale"
     moves = "SELECT count(*) FROM moves WHERE table_id = :t"

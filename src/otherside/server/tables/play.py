@@ -3,8 +3,8 @@ the player's time not run out, that player allowed to act now (where several may
 the game's own reason why not, or "too late" for an action sent before the game moved on), no
 takeback since the client chose the action (:mod:`.positions`), the client's state version
 current, the action legal — each refused with a
-:class:`ProtocolError` naming the first failed check and changing nothing; then the commit
-(:mod:`.commit`).
+:class:`~otherside.server.tables.errors.Refused` naming the first failed check and changing
+nothing; then the commit (:mod:`.commit`).
 
 Several seats may act at once when the game says so (:mod:`otherside.core.simultaneous`: a
 Recto Verso build); the state version is then only a hint, and an action still legal when it
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from otherside.core.simultaneous import actors, apply_as, is_simultaneous, plays_at_once
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.tables import timing
 from otherside.server.tables.commit import commit
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import forfeit
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.positions import check_not_taken_back
@@ -42,7 +42,8 @@ class Play:
     async def run(self, live: LiveTable, services: Services) -> bool:
         """Check and commit: ``True`` once done, ``False`` if this very action was applied
         already and still stands (sent again after its answer was lost, also across a takeback
-        of later moves: nothing to do but show the table); :class:`ProtocolError` if refused."""
+        of later moves: nothing to do but show the table);
+        :class:`~otherside.server.tables.errors.Refused` if refused."""
         seat = live.playing_seat(self.user)
         if self.version < live.info.version and await already_played(
             services, live, seat, self.version, self.action
@@ -51,13 +52,11 @@ class Play:
         live.playing_state()
         if timing.out_of_time(live.info, services.clock.now()) == seat:
             await forfeit(services, live, seat, "timeout")
-            raise ProtocolError(
-                "out_of_time", N_("your time ran out: the game went on without you")
-            )
+            raise Refused("out_of_time", N_("your time ran out: the game went on without you"))
         known = live.info.version
         try:
             await apply_action(services, live, seat, self.version, self.action, self.takebacks)
-        except ProtocolError as exc:
+        except Refused as exc:
             # The commit found the table moved on by another server process, and caught up:
             # a retry sent through this process of the very action the first try committed
             # through another, before this one heard of it, is that action, not a refusal.
@@ -111,7 +110,7 @@ async def apply_action(
         except ValueError as exc:
             raise refusal(exc, text) from exc
     if seat not in may_act and not (at_once and late):
-        raise ProtocolError(
+        raise Refused(
             "not_your_turn",
             N_("it is not your turn (seat {seat}): seat {seats} plays now"),
             seat=seat + 1,
@@ -121,9 +120,7 @@ async def apply_action(
         if at_once and late:
             # Sent while the seat could still act (a piece moved as the round's clock ran
             # out, a partner's "done" crossing one's own): the game had moved on.
-            raise ProtocolError(
-                "stale", N_("too late: the game moved on before your action arrived")
-            )
+            raise Refused("stale", N_("too late: the game moved on before your action arrived"))
         raise _stale(version, live.info.version)
     try:
         action = state.parse_action(text)
@@ -133,7 +130,7 @@ async def apply_action(
         raise refusal(exc, text) from exc
     try:
         await commit(services, live, seat, action, after)
-    except ProtocolError as exc:
+    except Refused as exc:
         # Several players at once: a partner's move landed first elsewhere; the refreshed
         # state decides whether this one still stands.
         if exc.code != "stale" or not simultaneous or retried:
@@ -143,9 +140,9 @@ async def apply_action(
         )
 
 
-def _stale(version: int, now: int) -> ProtocolError:
+def _stale(version: int, now: int) -> Refused:
     """The refusal of an action chosen at ``version`` when the game is at ``now``."""
-    return ProtocolError(
+    return Refused(
         "stale",
         N_("your action was for version {version}; the game is at version {now}"),
         version=version,

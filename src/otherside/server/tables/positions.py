@@ -13,7 +13,7 @@ the version alone.
 from __future__ import annotations
 
 from otherside.i18n import N_
-from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 
 
@@ -22,7 +22,7 @@ def check_not_taken_back(live: LiveTable, version: int, takebacks: int | None) -
     when the table has had another count of takebacks since: its position is gone."""
     if takebacks is None or takebacks == live.info.takebacks:
         return
-    raise ProtocolError(
+    raise Refused(
         "stale",
         N_(
             "a move was taken back after your action was chosen (at version {version}); "
