@@ -18,8 +18,10 @@ plays (or after ``--warmup`` seconds at most) it measures for ``--duration`` sec
 ``--against REV`` checks REV out into a temporary git worktree and runs the same load on a server
 started from that tree's ``src`` (the same interpreter and dependencies) and on this tree's,
 alternately, for ``--rounds`` rounds, each on a fresh database; it prints every round and then
-the median of the rounds of each side side by side, with their ratio, so that a slower change is
-seen in one run. ``--plot FILE`` draws the rounds.
+the median of the rounds of each side side by side, with their ratio, and the ratio within each
+round (its median and range: the two runs of a round are back to back, so a machine whose speed
+drifts between rounds moves both), so that a slower change is seen in one run. ``--plot FILE``
+draws the rounds.
 
 ``--workers N`` (PostgreSQL) starts N server processes, one port each (as hosts behind a load
 balancer); a pair's two players use the process of its table number, and a refused connection
@@ -371,6 +373,20 @@ def median_of(results: list[Result], side: str, attribute: str) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def paired_ratios(results: list[Result], base: str, this: str, attribute: str) -> list[float]:
+    """``this`` over ``base`` within each round: the two runs of a round are back to back, so
+    a machine that speeds up or slows down between rounds (this one varies by ±20% over
+    minutes) moves both and their ratio far less than either median."""
+    by_round: dict[int, dict[str, float]] = {}
+    for r in results:
+        value = getattr(r, attribute)
+        if value is not None:
+            by_round.setdefault(r.round, {})[r.side] = value
+    return [
+        pair[this] / pair[base] for pair in by_round.values() if pair.get(base) and this in pair
+    ]
+
+
 def show_side_by_side(results: list[Result], sides: list[Side], console: Console) -> None:
     base, this = sides[0].label, sides[-1].label
     table = Table(title=f"median of {len(results) // len(sides)} rounds each")
@@ -378,6 +394,7 @@ def show_side_by_side(results: list[Result], sides: list[Side], console: Console
     for side in sides:
         table.add_column(side.label, justify="right")
     table.add_column(f"{this} / {base}", justify="right")
+    table.add_column("per round: median (range)", justify="right")
     for name, attribute, form in (
         ("moves/s", "moves_per_s", "{:,.0f}"),
         ("µs server CPU per move", "cpu_us_per_move", "{:,.0f}"),
@@ -385,12 +402,20 @@ def show_side_by_side(results: list[Result], sides: list[Side], console: Console
         ("reply p99 ms", "p99", "{:.1f}"),
     ):
         values = [median_of(results, side.label, attribute) for side in sides]
+        ratios = paired_ratios(results, base, this, attribute)
         table.add_row(
             name,
             *(form.format(v) for v in values),
             f"{values[-1] / values[0]:.2f}" if values[0] else "—",
+            f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
+            if ratios
+            else "—",
         )
     console.print(table)
+    console.print(
+        "A difference smaller than the per-round range is within the machine's noise: "
+        "run more rounds before believing it."
+    )
 
 
 def plot(results: list[Result], sides: list[Side], path: str) -> None:

@@ -10,14 +10,11 @@ The process is the ordinary command (``otherside serve`` with the same arguments
 from __future__ import annotations
 
 import contextlib
-import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from otherside.testing.servers import HOST, LIFTED_LIMITS, free_port, kill_group, wait_healthy
-from tests.server.processes import SRC
+from otherside.testing.servers import ServerProcess
 
 LAUNCHER = """
 import random
@@ -46,41 +43,24 @@ main()
 """
 
 
-class TwisterServer:
-    """Where a started twister server answers (``url``, ``port``), as a ``Server`` says it."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.url = f"http://{HOST}:{port}"
-
-
 @contextlib.contextmanager
 def twister_server(
     database: str, seed: int, *extra: str, bot_delay: float, log: Path
-) -> Iterator[TwisterServer]:
+) -> Iterator[ServerProcess]:
     """``otherside serve`` on ``database`` drawing from ``random.Random(seed)``, with ``extra``
-    arguments, bots waiting ``bot_delay`` seconds and its output in ``log``; killed (``kill
-    -9``, with everything it started) after the block."""
-    port = free_port()
-    args = [
-        *("serve", "--host", HOST, "--port", str(port), "--database", database),
-        *("--bot-delay", str(bot_delay), "--log-level", "warning"),
-        *(arg for limit in LIFTED_LIMITS for arg in ("--limit", limit)),
+    arguments, bots waiting ``bot_delay`` seconds and its output in ``log``: the tests' own
+    :class:`~otherside.testing.servers.ServerProcess` with this module's launcher; killed
+    (``kill -9``, with everything it started) after the block."""
+    server = ServerProcess(
+        database,
+        None,
         *extra,
-    ]
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-c", LAUNCHER, str(seed), *args],
-            env={**os.environ, "PYTHONPATH": str(SRC)},
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-        )
+        bot_delay=bot_delay,
+        log_level="warning",
+        log=log,
+        launcher=(sys.executable, "-c", LAUNCHER, str(seed)),
+    )
     try:
-        try:
-            wait_healthy(f"http://{HOST}:{port}", [process])
-        except RuntimeError as exc:
-            raise RuntimeError(f"{exc}; its log:\n{log.read_text()[-4000:]}") from None
-        yield TwisterServer(port)
+        yield server
     finally:
-        kill_group(process)
+        server.kill()

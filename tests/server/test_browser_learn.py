@@ -81,6 +81,25 @@ def test_the_lesson_on_a_desktop_in_german(browser: Any, server: str) -> None:
     context.close()
 
 
+def test_the_recto_verso_lesson_lays_its_pieces_out_on_a_desktop(browser: Any, server: str) -> None:
+    # The lesson's board was 560 px wide, so its build fell into the phone's layout: the pieces
+    # in one row scrolled sideways, half of them out of sight. Wide, they have a column.
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{server}/learn/rectoverso")
+    page.wait_for_selector(".lesson-board .rv-piece", timeout=WAIT)
+    tray = page.locator(".lesson-board .rv-pieces")
+    assert tray.evaluate("(e) => e.scrollWidth <= e.clientWidth"), "the pieces scroll sideways"
+    box = tray.bounding_box()
+    assert box is not None
+    for piece in page.locator(".lesson-board .rv-piece").all():
+        inner = piece.bounding_box()
+        assert inner is not None
+        assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"]
+    shoot(page, "learn-rectoverso-desktop.png", full_page=True)
+    context.close()
+
+
 def _verso_move(page: Any, solution: str) -> None:
     board = page.locator(".lesson-board")
     if solution == "flip":

@@ -415,6 +415,10 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
     for page in pages.values():
         page.wait_for_selector("[data-testid=round-result]")
     took = time.monotonic() - started
+    # The log names the builders with their sides, the reader without "(you)" beside "(recto)".
+    log = recto.inner_text("#log")
+    assert re.search(r"\S \(recto\) and \S+ \(verso\) build", log), log
+    assert "(you) (recto)" not in log and "(you) (verso)" not in verso.inner_text("#log")
     result = recto.locator("[data-testid=round-result]").inner_text()
     assert "Level 1 cleared" in result and f"Card {number}" in result
     assert recto.locator("[data-testid=ladder] li.cleared").count() == 1

@@ -109,6 +109,9 @@ async def test_a_database_outage_answers_503_and_1013_then_play_resumes(
                 await ws.send(json.dumps(action))
                 refused = await _next(ws, lambda m: m["type"] == "error")
                 assert refused["code"] == "server_error"
+                # Then the table as it was, to act on again.
+                again = await _next(ws, lambda m: m["type"] == "view")
+                assert again["version"] == mine["version"] and again["legal"] == mine["legal"]
                 outage_db.start()
 
             # Back: the server serves again, and both tables play on.

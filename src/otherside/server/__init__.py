@@ -2,20 +2,34 @@
 
 FastAPI + uvicorn on SQLAlchemy 2 (SQLite file by default, PostgreSQL by URL; Alembic migrations
 run at start). The server speaks to games only through the ``otherside.core`` contract, so every
-game plugs in the same way. Packages by concern, each module one reason to change:
+game plugs in the same way. Packages by concern, each module one reason to change; each
+package's ``__init__`` is its concern index ("concern → module"), and a test
+(``tests/test_rooms.py``) keeps every module named there, under 400 lines, its classes under 250.
 
-- :mod:`~otherside.server.app`: ``create_app``, the composition root (what runs, wired together).
-- ``http/``: the HTTP API, routes per resource (accounts, lobby, players).
-- ``live/``: the websocket endpoint, the message protocol, messages in (``inbox``) and out
-  (``fanout``, ``wire``).
-- ``tables/``: one actor per live table (the hub finds and starts them) and the commands they
-  run: play, forfeits, deadlines, chat, bot turns, seating; game adapters, paces, the
-  scheduler and the bot workers.
-- ``store/``: the database, its schema, migrations and queries; ``TableStore``, what the
-  tables need of it.
-- ``accounts/``: sessions, limits, security headers.
-- ``cluster/``: several processes on one PostgreSQL database (leases, notifications, catching
-  up with the others' changes).
-- ``ratings/``: Elo and the rated games; ``mail.py``: reminders by SMTP; ``clock.py``: the
-  injected time source.
+- :mod:`.app`: ``create_app``, the composition root (what runs, wired together; the pages'
+  routes).
+- :mod:`.tables`: a live table — its actor and the hub, a move, clocks and deadlines,
+  forfeits, takebacks, chat, bot turns and the bot workers, seats, start and rematch,
+  refusals and their words, the games' adapters.
+- :mod:`.live`: the table websocket — its protocol, messages in and out, floods and caps.
+- :mod:`.http`: the HTTP routes per resource (lobby, replays, accounts, tokens, the bot API's
+  stream, tournaments, lessons, languages) and the guards every request passes.
+- :mod:`.store`: the database — schema, migrations, reads, writes, the group-committing
+  writer, ``TableStore`` (what the tables need of it).
+- :mod:`.accounts`: sessions and the cookie, guests and their names, passwords, API tokens,
+  rate limits, security headers.
+- :mod:`.cluster`: several processes on one PostgreSQL database — ``NOTIFY``, leases,
+  liveness, catching up with the others' changes.
+- :mod:`.ratings`: Elo and the rated games.
+- :mod:`.tournaments`: Swiss and round-robin events — pairings, standings, the director.
+- :mod:`.analysis`: a finished game's analysis by the bots.
+- :mod:`.clock`: the injected time source (``ManualClock`` in tests).
+- :mod:`.mail`: sending e-mail by SMTP; :mod:`.reminders`: a turn reminder's words (sent by
+  :mod:`.tables.scheduler`).
+- :mod:`.lifeline`: child processes that end with the server; :mod:`.collector`: the garbage
+  collector's settings of a long-running process.
+
+A move, end to end: :mod:`.live.inbox` → the table's actor (:mod:`.tables.actor`) →
+:mod:`.tables.play` → :mod:`.tables.commit` → :mod:`.store.writer` (group commit, one
+``NOTIFY``) → :mod:`.live.fanout` here and :mod:`.cluster.moves` in the other processes.
 """

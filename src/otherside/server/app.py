@@ -1,9 +1,11 @@
-"""The FastAPI application: ``create_app(database_url)``.
+"""The FastAPI application: ``create_app(database_url)``, the composition root.
 
-At start it migrates the database (Alembic), loads the session key, and resumes every game in
-progress (bots included). It serves the lobby's HTTP API (``/api/…``), the table websockets
-(``/ws/tables/{id}``) and the browser pages (``/``, ``/table/{id}``, ``/replay/{id}``, static
-files under ``/static``).
+At start it migrates the database (Alembic), loads the session key, builds each service once
+(the hub, the bot workers, the scheduler, the tournaments' director, the cluster, the limits)
+and resumes every game in progress (bots included). It serves the HTTP API (``/api/…``, the
+routers of :mod:`otherside.server.http`), the table websockets (``/ws/tables/{id}``) and the
+browser pages (``/``, ``/table/{id}``, ``/replay/{id}``, ``/player/{name}``, ``/rules/{game}``,
+``/learn/{game}``, ``/tournaments``, ``/docs/bots``; static files under ``/static``).
 """
 
 from __future__ import annotations

@@ -319,6 +319,9 @@ class ServerProcess:
             removed when the server is stopped.
         env: more environment variables for the server.
         wait: wait until the server answers its health check.
+        launcher: the program run with the ``serve`` arguments instead of ``python -m
+            otherside`` (a test's few lines that change something first, then run the
+            ordinary command); started afresh, never forked.
     """
 
     def __init__(
@@ -333,15 +336,14 @@ class ServerProcess:
         log: Path | None = None,
         env: Mapping[str, str] | None = None,
         wait: bool = True,
+        launcher: Sequence[str] | None = None,
     ) -> None:
         self.database = database
         self.port = port if port is not None else free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.source = source or SOURCE
         args = [
-            sys.executable,
-            "-m",
-            "otherside",
+            *(launcher or (sys.executable, "-m", "otherside")),
             "serve",
             "--host",
             HOST,
@@ -364,7 +366,7 @@ class ServerProcess:
         self.log_path = log
         environment = {**os.environ, **(env or {}), "PYTHONPATH": str(self.source)}
         self.process: Process
-        if _forking and self.source == SOURCE:
+        if _forking and self.source == SOURCE and launcher is None:
             self.process = _forked(args, environment, log)
         else:
             with log.open("ab") as out:

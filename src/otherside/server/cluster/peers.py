@@ -2,8 +2,10 @@
 hears of a change.
 
 **Fan-out.** Whatever changes a table (a move, a seat, a start, a forfeit, a chat line) also
-sends ``NOTIFY otherside_tables`` with the table's id, in the same transaction: PostgreSQL
-delivers it when that transaction commits, to every process listening. A process that holds
+sends an announcement on ``NOTIFY otherside_tables`` (the table's id and what changed), in the
+same transaction — the writer's batch sends all of its own in one ``NOTIFY``
+(:mod:`otherside.server.store.writer`): PostgreSQL delivers it when that transaction commits, to
+every process listening. A process that holds
 the table in memory (someone watches it there, or it owns it) then brings it up to date and sends
 each of its watchers their own view: a move comes with the move itself and is applied from the
 notification (:mod:`.moves`); anything else, or a move that does not follow on from what it

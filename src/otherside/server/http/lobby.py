@@ -1,8 +1,9 @@
-"""The lobby's HTTP API: games on offer, tables (create, join, leave, bots, start), lists,
-rules and ratings. Every change to a table is a command of the table's actor, found through
-the :class:`~otherside.server.tables.hub.TableHub` (:mod:`otherside.server.tables.seating`); a
-refusal (:class:`~otherside.server.tables.errors.Refused`) answers with its code's status. A
-table's history, replay and record are :mod:`otherside.server.http.replays`'."""
+"""The lobby's HTTP API: games on offer, tables (create, join, leave, bots, start, stop, a rematch,
+play on for an absent partner), lists, rules and ratings. Every change to a table is a command
+of the table's actor, found through the :class:`~otherside.server.tables.hub.TableHub`
+(:mod:`otherside.server.tables.seating`); a refusal
+(:class:`~otherside.server.tables.errors.Refused`) answers with its code's status. A table's
+history, replay and record are :mod:`otherside.server.http.replays`'."""
 
 from __future__ import annotations
 

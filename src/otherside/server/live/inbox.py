@@ -26,6 +26,11 @@ from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.play import Play
 from otherside.server.tables.takebacks import Takeback
 
+# Refusals followed by the table as it is (nothing changed), to act on again: the page redraws
+# the board its player had acted on. Without it, after a database failure the board waited for
+# a view that never came, and a program playing through the socket stalled until it reconnected.
+AND_THE_TABLE = frozenset({"stale", "server_error"})
+
 log = logging.getLogger("otherside.server")
 
 
@@ -55,7 +60,7 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         # In the reader's language (the socket's, from its cookie or Accept-Language).
         language = getattr(conn, "language", DEFAULT)
         fanout.error(conn, live, exc.code, exc.words(language), exc.params)
-        if exc.code == "stale":
+        if exc.code in AND_THE_TABLE:
             fanout.send_state(conn, live, now())
     except Exception:
         # The database away, or a bug: the socket stays open, the words are ours (the
@@ -63,3 +68,4 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         log.exception("a message to table %s could not be handled", live.id)
         language = getattr(conn, "language", DEFAULT)
         fanout.error(conn, live, "server_error", say(language, ERROR_CODES["server_error"]))
+        fanout.send_state(conn, live, now())

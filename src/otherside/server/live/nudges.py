@@ -9,8 +9,9 @@ cluster's notifications). What it cannot see from there is told to it here:
   announcement :data:`~otherside.server.cluster.seated.SEATED`): the stream reads the account's
   tables once and watches the new one;
 - the credential the stream was opened with ended — its API token revoked, its session signed
-  out (:meth:`Nudges.ended`; from another process, :data:`~.seated.TOKEN_REVOKED` or the
-  sign-out's own announcement): the stream checks it once and ends;
+  out (:meth:`Nudges.ended`; from another process,
+  :data:`~otherside.server.cluster.seated.TOKEN_REVOKED` or the sign-out's own announcement):
+  the stream checks it once and ends;
 - this process may have missed announcements (its notification connection came back,
   ``resync``): every stream checks and looks once (:meth:`Nudges.everyone`).
 """

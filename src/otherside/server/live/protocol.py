@@ -20,7 +20,8 @@ The server sends ``table``, ``view`` (``view`` is exactly ``Game.view(state, sea
 its own, a spectator the public one; ``legal`` lists the actions that seat may play now, for
 that seat only; ``clock`` the table's clocks), ``chat`` (new lines, or the recent ones on
 connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR_CODES`,
-``message`` in words). A refused message changes nothing. A ``view`` also carries ``takeback``:
+``message`` in words). A refused message changes nothing; after ``stale`` and ``server_error``
+a ``view`` of the table as it is follows, to act on again. A ``view`` also carries ``takeback``:
 the open takeback request (``{"seat", "version", "plies"}``) or ``null``.
 """
 

@@ -73,8 +73,9 @@ class TableStore(Protocol):
     ) -> str:
         """A new waiting table with its owner in seat 0 (or with ``seats``: an event's
         entrants, seated as the table is made); its id. With ``most_waiting``,
-        :class:`LimitReached` instead if the owner already hosts that many open tables where
-        they sit (counted in the write's transaction, so simultaneous creates count)."""
+        :class:`~otherside.server.store.records.LimitReached` instead if the owner already
+        hosts that many open tables where they sit (counted in the write's transaction, so
+        simultaneous creates count)."""
         ...
 
     async def seats(
@@ -95,8 +96,9 @@ class TableStore(Protocol):
         bots_only_limit: int | None = None,
     ) -> None:
         """Start a waiting table whose seats are still those ``known``; with
-        ``bots_only_limit``, :class:`LimitReached` if its host already runs that many games
-        with bots only (counted in the start's transaction, so simultaneous starts count)."""
+        ``bots_only_limit``, :class:`~otherside.server.store.records.LimitReached` if its host
+        already runs that many games with bots only (counted in the start's transaction, so
+        simultaneous starts count)."""
         ...
 
     async def rematch(

@@ -1,8 +1,8 @@
 """The database tables (SQLAlchemy 2 declarative models).
 
 The schema itself is created and upgraded by the Alembic migrations in
-``otherside/server/migrations``; these classes must stay in step with them (a test compares the
-migrated schema with this metadata).
+``otherside/server/store/migrations``; these classes must stay in step with them (a test
+compares the migrated schema with this metadata).
 
 A table's game is ``initial_record`` (the record before any action, written at the start) plus
 one :class:`Move` row per action; each action writes its row and the table's ``version`` (the

@@ -55,10 +55,11 @@ from otherside.server.tables.pace import Pace
 
 
 class SqlTableStore:
-    """:class:`TableStore` on the database. Reads run on the database's thread pool; every
-    change goes through the group-committing :class:`~otherside.server.store.writer.Writer`
-    (the changes of all tables arriving meanwhile share one transaction) and is announced to the
-    other server processes (``cluster``) when that transaction commits.
+    """:class:`~otherside.server.store.contract.TableStore` on the database. Reads run on the
+    database's thread pool; every change goes through the group-committing
+    :class:`~otherside.server.store.writer.Writer` (the changes of all tables arriving meanwhile
+    share one transaction) and is announced to the other server processes (``cluster``) when
+    that transaction commits.
 
     Args:
         db: the database.

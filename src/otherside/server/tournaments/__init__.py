@@ -10,6 +10,15 @@ whom in the next round and how the entrants stand; it reads no database and know
 - :mod:`.groups`: tables of three to six (Verso) and the table sizes of a round;
 - :mod:`.round_robin`: everyone meets everyone once (the circle, or Berger, method).
 
-The server's side (:mod:`.store`, :mod:`.director`) keeps the events in the database, makes the
-tables of each round through the lobby's own seating code, and records the results.
+The server's side keeps the events in the database, makes the tables of each round through the
+lobby's own seating code, and records the results:
+
+- :mod:`.director`: runs every event under way, round after round (one process at a time);
+- :mod:`.events`: the transactions that read and change events; :mod:`.records`: an event as
+  plain data;
+- :mod:`.settings`: an event's settings as the host gives them, checked;
+- :mod:`.refusals`: why an event refuses a request (a stable code, its status and words);
+- :mod:`.absentees`: an absent partner's seat handed to a bot at tables without clocks.
+
+The routes are :mod:`otherside.server.http.tournaments`.
 """

@@ -71,7 +71,7 @@ function show(lesson, done, createBoard, at) {
   const go = (index) => show(lesson, done, createBoard, index);
   drawSteps(lesson, done, at, go);
   const feedback = el("p", { class: "lesson-feedback", role: "status", "aria-live": "polite" });
-  const boardRoot = el("div", { class: "lesson-board" });
+  const boardRoot = el("div", { class: `lesson-board lesson-board-${game}` });
   const again = el("button", { type: "button", class: "secondary", hidden: "" }, t("Try again"));
   const hint = el("button", { type: "button", class: "secondary", hidden: "" }, t("Show me"));
   const next = el("button", { type: "button", hidden: "" },

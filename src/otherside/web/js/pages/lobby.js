@@ -73,7 +73,9 @@ function refreshForm() {
 // The chosen bot in words: how it plays and how strong it measured.
 function describeBot() {
   const game = currentGame();
-  const about = game?.bot_info?.[$("bots").value.split(":")[0]];
+  // The choice's registry name is the server's: a page never splits a spec.
+  const chosen = game?.bot_choices.find((c) => c.spec === $("bots").value);
+  const about = chosen ? game.bot_info?.[chosen.name] : undefined;
   const measured = about?.strength ? t("Measured: {strength}.", { strength: about.strength }) : "";
   $("bot-about").textContent = about ? [about.description, measured].filter(Boolean).join(" ") : "";
 }

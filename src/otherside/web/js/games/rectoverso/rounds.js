@@ -47,7 +47,11 @@ export function resultText(round, view, names) {
 /** The log's sentence for a view (the same for views of the same moment). */
 export function summary(view, names) {
   if (view.phase === "build") {
-    const builders = { recto: who(names, view.recto), verso: who(names, view.verso) };
+    // The reader's own name comes as "Heron (you)"; beside "(recto)" that read "Heron (you)
+    // (recto)", so the builders are named plainly here (the status line says "You build…").
+    const you = t("{name} (you)", { name: "" });
+    const plain = (seat) => { const name = who(names, seat); return name.endsWith(you) ? name.slice(0, -you.length) : name; };
+    const builders = { recto: plain(view.recto), verso: plain(view.verso) };
     const card = view.card?.number;
     let said;
     if (view.players === 2) {

@@ -14,7 +14,7 @@ export function waitingRoom(state, call) {
   const isHost = user && user.id === table.owner_id;
   const choices = (info?.bot_choices ?? []).filter((c) => c.players.includes(table.players));
   const about = info?.bot_info ?? {};
-  const described = (c) => { const d = about[c.spec.split(":")[0]]; return d ? t("{bot} — {description}", { bot: botWords(c), description: d.description }) : botWords(c); };
+  const described = (c) => { const d = about[c.name]; return d ? t("{bot} — {description}", { bot: botWords(c), description: d.description }) : botWords(c); };
   const seats = table.seats.map((s) => el("div", { class: `seat ${s.kind === "empty" ? "" : "taken"}` },
     el("span", { class: "badge" }, t("seat {seat}", { seat: s.seat + 1 })),
     // "open", not "empty": a seat is free to take (frei, libre), a pile is empty (leer, vide).
