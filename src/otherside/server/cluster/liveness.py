@@ -25,7 +25,7 @@ a process whose event loop stalls for :data:`IDLE_LIMIT` s loses its lock and it
 would its leases, :data:`~.peers.LEASE_SECONDS`), and takes the lock again when it wakes.
 
 The lease rows stay the record of who owns what (:mod:`.peers`); this only lets a lease whose
-holder has no lock any more lapse at once.
+holder has no lock any more end at once.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select, text, update
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
 
 from otherside.server.store.db import Database
@@ -168,7 +168,7 @@ def processes_alive(session: Session) -> int:
 @dataclass(frozen=True)
 class Released:
     """What :func:`release_gone_owners` found: ``tables``, the tables in play whose owner is
-    gone (their leases lapsed now), and ``waiting``, those among them whose bots wait for an
+    gone (their leases freed now), and ``waiting``, those among them whose bots wait for an
     owner (to adopt at once). The others' deadlines (a human's clock) were their owner's to
     schedule: the survivors' schedulers must look at them again."""
 
@@ -177,9 +177,12 @@ class Released:
 
 
 def release_gone_owners(session: Session, node: str) -> Released:
-    """Let the leases of processes whose lock is gone lapse now (:class:`Released` says which
-    tables)."""
-    now = func.now()
+    """Free the leases of processes whose lock is gone (:class:`Released` says which tables).
+
+    Lapsed leases too: a process frozen with its connection open keeps its lock about as long
+    as its leases last, and a lease that lapsed by itself tells no one that its table's
+    deadlines are nobody's now (the survivors' schedulers slept past them, up to a minute).
+    Freed, not only lapsed, so that each gone owner's tables are told of once."""
     owners = set(
         session.scalars(
             select(GameTable.lease_owner)
@@ -187,7 +190,6 @@ def release_gone_owners(session: Session, node: str) -> Released:
                 GameTable.status == "playing",
                 GameTable.lease_owner.is_not(None),
                 GameTable.lease_owner != node,
-                GameTable.lease_until >= now,
             )
             .distinct()
         )
@@ -204,7 +206,7 @@ def release_gone_owners(session: Session, node: str) -> Released:
     rows = session.execute(
         update(GameTable)
         .where(GameTable.lease_owner.in_(gone), GameTable.status == "playing")
-        .values(lease_until=now - text("interval '1 second'"))
+        .values(lease_owner=None, lease_until=None)
         .returning(GameTable.id, GameTable.bots_to_act)
     ).all()
     return Released([row.id for row in rows], [row.id for row in rows if row.bots_to_act])

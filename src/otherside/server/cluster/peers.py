@@ -16,7 +16,7 @@ round's timer — runs in the process holding the table's *lease*: ``game_tables
 with ``lease_until``, taken by an ``UPDATE`` that only succeeds when the lease is free or has
 lapsed, and renewed every :data:`RENEW_EVERY` seconds while the process lives. When a process
 dies, its session advisory lock ends with its connection (:mod:`.liveness`): the others see it
-gone within half a second and let its leases lapse at once (else they lapse after
+gone within half a second and free its leases at once (else they lapse after
 :data:`LEASE_SECONDS`), and another process takes its tables over
 (it scans for tables whose bots wait for an owner); a move never applies twice, because every
 move is written only at the version it was made for.
