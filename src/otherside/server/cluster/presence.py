@@ -184,9 +184,7 @@ class Presence:
                 await asyncio.sleep(RETRY_EVERY)
                 self._wake.set()
 
-    def _write(
-        self, session: Session, *, batch: dict[tuple[str, int], tuple[bool, datetime]]
-    ) -> None:
+    def _write(self, session: Session, *, batch: Told) -> None:
         rows = [
             {
                 "table_id": table_id,
