@@ -156,11 +156,36 @@ class Postgres:
             f"-p {self.port} -k {self.dir} -c listen_addresses={HOST} -c max_connections=300 "
             + extra
         )
+        self.options = options
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.dir / "log"), "-w",
             "-o", options, "start",
         )  # fmt: skip
         self.started = True
+
+    def restart(self, down: float = 0.0) -> None:
+        """A database outage: stop at once (``immediate``: every connection cut, no checkpoint,
+        as a crash), stay down ``down`` seconds, start again on the same port and data."""
+        data = str(self.dir / "data")
+        self._run(str(self.bin / "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop")
+        time.sleep(down)
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", data, "-l", str(self.dir / "log"), "-w",
+            "-o", self.options, "start",
+        )  # fmt: skip
+
+    def drop_connections(self, database: str) -> int:
+        """Every connection to ``database`` ended by the server (``pg_terminate_backend``), as
+        a pooler or a failover does; how many there were."""
+        import psycopg
+
+        conninfo = f"postgresql://otherside@{HOST}:{self.port}/postgres"
+        with psycopg.connect(conninfo, autocommit=True) as connection:
+            rows = connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+                (database,),
+            ).fetchall()
+        return len(rows)
 
     def url(self, database: str) -> str:
         return f"postgresql+psycopg://otherside@{HOST}:{self.port}/{database}"

@@ -1,5 +1,6 @@
 """The players of ``load_tables.py``: pairs of guests playing random legal Verso actions over
-websockets, each pair at one table after another, in client processes of their own.
+websockets, each pair at one table after another, in client processes of their own (with
+``bot_every`` k, every k-th pair is one guest against the random bot).
 
 A player behaves as the table page does: when its socket drops it reconnects after 0.5 s, then
 doubling up to 8 s, asks for ``sync`` and carries on from the view it gets. A connection refused
@@ -42,6 +43,9 @@ class Window:
     begin: Synchronized[float]
     warmup: float
     duration: float
+    # Seconds added to the duration while it runs (the chaos benchmark's faults take longer
+    # than planned: a database restart under load).
+    extra: Synchronized[float] | None = None
 
     @property
     def measure_from(self) -> float:
@@ -49,7 +53,7 @@ class Window:
 
     @property
     def deadline(self) -> float:
-        return self.measure_from + self.duration
+        return self.measure_from + self.duration + (self.extra.value if self.extra else 0.0)
 
     def open(self) -> bool:
         return self.measure_from <= time.monotonic() <= self.deadline
@@ -68,9 +72,25 @@ class Tally:
     # Per pair, the first acknowledged move after the kill (monotonic), once there was one.
     back_after_kill: dict[int, float] = field(default_factory=dict)
     playing_at_kill: list[int] = field(default_factory=list)  # pairs in a game at the kill
+    # Per pair, when each of its moves was acknowledged (monotonic), with ``keep_times``.
+    ack_times: dict[int, list[float]] = field(default_factory=dict)
+    # Per pair, with ``keep_times``, its last step in words (what a frozen table waited for).
+    last_step: dict[int, str] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+@dataclass
+class Seen:
+    """A view that acknowledges a pending action: its table, the move's version, the action,
+    the milliseconds from sending it, and when (monotonic)."""
+
+    table: str
+    version: int
+    action: str
+    ms: float
+    at: float
 
 
 class Route:
@@ -87,8 +107,11 @@ class Route:
     def socket_url(self, table_id: str) -> str:
         return self.base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
 
-    def next(self) -> None:
-        self.index = (self.index + 1) % len(self.bases)
+    def next(self, failed: str) -> None:
+        """Move on from ``failed``, unless another of the pair's connections already did (both
+        seats refused at once flipped the route twice, back to the dead server)."""
+        if self.base == failed:
+            self.index = (self.index + 1) % len(self.bases)
 
 
 class Pair:
@@ -103,8 +126,12 @@ class Pair:
         think: float,
         kill_at: Synchronized[float],
         playing: Synchronized[int],
+        bot: str | None = None,
+        keep_times: bool = False,
     ) -> None:
         self.slot = slot
+        self.bot = bot  # the guest's seat given to this bot: one player, the bot on the server
+        self.keep_times = keep_times
         self.playing = playing
         self.started = False
         self.route = route
@@ -115,29 +142,38 @@ class Pair:
         self.rng = random.Random(slot)
         self.in_game = False
 
-    def acknowledged(self, table_id: str, version: int, action: str, sent: float) -> None:
-        now = time.monotonic()
-        self.tally.acknowledged.append((table_id, version, action))
-        if self.window.open():
+    def step(self, words: str) -> None:
+        if self.keep_times:
+            self.tally.last_step[self.slot] = f"{time.monotonic():.1f} {words}"
+
+    def acknowledged(self, seen: Seen) -> None:
+        now = seen.at
+        self.tally.acknowledged.append((seen.table, seen.version, seen.action))
+        if self.window.measure_from <= now <= self.window.deadline:
             self.tally.moves += 1
-            self.tally.latencies.append(1000 * (time.perf_counter() - sent))
+            self.tally.latencies.append(seen.ms)
         killed = self.kill_at.value
         if killed and now > killed and self.slot not in self.tally.back_after_kill:
             self.tally.back_after_kill[self.slot] = now
+        if self.keep_times:
+            self.tally.ack_times.setdefault(self.slot, []).append(now)
 
     async def lobby(self, client: httpx.AsyncClient, path: str, body: Any = None) -> Any:
         """POST to the lobby; a refused connection tries the next server, after a pause."""
         retry = FIRST_RETRY
         while True:
+            base = self.route.base
             try:
-                answer = await client.post(self.route.base + path, json=body)
+                answer = await client.post(base + path, json=body)
             except httpx.TransportError as exc:
                 self.tally.error(f"lobby {type(exc).__name__}")
-                self.route.next()
+                self.step(f"lobby {path}: {type(exc).__name__}")
+                self.route.next(base)
                 await asyncio.sleep(retry)
                 retry = min(2 * retry, LAST_RETRY)
                 continue
             if answer.is_error:
+                self.step(f"lobby {path}: HTTP {answer.status_code} {answer.text[:80]}")
                 raise LobbyError(f"HTTP {answer.status_code} {path.rsplit('/', 1)[-1]}")
             return answer.json()
 
@@ -148,15 +184,17 @@ class Pair:
             httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE) as host,
             httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE) as guest,
         ):
-            for client in (host, guest):
+            players = (host,) if self.bot else (host, guest)
+            for client in players:
                 await self.lobby(client, "/api/guest")
-            cookies = [
-                f"otherside_session={c.cookies.get('otherside_session')}" for c in (host, guest)
-            ]
+            cookies = [f"otherside_session={c.cookies.get('otherside_session')}" for c in players]
             while time.monotonic() < self.window.deadline:
                 try:
                     made = await self.lobby(host, "/api/tables", {"game": "verso", "players": 2})
-                    await self.lobby(guest, f"/api/tables/{made['id']}/join", {})
+                    if self.bot:
+                        await self.lobby(host, f"/api/tables/{made['id']}/bots", {"bot": self.bot})
+                    else:
+                        await self.lobby(guest, f"/api/tables/{made['id']}/join", {})
                     await self.lobby(host, f"/api/tables/{made['id']}/start")
                 except LobbyError as exc:
                     self.tally.error(str(exc))
@@ -174,9 +212,13 @@ class Pair:
     async def seat(self, cookie: str, table_id: str) -> bool:
         """Play one seat until the game ends (True) or the window closes (False)."""
         pending: tuple[int, str, float] | None = None  # version sent at, action, perf time
+        # A view past the pending action's version, not yet sure to be its move: a view of
+        # another process's move (a catch-up) can come just before the action's refusal.
+        seen: Seen | None = None
         retry = FIRST_RETRY
         connected_before = False
         while time.monotonic() < self.window.deadline:
+            base = self.route.base
             try:
                 ws = await websockets.connect(
                     self.route.socket_url(table_id),
@@ -189,7 +231,8 @@ class Pair:
             except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
                 # Refused or never answered: that server is down, try the next one.
                 self.tally.error(f"connect {type(exc).__name__}")
-                self.route.next()
+                self.step(f"table {table_id}: connect {type(exc).__name__}")
+                self.route.next(base)
                 await asyncio.sleep(retry)
                 retry = min(2 * retry, LAST_RETRY)
                 continue
@@ -206,17 +249,32 @@ class Pair:
                         kind = message["type"]
                         if kind == "error":
                             self.tally.error(message.get("code", "error"))
+                            self.step(f"table {table_id}: error {message.get('code')}")
+                            # The action was refused, not played: the view before the refusal
+                            # was somebody else's move, and so is any later one.
+                            pending = seen = None
                             last -= 1  # the view that follows a refusal is to be acted on
                             continue
                         if kind != "view" or message["version"] <= last:
                             continue
                         version = last = message["version"]
+                        self.step(
+                            f"table {table_id}: view {version}, legal {len(message['legal'])}"
+                        )
+                        if seen is not None:  # no refusal came after it
+                            self.acknowledged(seen)
+                            seen = None
                         if pending is not None and version > pending[0]:
-                            self.acknowledged(table_id, pending[0] + 1, pending[1], pending[2])
+                            ms = 1000 * (time.perf_counter() - pending[2])
+                            seen = Seen(table_id, pending[0] + 1, pending[1], ms, time.monotonic())
                             pending = None
                         if message["view"].get("outcome") is not None:
+                            if seen is not None:
+                                self.acknowledged(seen)
                             return True
                         if time.monotonic() > self.window.deadline:
+                            if seen is not None:
+                                self.acknowledged(seen)
                             return False
                         if message["legal"]:
                             if self.think:
@@ -228,8 +286,14 @@ class Pair:
                             )
             except TimeoutError:
                 self.tally.error(f"no message for {SILENCE:.0f} s")
-            except websockets.ConnectionClosed:
-                pass  # dropped: reconnect to the same server first, as the page does
+                self.step(f"table {table_id}: no message for {SILENCE:.0f} s")
+            except websockets.ConnectionClosed as exc:
+                if seen is not None:  # taken as the move's: no refusal can come any more
+                    self.acknowledged(seen)
+                    seen = None
+                # Dropped: reconnect to the same server first, as the page does.
+                code = exc.rcvd.code if exc.rcvd else None
+                self.step(f"table {table_id}: closed ({code})")
             await asyncio.sleep(retry)
         return False
 
@@ -248,6 +312,8 @@ async def client_loop(
     kill_at: Synchronized[float],
     ready: Synchronized[int],
     playing: Synchronized[int],
+    bot_every: int = 0,
+    keep_times: bool = False,
 ) -> Tally:
     tally = Tally()
     with ready.get_lock():
@@ -255,7 +321,18 @@ async def client_loop(
     while not window.start.value:
         await asyncio.sleep(0.05)
     pairs = [
-        Pair(slot, Route(bases, slot), tally, window, think, kill_at, playing) for slot in slots
+        Pair(
+            slot,
+            Route(bases, slot),
+            tally,
+            window,
+            think,
+            kill_at,
+            playing,
+            bot="random" if bot_every and slot % bot_every == bot_every - 1 else None,
+            keep_times=keep_times,
+        )
+        for slot in slots
     ]
     tasks = []
     for index, one in enumerate(pairs):
@@ -294,6 +371,8 @@ def client_main(
     ready: Synchronized[int],
     playing: Synchronized[int],
     results: Any,
+    bot_every: int = 0,
+    keep_times: bool = False,
 ) -> None:
     """One client process: its share of the pairs on its own event loop (uvloop if present)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
@@ -303,6 +382,18 @@ def client_main(
 
         runner = uvloop.run
     tally = runner(
-        client_loop(bases, slots, window, think, ramp, progress, kill_at, ready, playing)
+        client_loop(
+            bases,
+            slots,
+            window,
+            think,
+            ramp,
+            progress,
+            kill_at,
+            ready,
+            playing,
+            bot_every,
+            keep_times,
+        )
     )
     results.put(asdict(tally))

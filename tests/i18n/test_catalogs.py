@@ -47,6 +47,7 @@ CONVERTED = [
     "games/rectoverso/position.js",
     "games/rectoverso/rounds.js",
     "pages/account_tokens.js",
+    "pages/confirm.js",
     "pages/lobby.js",
     "pages/welcome.js",
     "pages/table/alert.js",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -309,9 +310,9 @@ class _Collect:
         return "250 OK"
 
 
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    """An SMTP server started for the test (aiosmtpd), collecting what it is sent."""
+@contextmanager
+def smtp_server() -> Iterator[Mailbox]:
+    """An SMTP server on loopback (aiosmtpd) for the block, collecting what it is sent."""
     from aiosmtpd.controller import Controller
 
     from tests.server.processes import free_port
@@ -326,6 +327,13 @@ def mailbox() -> Iterator[Mailbox]:
         controller.stop()
 
 
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """An SMTP server started for the test (:func:`smtp_server`)."""
+    with smtp_server() as box:
+        yield box
+
+
 PUBLIC_URL = "http://games.example"
 
 
@@ -335,14 +343,27 @@ async def reminding(
 ) -> AsyncIterator[tuple[FastAPI, Player, Player]]:
     """An app that mails turn reminders to ``mailbox`` (their links to :data:`PUBLIC_URL`),
     its time from ``clock`` and its scheduler run by the test (``app.state.scheduler``); Ada
-    and Bob signed up, Bob with an e-mail address."""
+    and Bob signed up, Bob with an e-mail address he confirmed by the link mailed to it (the
+    mailbox is empty again)."""
     async with running(
         database_url, clock=clock, run_scheduler=False, smtp_url=mailbox.url, public_url=PUBLIC_URL
     ) as app:
         ada, bob = await registered(app, "Ada", "Bob")
         mailed = await bob.http.post("/api/me/email", json={"email": "bob@example.org"})
-        assert mailed.status_code == 200 and mailed.json(), mailed.text
+        assert mailed.status_code == 200 and mailed.json()["sent"], mailed.text
+        confirmed = await bob.http.post(
+            "/api/email/confirm", json={"token": link_token(mailbox.messages.pop())}
+        )
+        assert confirmed.status_code == 200, confirmed.text
+        assert mailbox.messages == []
         yield app, ada, bob
+
+
+def link_token(mail: Any) -> str:
+    """The token of the confirmation link in ``mail`` (``…/confirm-email#TOKEN``)."""
+    found = re.search(r"/confirm-email#([A-Za-z0-9_-]+)", mail.get_content())
+    assert found is not None, mail.get_content()
+    return found.group(1)
 
 
 async def people(app: FastAPI, count: int) -> list[Player]:

@@ -17,9 +17,11 @@ from otherside.server.cluster.peers import SoloCluster
 from otherside.server.store.contract import TableStore
 from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
-from otherside.server.store.models import User
+from otherside.server.store.models import Tournament, TournamentGame, User
 from otherside.server.store.records import (
+    EventBoard,
     LimitReached,
+    Opening,
     SeatInfo,
     StaleWrite,
     TableInfo,
@@ -350,3 +352,58 @@ async def test_a_start_counts_the_hosts_games_with_bots_only(setup: Setup) -> No
     await s.store.start(await _bots_only(s, s.bob), {}, {"game": "versus"}, False, plan, NOW, 2)
     await _started(s)
     assert len(await s.store.playing_ids()) == 4
+
+
+async def _an_event_board(s: Setup) -> EventBoard:
+    """Board 1 of round 1 of an event hosted by Ada, still without its table."""
+    board = EventBoard("event1", 1, 1)
+    if isinstance(s.store, SqlTableStore):
+
+        def add(session: Any) -> None:
+            session.add(
+                Tournament(
+                    id=board.event_id,
+                    name="Spring cup",
+                    game="verso",
+                    kind="swiss",
+                    group_size=2,
+                    max_entrants=4,
+                    pace=LIVE.to_json(),
+                    open_to="both",
+                    host_id=s.ada.id,
+                    status="playing",
+                    current_round=1,
+                )
+            )
+            session.flush()
+            session.add(
+                TournamentGame(tournament_id=board.event_id, round=1, board=1, entrants=[1, 2])
+            )
+
+        await s.store.db.run(add)
+    return board
+
+
+async def test_an_event_board_is_born_started_and_made_once(setup: Setup) -> None:
+    s = setup
+    board = await _an_event_board(s)
+    seats = (SeatInfo(0, s.bob.id, s.bob.name), SeatInfo(1, bot="random"))
+    start = Opening({"first_player": 0}, {"game": "verso"}, False, _plan((0,), {0: 600_000}), NOW)
+    table = await s.store.create_board(board, s.ada, "verso", 2, LIVE, seats, start)
+    made = await s.store.table(table)
+    assert made is not None
+    assert (made.status, made.version, made.rated, made.owner_id) == ("playing", 0, False, s.ada.id)
+    assert [(x.user_id, x.bot) for x in made.seats] == [(s.bob.id, None), (None, "random")]
+    assert made.to_move == (0,) and made.seats[0].time_left_ms == 600_000
+    assert await s.store.moves(table) == ({"game": "verso"}, [])
+    # The board has its table: a second one is refused, and nothing of it is kept.
+    with pytest.raises(StaleWrite):
+        await s.store.create_board(board, s.ada, "verso", 2, LIVE, seats, start)
+    assert await s.store.playing_ids() == [table]
+    if isinstance(s.store, SqlTableStore):
+        recorded = await s.store.db.run(
+            lambda session: session.get(TournamentGame, (board.event_id, 1, 1)).table_id
+        )
+        assert recorded == table
+    else:
+        assert isinstance(s.store, MemoryTableStore) and s.store.boards == {board: table}

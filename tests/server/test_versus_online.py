@@ -350,7 +350,8 @@ async def test_accounts_may_add_and_remove_a_reminder_address(app: FastAPI) -> N
     assert bad.status_code == 422 and "e-mail" in bad.json()["detail"]
     assert (await ada.http.get("/api/me")).json()["user"]["email"] is None
     await ada.http.post("/api/me/email", json={"email": "ada@example.org"})
-    assert (await ada.http.get("/api/me")).json()["user"]["email"] == "ada@example.org"
+    me = (await ada.http.get("/api/me")).json()["user"]
+    assert me["email"] == "ada@example.org" and me["email_confirmed"] is False  # no link yet
     await ada.http.post("/api/me/email", json={"email": None})
     assert (await ada.http.get("/api/me")).json()["user"]["email"] is None
 

@@ -25,9 +25,11 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
 - :mod:`.analysis`: a finished game's analysis by the bots.
 - :mod:`.clock`: the injected time source (``ManualClock`` in tests).
 - :mod:`.mail`: sending e-mail by SMTP; :mod:`.reminders`: a turn reminder's words (sent by
-  :mod:`.tables.scheduler`).
+  :mod:`.tables.scheduler`); :mod:`.confirm_mail`: the words of an address's confirmation
+  link (sent by :mod:`.http.email`).
 - :mod:`.lifeline`: child processes that end with the server; :mod:`.collector`: the garbage
   collector's settings of a long-running process.
+- :mod:`.faults`: the named moments a test may kill a real server process at, or hold it.
 
 A move, end to end: :mod:`.live.inbox` → the table's actor (:mod:`.tables.actor`) →
 :mod:`.tables.play` → :mod:`.tables.commit` → :mod:`.store.writer` (group commit, one

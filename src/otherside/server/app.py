@@ -43,6 +43,7 @@ from otherside.server.http import (
     accounts,
     analysis,
     bot_account,
+    email,
     feed,
     language,
     lessons,
@@ -74,7 +75,7 @@ from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
 from otherside.server.live.nudges import Nudges
-from otherside.server.mail import Mailer, SmtpConfig
+from otherside.server.mail import Mailer, Post, SmtpConfig
 from otherside.server.store.db import Database
 from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
@@ -153,6 +154,7 @@ def create_app(
         budget = Budget(analysis_think, analysis_depth)
         app.state.analyst = Analyst(db, runner, server_clock, cluster.node, budget)
         app.state.scheduler = scheduler
+        app.state.post = Post(mailer, public_url.rstrip("/"))
         app.state.clock = server_clock
         app.state.limits = server_limits
         app.state.throttles = Throttles(server_limits, Limiter(db, server_clock))
@@ -201,6 +203,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, invalid_response)
     outage.install(app)  # 503 + Retry-After while the database is away
     app.include_router(accounts.router)
+    app.include_router(email.router)
     app.include_router(lobby.router)
     app.include_router(replays.router)
     app.include_router(analysis.router)
@@ -235,6 +238,12 @@ def create_app(
     @app.get("/player/{name}", include_in_schema=False)
     async def player_page(name: str, request: Request) -> HTMLResponse:
         return page_response(request, "player.html")
+
+    @app.get("/confirm-email", include_in_schema=False)
+    async def confirm_email_page(request: Request) -> HTMLResponse:
+        # The link's token is after '#': never sent here, so this GET changes nothing (a mail
+        # scanner may fetch it); the page's button sends it (POST /api/email/confirm).
+        return page_response(request, "confirm.html")
 
     @app.get("/tournaments", include_in_schema=False)
     @app.get("/tournaments/{event_id}", include_in_schema=False)

@@ -93,3 +93,12 @@ class Mailer:
             log.exception("could not mail %s (%s)", to, subject)
             return False
         return True
+
+
+@dataclass(frozen=True)
+class Post:
+    """What the server's routes mail with: its mailer (``None``: the server sends no mail) and
+    its address as players reach it, for links in mail (no slash at the end)."""
+
+    mailer: Mailer | None
+    public_url: str

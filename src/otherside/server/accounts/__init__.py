@@ -17,4 +17,6 @@ Concern → module:
   :mod:`.security`
 - an account's language (for its mail) → :mod:`.languages`; its settings (confirm moves) →
   :mod:`.settings`
+- an e-mail address confirmed by a link mailed to it before any other mail goes there, where
+  an account's mail goes → :mod:`.email_links`
 """

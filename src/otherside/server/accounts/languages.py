@@ -1,5 +1,6 @@
-"""The language an account chose (:mod:`otherside.i18n`): read for its mail and when it signs
-in (the pages then follow the cookie), written by the switcher."""
+"""The language an account chose (:mod:`otherside.i18n`): read for its mail (with its address,
+:func:`~otherside.server.accounts.email_links.mail_address`) and when it signs in (the pages
+then follow the cookie), written by the switcher."""
 
 from __future__ import annotations
 
@@ -17,9 +18,3 @@ def stored_language(session: Session, user_id: int) -> str | None:
 def store_language(session: Session, user_id: int, language: str) -> None:
     """Keep ``language`` as ``user_id``'s choice."""
     session.execute(update(User).where(User.id == user_id).values(language=language))
-
-
-def mail_address(session: Session, user_id: int) -> tuple[str | None, str | None]:
-    """Where ``user_id``'s mail goes, and in which language (none chosen: ``None``)."""
-    row = session.execute(select(User.email, User.language).where(User.id == user_id)).first()
-    return (row[0], row[1]) if row else (None, None)

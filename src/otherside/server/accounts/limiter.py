@@ -38,6 +38,7 @@ from otherside.i18n import N_
 from otherside.server.clock import Clock
 from otherside.server.store.db import Database
 from otherside.server.store.models import RateLimit
+from otherside.server.store.outage import log_failure
 
 SWEEP_SECONDS = 60.0  # how often ended windows are deleted (server time)
 MOST_REMEMBERED = 10_000  # full keys remembered at once (the oldest go first)
@@ -276,4 +277,4 @@ class Limiter:
                 lambda s: s.execute(delete(RateLimit).where(RateLimit.key.in_(ended)))
             )
         except SQLAlchemyError:
-            log.exception("could not sweep ended limit windows")
+            log_failure(log, "could not sweep ended limit windows")

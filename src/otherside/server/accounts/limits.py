@@ -54,6 +54,11 @@ class Limits:
         token_failures_per_address: requests with an unknown or revoked API token one address
             may make per ``token_failures_window`` before it is refused with 429.
         token_failures_window: seconds, for those.
+        email_links_per_account: confirmation mails one account may have sent (giving an
+            address, or asking again) per ``email_links_window``.
+        email_links_per_address: confirmation mails that may go to one e-mail address (from
+            any accounts) per ``email_links_window``: nobody can flood a stranger's mailbox.
+        email_links_window: seconds, for those.
 
     A refused request gets HTTP 429 with ``Retry-After`` and changes nothing.
     """
@@ -78,6 +83,9 @@ class Limits:
     token_requests_per_minute: int = 300
     token_failures_per_address: int = 30
     token_failures_window: float = 600.0
+    email_links_per_account: int = 3
+    email_links_per_address: int = 5
+    email_links_window: float = 3600.0
 
 
 def parse_limits(items: list[str]) -> Limits:
@@ -169,4 +177,16 @@ class Throttles:
             limits.token_failures_per_address,
             limits.token_failures_window,
             N_("requests with unknown tokens from your address"),
+        )
+        self.email_links_account = Quota(
+            "email-links-account",
+            limits.email_links_per_account,
+            limits.email_links_window,
+            N_("confirmation mails for your account"),
+        )
+        self.email_links_address = Quota(
+            "email-links-address",
+            limits.email_links_per_address,
+            limits.email_links_window,
+            N_("confirmation mails to this address"),
         )

@@ -33,7 +33,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Depends, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
-from sqlalchemy import delete, select
+from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
@@ -232,11 +232,6 @@ def user_by_id(session: Session, user_id: int) -> UserInfo | None:
     """The user with ``user_id``, if any."""
     user = session.get(User, user_id)
     return user_info(user) if user else None
-
-
-def user_email(session: Session, user_id: int) -> str | None:
-    """The e-mail address ``user_id`` gave for reminders, if any."""
-    return session.scalar(select(User.email).where(User.id == user_id))
 
 
 async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:

@@ -17,6 +17,7 @@ from otherside.server.analysis import rows
 from otherside.server.analysis.plans import Budget, Plan, plan
 from otherside.server.clock import Clock
 from otherside.server.store.db import Database
+from otherside.server.store.outage import log_failure
 from otherside.server.store.queries import load_moves
 from otherside.server.store.records import TableInfo
 from otherside.server.tables.adapters import get_adapter
@@ -86,7 +87,7 @@ class Analyst:
         except asyncio.CancelledError:
             raise  # the server is stopping: the row is taken over once stale
         except Exception:
-            log.exception("the analysis of table %s failed", table_id)
+            log_failure(log, "the analysis of table %s failed", table_id)
             result, status = None, "failed"
         now = self.clock.now()
         await self.db.run(lambda s: rows.finish(s, table_id, self.node, status, result, now))

@@ -25,6 +25,7 @@ from otherside.core.simultaneous import apply_as
 from otherside.server.cluster.moves import NotedMove, heard_move
 from otherside.server.live import fanout
 from otherside.server.store.contract import TableStore, seated_ratings
+from otherside.server.store.outage import log_failure
 from otherside.server.store.records import TableInfo
 from otherside.server.tables.chat import heard
 from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild
@@ -188,7 +189,7 @@ class CatchUp:
         try:
             done = await self.hub.ask(table_id, Follow(move))
         except Exception:
-            log.exception("could not apply move %d of table %s heard", move.version, table_id)
+            log_failure(log, "could not apply move %d of table %s heard", move.version, table_id)
             done = False
         if done:
             self.followed += 1
@@ -250,7 +251,7 @@ class CatchUp:
                     # The database away, or the table busy failing: a table left behind would
                     # show an old position for ever, so try again, later and later, until it
                     # is caught up (or let go). Other tables catch up in their own tasks.
-                    log.exception("could not catch up with table %s; retrying", table_id)
+                    log_failure(log, "could not catch up with table %s; retrying", table_id)
                     self._behind.add(table_id)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, LAST_BACKOFF)

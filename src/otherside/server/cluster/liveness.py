@@ -43,6 +43,7 @@ from sqlalchemy.orm import Session
 
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
+from otherside.server.store.outage import log_failure
 
 log = logging.getLogger("otherside.server")
 NAMESPACE = 0x07E5_0D1E & 0x7FFFFFFF  # the first key of every otherside process lock
@@ -145,7 +146,7 @@ class LivenessLock:
             except Exception:
                 self.held.clear()
                 self._conn = None
-                log.exception("lost the liveness lock's connection; again in %.1f s", delay)
+                log_failure(log, "lost the liveness lock's connection; again in %.1f s", delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
@@ -237,4 +238,4 @@ async def look_for_gone_owners(
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("could not look for server processes that are gone")
+            log_failure(log, "could not look for server processes that are gone")

@@ -46,6 +46,7 @@ from otherside.server.cluster.presence import Presence, PresenceSweeper, SoloPre
 from otherside.server.cluster.receipts import RECEIPT, Receipts
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
+from otherside.server.store.outage import log_failure
 
 log = logging.getLogger("otherside.server")
 CHANNEL = "otherside_tables"
@@ -212,7 +213,7 @@ class PostgresCluster:
                 raise
             except Exception:
                 self.listening.clear()
-                log.exception("lost the notification connection; reconnecting in %.1f s", delay)
+                log_failure(log, "lost the notification connection; reconnecting in %.1f s", delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
 
@@ -299,7 +300,7 @@ class PostgresCluster:
             except Exception:
                 # Unsure whether our leases still stand: own nothing until the next renewal.
                 self._held.clear()
-                log.exception("could not renew the table leases")
+                log_failure(log, "could not renew the table leases")
             await asyncio.sleep(self.renew_every)
 
     # -- life ------------------------------------------------------------------------------------
@@ -372,7 +373,7 @@ async def _hear(listener: Listener, message: dict[str, Any]) -> None:
     try:
         await listener(message)
     except Exception:
-        log.exception("could not act on the change %s", message)
+        log_failure(log, "could not act on the change %s", message)
 
 
 def _psycopg_url(url: str) -> str:

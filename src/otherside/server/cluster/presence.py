@@ -41,6 +41,7 @@ from otherside.server.clock import Clock
 from otherside.server.cluster.liveness import HELD_HERE, NAMESPACE, LivenessLock, owner_key
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, TablePresence
+from otherside.server.store.outage import log_failure
 
 if TYPE_CHECKING:
     from otherside.server.tables.live import LiveTable
@@ -180,7 +181,7 @@ class Presence:
             except Exception:
                 # Keep what was told meanwhile: it is newer than this batch.
                 self._unwritten = {**batch, **self._unwritten}
-                log.exception("could not write who is connected; again in %.1f s", RETRY_EVERY)
+                log_failure(log, "could not write who is connected; again in %.1f s", RETRY_EVERY)
                 await asyncio.sleep(RETRY_EVERY)
                 self._wake.set()
 

@@ -9,7 +9,8 @@ Concern → module:
 - a table's history, the replay of a finished game, its record → :mod:`.replays`; finished
   games' answers cached and their fetches counted → :mod:`.finished`
 - a finished game's analysis by the bots → :mod:`.analysis`
-- sign up, sign in, guests, sign out, who am I, e-mail → :mod:`.accounts`; a player's
+- sign up, sign in, guests, sign out, who am I → :mod:`.accounts`; the e-mail address given,
+  its confirmation link mailed again and followed → :mod:`.email`; a player's
   settings → :mod:`.settings`; a player's page (ratings, bests, recent games) →
   :mod:`.players`
 - the bot API: an API token made, listed, revoked, and the bearer gate of every route →

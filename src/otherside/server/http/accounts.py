@@ -1,20 +1,20 @@
-"""Routes of accounts: sign up, sign in, guests, sign out, who am I, e-mail."""
+"""Routes of accounts: sign up, sign in, guests, sign out, who am I (the e-mail address and its
+confirmation: :mod:`.email`)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, Field
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
+from otherside.server.accounts.email_links import Address, address_of
 from otherside.server.accounts.guest_names import guest_names, is_guest_form
 from otherside.server.accounts.sessions import (
     BEARER_SCOPE_KEY,
     COOKIE,
-    EMAIL_PATTERN,
     PASSWORD_MIN,
     Credentials,
     UserInfo,
@@ -23,7 +23,6 @@ from otherside.server.accounts.sessions import (
     current_user,
     end_session,
     open_session,
-    user_email,
     user_info,
 )
 from otherside.server.http.deps import (
@@ -35,7 +34,7 @@ from otherside.server.http.deps import (
 )
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import remember_language
-from otherside.server.http.schemas import Done, EmailOut, MeOut, MeUser, UserOut
+from otherside.server.http.schemas import Done, MeOut, MeUser, UserOut
 from otherside.server.store.models import User
 
 router = APIRouter(prefix="/api")
@@ -196,62 +195,25 @@ async def sign_out(request: Request, response: Response, sessions: SessionsDep) 
 async def me(
     request: Request, db: DatabaseDep, user: Annotated[UserInfo | None, Depends(current_user)]
 ) -> MeOut:
-    """The signed-in user (with their own e-mail address, if any), or ``{"user": null}``.
+    """The signed-in user (with their own e-mail address, if any, and whether it is confirmed),
+    or ``{"user": null}``.
 
     The address is the account's own business: an API token shows it only with the scope
     ``account`` (a token to "see tables, games and players" is no key to it)."""
     if user is None:
         return MeOut(user=None)
     bearer = request.scope.get(BEARER_SCOPE_KEY)
-    email = (
-        await db.run(lambda s: user_email(s, user.id))
+    address = (
+        await db.run(lambda s: address_of(s, user.id))
         if bearer is None or "account" in bearer.scopes
-        else None
+        else Address(None, False)
     )
-    return MeOut(user=MeUser(id=user.id, name=user.name, guest=user.is_guest, email=email))
-
-
-class EmailBody(BaseModel):
-    """Body of ``POST /api/me/email``: an address for reminders, or ``null`` for none."""
-
-    email: str | None = Field(default=None, max_length=254)
-
-
-def check_email(address: str) -> str:
-    """A plausible e-mail address, or ``ValueError`` saying what is wrong.
-
-    >>> check_email(" ada@example.org ")
-    'ada@example.org'
-    >>> check_email("ada@")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'ada@' is not an e-mail address (name@domain.tld)
-    """
-    address = address.strip()
-    if not EMAIL_PATTERN.match(address):
-        raise ValueError(f"{address!r} is not an e-mail address (name@domain.tld)")
-    return address
-
-
-@router.post("/me/email")
-async def set_email(
-    body: EmailBody, db: DatabaseDep, user: Annotated[UserInfo | None, Depends(current_user)]
-) -> EmailOut:
-    """Give (or with ``null`` remove) the address that turn reminders go to."""
-    if user is None:
-        raise Told(401, "signed_out", N_("sign in or play as a guest first"))
-    try:
-        address = check_email(body.email) if body.email else None
-    except ValueError as exc:
-        raise Told(
-            422,
-            "bad_email",
-            N_("'{email}' is not an e-mail address (name@domain.tld)"),
-            email=(body.email or "").strip(),
-        ) from exc
-
-    def save(session: Session) -> None:
-        session.execute(update(User).where(User.id == user.id).values(email=address))
-
-    await db.run(save)
-    return EmailOut(email=address)
+    return MeOut(
+        user=MeUser(
+            id=user.id,
+            name=user.name,
+            guest=user.is_guest,
+            email=address.email,
+            email_confirmed=address.confirmed,
+        )
+    )

@@ -22,6 +22,7 @@ from otherside.server.accounts.sessions import Sessions
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock
 from otherside.server.http.finished import FinishedGames
+from otherside.server.mail import Post
 from otherside.server.store.db import Database
 from otherside.server.tables.hub import TableHub
 
@@ -70,6 +71,9 @@ sessions: StateDependency[Sessions] = state_dependency(
     "sessions", "Session cookies and password hashes."
 )
 signin: StateDependency[SignInGuard] = state_dependency("signin", "The guard of sign-in attempts.")
+post: StateDependency[Post] = state_dependency(
+    "post", "The server's mailer (if any) and its public address for links in mail."
+)
 finished_games: StateDependency[FinishedGames] = state_dependency(
     "finished_games", "Finished games' answers, computed once, and the per-address fetch window."
 )
@@ -82,3 +86,4 @@ ThrottlesDep = Annotated[Throttles, Depends(throttles)]
 SessionsDep = Annotated[Sessions, Depends(sessions)]
 SignInDep = Annotated[SignInGuard, Depends(signin)]
 FinishedGamesDep = Annotated[FinishedGames, Depends(finished_games)]
+PostDep = Annotated[Post, Depends(post)]

@@ -14,31 +14,20 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError, DisconnectionError, PendingRollbackError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from otherside.server.store.outage import OUTAGE_ERRORS, is_outage, short
 
 log = logging.getLogger("otherside.server")
 
-# What the database (or the pool in front of it) raises when it cannot be reached or used now.
-OUTAGE_ERRORS: tuple[type[Exception], ...] = (
-    DBAPIError,
-    DisconnectionError,
-    PendingRollbackError,
-    PoolTimeout,
-)
+__all__ = ["CLOSE_TRY_LATER", "OUTAGE_ERRORS", "install", "is_outage", "outage_response"]
 RETRY_AFTER_SECONDS = 2
 CLOSE_TRY_LATER = 1013  # RFC 6455 "Try Again Later"
 UNAVAILABLE_WORDS = "the server cannot reach its database just now; try again in a moment"
 
 
-def is_outage(exc: BaseException) -> bool:
-    """Whether ``exc`` says the database is out of reach (rather than a bug of ours)."""
-    return isinstance(exc, OUTAGE_ERRORS)
-
-
 async def outage_response(request: Request, exc: Exception) -> JSONResponse:
     """503 with ``Retry-After``, in our words (registered for :data:`OUTAGE_ERRORS`)."""
-    log.warning("%s %s: database unavailable: %r", request.method, request.url.path, exc)
+    log.warning("%s %s: database unavailable (%s)", request.method, request.url.path, short(exc))
     return JSONResponse(
         {"detail": UNAVAILABLE_WORDS, "code": "unavailable", "params": {}},
         status_code=503,

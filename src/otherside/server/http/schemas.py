@@ -27,9 +27,11 @@ class UserOut(BaseModel):
 
 
 class MeUser(UserOut):
-    """The signed-in account with its own e-mail address (``null``: none given)."""
+    """The signed-in account with its own e-mail address (``null``: none given) and whether
+    that address is confirmed (no mail goes to it before)."""
 
     email: str | None
+    email_confirmed: bool = False
 
 
 class MeOut(BaseModel):
@@ -39,9 +41,12 @@ class MeOut(BaseModel):
 
 
 class EmailOut(BaseModel):
-    """The address turn reminders now go to (``null``: none)."""
+    """The account's address (``null``: none), whether it is confirmed, and whether a
+    confirmation link was just mailed to it."""
 
     email: str | None
+    confirmed: bool = False
+    sent: bool = False
 
 
 class Done(BaseModel):

@@ -19,6 +19,7 @@ from otherside.server.live.protocol import (
     TakebackMessage,
     parse_client_message,
 )
+from otherside.server.store.outage import log_failure
 from otherside.server.tables.chat import Say
 from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
@@ -65,7 +66,7 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
     except Exception:
         # The database away, or a bug: the socket stays open, the words are ours (the
         # exception, driver text included, goes to the log only).
-        log.exception("a message to table %s could not be handled", live.id)
+        log_failure(log, "a message to table %s could not be handled", live.id)
         language = getattr(conn, "language", DEFAULT)
         fanout.error(conn, live, "server_error", say(language, ERROR_CODES["server_error"]))
         fanout.send_state(conn, live, now())

@@ -31,6 +31,7 @@ from otherside.server.live.close_words import (
 from otherside.server.live.inbox import handle
 from otherside.server.live.message_rate import CLOSE_TOO_FAST, TOO_FAST, MessageRate
 from otherside.server.live.signer import SocketSigner, socket_signer
+from otherside.server.store.outage import short
 from otherside.server.tables.errors import Refused, words
 from otherside.server.tables.hub import TableHub
 
@@ -121,7 +122,7 @@ async def _watch(
         return
     except OUTAGE_ERRORS as exc:
         # The database is away: say "try again later" with a close frame, in our words.
-        log.warning("table socket %s: database unavailable: %r", table_id, exc)
+        log.warning("table socket %s: database unavailable (%s)", table_id, short(exc))
         await socket.close(CLOSE_TRY_LATER, close_reason(_language(socket), BUSY))
         return
     sender = asyncio.create_task(conn.pump())
@@ -146,7 +147,7 @@ async def _watch(
         pass
     except OUTAGE_ERRORS as exc:
         # Whether the user is still signed in cannot be told while the database is away.
-        log.warning("table socket %s: database unavailable: %r", table_id, exc)
+        log.warning("table socket %s: database unavailable (%s)", table_id, short(exc))
         await socket.close(CLOSE_TRY_LATER, close_reason(conn.language, BUSY))
     finally:
         hub.detach(live, conn)

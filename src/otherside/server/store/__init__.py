@@ -16,8 +16,10 @@ Concern → module:
   the next one (one commit, one fsync, one ``NOTIFY``) → :mod:`.writer`
 - a move's durable write (the move row, the table row at its version, the clocks) →
   :mod:`.play_rows`; a table made, seated, started, ended, a chat line → :mod:`.writes`; a
-  takeback's writes → :mod:`.takebacks`
+  takeback's writes → :mod:`.takebacks`; an event's board made, started and recorded in one
+  write → :mod:`.boards`
 - reading tables (one, the lobby's lists, moves, due deadlines, recent chat) → :mod:`.queries`
+- the database out of reach: telling it from a bug, logging it in one line → :mod:`.outage`
 
 Elsewhere: the rows of accounts, sessions and limits are written by
 :mod:`otherside.server.accounts`; events' by :mod:`otherside.server.tournaments.events`;

@@ -18,7 +18,9 @@ from typing import Any, Protocol
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.store.records import (
     ChatRow,
+    EventBoard,
     MoveRow,
+    Opening,
     SeatInfo,
     TableInfo,
     TakebackRequest,
@@ -69,13 +71,28 @@ class TableStore(Protocol):
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
-        seats: Sequence[SeatInfo] = (),
     ) -> str:
-        """A new waiting table with its owner in seat 0 (or with ``seats``: an event's
-        entrants, seated as the table is made); its id. With ``most_waiting``,
+        """A new waiting table with its owner in seat 0; its id. With ``most_waiting``,
         :class:`~otherside.server.store.records.LimitReached` instead if the owner already
         hosts that many open tables where they sit (counted in the write's transaction, so
         simultaneous creates count)."""
+        ...
+
+    async def create_board(
+        self,
+        board: EventBoard,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        pace: Pace,
+        seats: Sequence[SeatInfo],
+        start: Opening,
+    ) -> str:
+        """The table of an event's ``board``, hosted by ``owner``, made with the entrants in
+        ``seats`` and started (``start``), and recorded as the board's, in one transaction;
+        its id. Never waiting, so that no lobby request can seat, fill or start it, and never
+        without its record, so that a crash cannot leave a game no event knows.
+        ``StaleWrite`` (nothing written) if the board has a table already."""
         ...
 
     async def seats(

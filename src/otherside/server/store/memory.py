@@ -17,8 +17,10 @@ from otherside.server.ratings import elo
 from otherside.server.ratings.rated import places
 from otherside.server.store.records import (
     ChatRow,
+    EventBoard,
     LimitReached,
     MoveRow,
+    Opening,
     SeatInfo,
     StaleWrite,
     TableInfo,
@@ -46,6 +48,7 @@ class MemoryTableStore:
         self._tables: dict[str, _Stored] = {}
         self._ratings: dict[tuple[str, int], float] = {}
         self.history: list[tuple[str, str, int, float, float]] = []  # game, table, user…
+        self.boards: dict[EventBoard, str] = {}  # the table made for each event's board
 
     def record(self, table_id: str) -> dict[str, Any] | None:
         """The whole record of a table (written when its game ends)."""
@@ -104,13 +107,32 @@ class MemoryTableStore:
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
-        seats: Sequence[SeatInfo] = (),
     ) -> str:
         if most_waiting is not None and await self.waiting_hosted(owner.id) >= most_waiting:
             raise LimitReached(most_waiting)
         return self._add(
-            lambda table_id: created(table_id, owner, game, players, options, pace, now, seats)
+            lambda table_id: created(table_id, owner, game, players, options, pace, now)
         )
+
+    async def create_board(
+        self,
+        board: EventBoard,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        pace: Pace,
+        seats: Sequence[SeatInfo],
+        start: Opening,
+    ) -> str:
+        if board in self.boards:
+            raise StaleWrite(f"board {board} has a table already")
+        options, now = start.options, start.now
+        made = self._add(
+            lambda made: created(made, owner, game, players, options, pace, now, seats)
+        )
+        _started(self._tables[made], start, board.event_id)
+        self.boards[board] = made
+        return made
 
     def _add(self, made: Callable[[str], TableInfo]) -> str:
         """Keep the waiting table ``made`` gives for a new id; the id."""
@@ -167,11 +189,7 @@ class MemoryTableStore:
             ]
             if sum(not any(s.human for s in info.seats) for info in running) >= bots_only_limit:
                 raise LimitReached(bots_only_limit)
-        started = replace(
-            stored.info, status="playing", options=dict(options), version=0, rated=rated
-        )
-        stored.initial = stored.record = record
-        stored.info = _timed(started, plan, now)
+        _started(stored, Opening(dict(options), record, rated, plan, now))
 
     async def rematch(
         self,
@@ -220,7 +238,7 @@ class MemoryTableStore:
         stored.moves.append(MoveRow(seat, action, now))
         if final_record is not None:
             stored.record = final_record
-        return self._rate(info, outcome) if outcome is not None else {}
+        return _rate(self._ratings, self.history, info, outcome) if outcome is not None else {}
 
     async def take_back(self, info: TableInfo, version: int, plan: Timing, now: datetime) -> None:
         stored = self._at(info.id, info.version)
@@ -256,7 +274,7 @@ class MemoryTableStore:
             ended, status="over", outcome=outcome, to_move=(), deadline_at=None, updated_at=now
         )
         stored.record = record
-        return self._rate(info, outcome)
+        return _rate(self._ratings, self.history, info, outcome)
 
     async def timing(self, info: TableInfo, plan: Timing, now: datetime) -> None:
         stored = self._at(info.id, info.version)
@@ -273,21 +291,41 @@ class MemoryTableStore:
     ) -> None:
         self._tables[table_id].chat.append(ChatRow(user.name, seat, text, now))
 
-    def _rate(self, info: TableInfo, outcome: dict[str, Any]) -> dict[int, float]:
-        """Move the ratings of a rated table's players, as the database does."""
-        if not info.rated:
-            return {}
-        forfeits = [s.seat for s in info.seats if s.forfeit is not None]
-        finish = places(outcome["scores"], outcome["winners"], forfeits)
-        rated = [(s.user_id, finish[s.seat]) for s in info.seats if s.user_id is not None]
-        before = [self._ratings.get((info.game, user), elo.START) for user, _place in rated]
-        after = elo.by_places(before, [place for _user, place in rated])
-        for (user, _place), old, new in zip(rated, before, after, strict=True):
-            self._ratings[(info.game, user)] = new
-            self.history.append((info.game, info.id, user, old, new))
-        return {user: new for (user, _place), new in zip(rated, after, strict=True)}
-
 
 def _timed(info: TableInfo, plan: Timing, now: datetime) -> TableInfo:
     """``info`` with the clocks and deadlines of ``plan``, changed at ``now``."""
     return replace(with_timing(info, plan), updated_at=now)
+
+
+def _rate(
+    ratings: dict[tuple[str, int], float],
+    history: list[tuple[str, str, int, float, float]],
+    info: TableInfo,
+    outcome: dict[str, Any],
+) -> dict[int, float]:
+    """Move the ratings of a rated table's players, as the database does."""
+    if not info.rated:
+        return {}
+    forfeits = [s.seat for s in info.seats if s.forfeit is not None]
+    finish = places(outcome["scores"], outcome["winners"], forfeits)
+    rated = [(s.user_id, finish[s.seat]) for s in info.seats if s.user_id is not None]
+    before = [ratings.get((info.game, user), elo.START) for user, _place in rated]
+    after = elo.by_places(before, [place for _user, place in rated])
+    for (user, _place), old, new in zip(rated, before, after, strict=True):
+        ratings[(info.game, user)] = new
+        history.append((info.game, info.id, user, old, new))
+    return {user: new for (user, _place), new in zip(rated, after, strict=True)}
+
+
+def _started(stored: _Stored, start: Opening, event_id: str | None = None) -> None:
+    """``stored``, a waiting table, starts as ``start`` says (an event's board: ``event_id``)."""
+    info = replace(
+        stored.info,
+        status="playing",
+        options=start.options,
+        version=0,
+        rated=start.rated,
+        event_id=event_id,
+    )
+    stored.initial = stored.record = start.record
+    stored.info = _timed(info, start.plan, start.now)

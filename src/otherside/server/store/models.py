@@ -52,6 +52,10 @@ class User(Base):
     is_guest: Mapped[bool] = mapped_column(default=False)
     # Where reminders go (turn-based games); never shown to other players.
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    # When the address was confirmed by its link (accounts.email_links); none: no mail goes there.
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
     # The language chosen on the switcher (otherside.i18n); none: the browser's.
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     # Confirm each move before it is sent (the table page's switch); none: the pages' default.
@@ -107,6 +111,9 @@ class GameTable(Base):
     takeback_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_plies: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The event whose board this table is (made by its director, born started); NULL for a
+    # table of the lobby. The lobby's requests change no event's table.
+    event_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="table", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -233,6 +240,22 @@ class ApiToken(Base):
     scopes: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class EmailLink(Base):
+    """The pending confirmation link of an account's address
+    (:mod:`otherside.server.accounts.email_links`): one per account, replaced by each new one;
+    only its SHA-256 is kept."""
+
+    __tablename__ = "email_links"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The address it confirms: a link made for one address never confirms another.
+    email: Mapped[str] = mapped_column(String(254))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class ServerSecret(Base):

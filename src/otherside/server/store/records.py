@@ -1,7 +1,8 @@
 """The tables as plain data: what is stored of a table (:class:`TableInfo`, its seats
 :class:`SeatInfo`, a takeback asked for :class:`TakebackRequest`), of its moves
 (:class:`MoveRow`) and chat (:class:`ChatRow`), the clocks and deadlines a change writes
-(:class:`Timing`), and :class:`StaleWrite`, a write refused because the table changed since it
+(:class:`Timing`), how a game starts (:class:`Opening`), an event's board a table is made for
+(:class:`EventBoard`), and :class:`StaleWrite`, a write refused because the table changed since it
 was read. No ORM object ever crosses from the database thread to the event loop: these do."""
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ class TableInfo:
     rematch_id: str | None = None
     # The takeback asked for last (open while ``version`` is still its version).
     takeback: TakebackRequest | None = None
+    # The event whose board this is (its director's table, which no lobby request changes).
+    event_id: str | None = None
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat of ``user_id`` at this table, if seated (also after forfeiting it)."""
@@ -162,3 +165,25 @@ class ChatRow:
     seat: int | None
     text: str
     at: datetime
+
+
+@dataclass(frozen=True)
+class EventBoard:
+    """A game of an event (a tournament): board ``board`` of round ``round`` of event
+    ``event_id``, whose table the event's director makes."""
+
+    event_id: str
+    round: int
+    board: int
+
+
+@dataclass(frozen=True)
+class Opening:
+    """How a game starts, as written: its options, first record, whether it is rated, its
+    turn and clocks (``plan``), at ``now``."""
+
+    options: dict[str, Any]
+    record: dict[str, Any]
+    rated: bool
+    plan: Timing
+    now: datetime

@@ -17,6 +17,7 @@ from otherside.server.cluster.moves import move_note
 from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
 from otherside.server.cluster.seated import SEATED
 from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
+from otherside.server.store.boards import create_board
 from otherside.server.store.db import Database
 from otherside.server.store.play_rows import add_move, add_timing
 from otherside.server.store.queries import (
@@ -30,8 +31,10 @@ from otherside.server.store.queries import (
 )
 from otherside.server.store.records import (
     ChatRow,
+    EventBoard,
     LimitReached,
     MoveRow,
+    Opening,
     SeatInfo,
     StaleWrite,
     TableInfo,
@@ -110,7 +113,6 @@ class SqlTableStore:
         pace: Pace,
         now: datetime,
         most_waiting: int | None = None,
-        seats: Sequence[SeatInfo] = (),
     ) -> str:
         def write(batch: Batch) -> str | None:
             connection = batch.connection
@@ -121,15 +123,33 @@ class SqlTableStore:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
-            made = create_table(connection, owner.id, game, players, options, pace, now, seats)
-            seated = [s.user_id for s in seats if s.user_id is not None] or [owner.id]
-            self._announce(batch, made, SEATED, users=seated)
+            made = create_table(connection, owner.id, game, players, options, pace, now)
+            self._announce(batch, made, SEATED, users=[owner.id])
             return made
 
         made = await self.writer.write(write)
         if made is None:
             raise LimitReached(most_waiting or 0)
         return made
+
+    async def create_board(
+        self,
+        board: EventBoard,
+        owner: UserInfo,
+        game: str,
+        players: int,
+        pace: Pace,
+        seats: Sequence[SeatInfo],
+        start: Opening,
+    ) -> str:
+        def write(batch: Batch) -> str:
+            made = create_board(
+                batch.connection, board, owner.id, game, players, pace, seats, start
+            )
+            self._announce(batch, made, SEATED, users=[s.user_id for s in seats if s.user_id])
+            return made
+
+        return await self.writer.write(write)
 
     async def seats(
         self, known: TableInfo, seats: list[SeatInfo], now: datetime, host: int | None = None

@@ -73,8 +73,8 @@ def create_table(
     now: datetime,
     seats: Sequence[SeatInfo] = (),
 ) -> str:
-    """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch); its
-    new id."""
+    """Insert a waiting table with the owner in seat 0, or with ``seats`` (a rematch, an event's
+    board, started at once by :mod:`.boards`); its new id."""
     connection = _connection(db)
     while True:
         table_id = secrets.token_urlsafe(6)

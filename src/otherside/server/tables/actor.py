@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.store.outage import log_failure
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 
@@ -131,7 +132,7 @@ class TableActor:
             except Exception:
                 self.restarts += 1
                 self._suspect = True
-                log.exception("the actor of table %s failed; restarting it", self.id)
+                log_failure(log, "the actor of table %s failed; restarting it", self.id)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, LAST_BACKOFF)
 
@@ -174,7 +175,7 @@ class TableActor:
         try:
             await self._recover(self)
         except Exception:
-            log.exception("table %s could not be restarted from the database", self.id)
+            log_failure(log, "table %s could not be restarted from the database", self.id)
             return
         self._suspect = False
         self.recoveries += 1

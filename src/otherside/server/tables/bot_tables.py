@@ -91,6 +91,9 @@ class Stop:
         person seated or one not in play (409)."""
         if live.info.owner_id != self.user.id:
             raise Refused("not_host", host=live.info.owner_name)
+        if live.info.event_id is not None:
+            # Its result is the event's: stopping it would decide it.
+            raise Refused("event_table", event=live.info.event_id)
         if live.info.status != "playing" or live.state is None:
             raise Refused("not_playing")
         if not is_all_bot(live.info):

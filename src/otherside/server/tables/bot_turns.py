@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
 from otherside.server.live.protocol import ProtocolError
+from otherside.server.store.outage import log_failure
 from otherside.server.tables import bot_tables
 from otherside.server.tables.bot_workers import fallback_choice
 from otherside.server.tables.entropy import fresh_seed
@@ -60,8 +61,8 @@ async def _run(services: Services, live: LiveTable) -> None:
                 # The move could not be stored (the database away): nothing changed, and the
                 # actor reloads the table before its next command. Try again, later and later,
                 # rather than leave the table frozen with its bots stopped.
-                log.exception(
-                    "a bot's move at table %s failed; retrying in %.2f s", live.id, backoff
+                log_failure(
+                    log, "a bot's move at table %s failed; retrying in %.2f s", live.id, backoff
                 )
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, LAST_BACKOFF)
@@ -87,7 +88,7 @@ async def _turn(services: Services, live: LiveTable, seat: int, bot: str) -> Non
     except Exception:
         # The runner falls back by itself when a bot fails or overruns; this is for a spec it
         # could not even read: the table must not freeze either.
-        log.exception("bot %s failed at table %s; playing a random action", bot, live.id)
+        log_failure(log, "bot %s failed at table %s; playing a random action", bot, live.id)
         choice = str(fallback_choice(live.info.game, view, legal, seed))
     await services.ask(live.id, BotMove(seat, bot, version, choice))
 

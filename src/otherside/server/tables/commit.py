@@ -17,6 +17,7 @@ from otherside.i18n import N_
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import ERROR_CODES, ProtocolError
+from otherside.server.store.outage import log_failure
 from otherside.server.store.records import StaleWrite, TableInfo
 from otherside.server.tables import timing
 from otherside.server.tables.live import LiveTable
@@ -47,7 +48,7 @@ async def stored(services: Services, live: LiveTable, what: str) -> AsyncIterato
             version=live.info.version,
         ) from exc
     except SQLAlchemyError as exc:
-        log.exception("could not save %s of table %s", what, live.id)
+        log_failure(log, "could not save %s of table %s", what, live.id)
         raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
 
 

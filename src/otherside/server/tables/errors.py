@@ -89,6 +89,7 @@ _CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
         409,
         N_("only a game with bots only can be stopped; players may resign or leave"),
     ),
+    "event_table": (409, N_("this game is one of an event's: the event's director runs it")),
 }
 
 SETUP_CODES = ("bad_request", "bad_bot")

@@ -6,8 +6,9 @@ whose deadline has come (:mod:`.deadlines` decides what is due); :meth:`loop` ca
 then sleeps on the injected clock until the next deadline, or until a move moves one earlier.
 Tests move a :class:`~otherside.server.clock.ManualClock` and call :meth:`run_due` themselves.
 
-A reminder goes by e-mail when the server has a mailer and the player an address; either way
-the lobby shows it (the table is marked reminded).
+A reminder goes by e-mail when the server has a mailer and the player a confirmed address
+(:mod:`~otherside.server.accounts.email_links`); either way the lobby shows it (the table is
+marked reminded).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 
-from otherside.server.accounts.languages import mail_address
+from otherside.server.accounts.email_links import mail_address
 from otherside.server.clock import Clock
 from otherside.server.mail import Mailer
 from otherside.server.reminders import reminder_mail
 from otherside.server.store.db import Database
+from otherside.server.store.outage import log_failure
 from otherside.server.store.queries import due_table_ids, next_deadline
 from otherside.server.tables.deadlines import on_deadline
 from otherside.server.tables.errors import Refused
@@ -93,7 +95,7 @@ class Scheduler:
             except Refused:
                 continue
             except Exception:
-                log.exception("the deadline of table %s failed", table_id)
+                log_failure(log, "the deadline of table %s failed", table_id)
         if self._mail:
             await asyncio.gather(*self._mail, return_exceptions=True)
         # A due table another process owns is theirs to handle: don't spin on it.
@@ -109,7 +111,7 @@ class Scheduler:
                 await self.run_due()
                 upcoming = await self.db.run(next_deadline)
             except Exception:
-                log.exception("the scheduler failed; trying again shortly")
+                log_failure(log, "the scheduler failed; trying again shortly")
                 upcoming = None
             await self._passed_once()
             wait = LONGEST_SLEEP

@@ -9,7 +9,7 @@ conflict: ``changed_meanwhile``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -38,23 +38,19 @@ async def create(
     players: int,
     options: dict[str, Any] | None,
     pace: dict[str, Any] | None = None,
-    seats: Sequence[SeatInfo] = (),
 ) -> TableInfo:
-    """A new waiting table of ``game`` for ``players`` hosted by ``user``: in seat 0, or with
-    ``seats`` (an event's entrants, seated in the very write that makes the table, so that
-    nobody — its host included — can sit down, fill it with bots or start it before them)."""
+    """A new waiting table of ``game`` for ``players`` hosted by ``user``, in seat 0 (an
+    event's table is made otherwise: born started, :mod:`~otherside.server.tournaments.boards`)."""
     clean, chosen = seat_rules.new_table(game, players, options, pace)
     store = hub.services.store
     most = hub.services.limits.waiting_tables_per_user
     now = hub.services.clock.now()
     try:
-        table_id = await store.create(
-            user, game, players, clean, chosen, now, most_waiting=most, seats=seats
-        )
+        table_id = await store.create(user, game, players, clean, chosen, now, most_waiting=most)
     except LimitReached as exc:
         raise Refused("too_many_tables", most=most) from exc
     # Nobody else knows the new table yet: it is taken into memory as written, not read back.
-    made = seat_rules.created(table_id, user, game, players, clean, chosen, now, seats)
+    made = seat_rules.created(table_id, user, game, players, clean, chosen, now)
     info = (await hub.live(table_id, known=made)).info
     hub.services.seated(s.user_id for s in info.seats if s.user_id is not None)
     return info

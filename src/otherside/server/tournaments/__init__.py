@@ -10,10 +10,11 @@ whom in the next round and how the entrants stand; it reads no database and know
 - :mod:`.groups`: tables of three to six (Verso) and the table sizes of a round;
 - :mod:`.round_robin`: everyone meets everyone once (the circle, or Berger, method).
 
-The server's side keeps the events in the database, makes the tables of each round through the
-lobby's own seating code, and records the results:
+The server's side keeps the events in the database, makes the tables of each round (born
+started, by the lobby's own seat rules), and records the results:
 
 - :mod:`.director`: runs every event under way, round after round (one process at a time);
+- :mod:`.boards`: a round's table made, seated, started and recorded as its board at once;
 - :mod:`.events`: the transactions that read and change events; :mod:`.records`: an event as
   plain data;
 - :mod:`.settings`: an event's settings as the host gives them, checked;

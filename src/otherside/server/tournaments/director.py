@@ -1,21 +1,21 @@
 """The director: runs every event under way, round after round.
 
 It pairs a round (:mod:`.swiss`, :mod:`.groups`, :mod:`.round_robin`), makes each game's table
-through the lobby's own code (:func:`~otherside.server.tables.seating.create`, then a seating
-command of the table's actor and :class:`~otherside.server.tables.seating.Start`), and watches
-the tables: a periodic check on the injected clock (every ``every`` seconds) reads each table of
-the round, records the points of those that ended, and once the round is complete pairs the next
-one or ends the event. An entrant who does not show loses through the tables' own clocks: their
-time runs out and they forfeit (:mod:`~otherside.server.tables.forfeits`), which ends a duel, or
-a bot plays their seat on at a bigger table and they are ranked last there. A table without
-player clocks (Recto Verso's rounds) would wait for an absent partner for ever: the check hands
-such a seat to a bot (:mod:`.absentees`, where the decision on partnerships is written).
+seated with its entrants, started and recorded as the game's, all in one write (:mod:`.boards`:
+the start decided by the lobby's own rules), and watches the tables: a periodic check on the
+injected clock (every ``every`` seconds) reads each table of the round, records the points of
+those that ended, and once the round is complete pairs the next one or ends the event. An
+entrant who does not show loses through the tables' own clocks: their time runs out and they
+forfeit (:mod:`~otherside.server.tables.forfeits`), which ends a duel, or a bot plays their seat
+on at a bigger table and they are ranked last there. A table without player clocks (Recto
+Verso's rounds) would wait for an absent partner for ever: the check hands such a seat to a bot
+(:mod:`.absentees`, where the decision on partnerships is written).
 
 One server process directs an event at a time (a lease on the event's row, renewed at each
 check and taken over once it lapses). Each step can be done again safely: a round is paired
-once (compare-and-set on its number), a game's table id is written as soon as the table exists,
-a table already seated or started is taken as it is. A table the director could not make (the
-host at their limit of open tables) is tried again at the next check.
+once (compare-and-set on its number), a game's table exists only with its record (a crash
+leaves both or neither; a board takes one table, by compare-and-set), a table already started
+is taken as it is. A table the director could not make is tried again at the next check.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock
 from otherside.server.ratings.rated import ratings_of
 from otherside.server.store.db import Database
-from otherside.server.store.records import SeatInfo, TableInfo
+from otherside.server.store.outage import log_failure
+from otherside.server.store.records import SeatInfo, StaleWrite, TableInfo
 from otherside.server.tables import seat_rules, seating
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -37,6 +38,7 @@ from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services
 from otherside.server.tournaments import events
 from otherside.server.tournaments.absentees import HandOverAbsent
+from otherside.server.tournaments.boards import make_board
 from otherside.server.tournaments.groups import pair_groups
 from otherside.server.tournaments.records import Event, EventGame
 from otherside.server.tournaments.results import partnership_points, rank_points
@@ -127,7 +129,7 @@ class Director:
             try:
                 await self.check()
             except Exception:  # a failed check is tried again: the event must not stall
-                log.exception("tournament check failed")
+                log_failure(log, "tournament check failed")
             await self.clock.sleep(self.every)
 
     async def check(self) -> None:
@@ -213,34 +215,21 @@ class Director:
         return True
 
     async def _follow(self, event: Event, game: EventGame) -> None:
-        """Make, seat and start the game's table as needed; record its end."""
+        """Make the game's table if it has none; record its end."""
         host = UserInfo(event.host_id, event.host_name, False)
         table_id = game.table_id
         seats = tuple(_seat(i, event, n) for i, n in enumerate(game.entrants))
         start = seating.Start(host, may_rate=event.settings.rated, limit_bots_only=False)
         if table_id is None:
-            # Seated as it is made, and started before anything else is asked of it: a table
-            # made first and seated after was, in between, the host's own (filled with bots
-            # and started, it stood for the entrants' game), and a host's own start of it rated
-            # the game of an unrated event.
-            made = await seating.create(
-                self.hub,
-                host,
-                event.settings.game,
-                len(game.entrants),
-                event.settings.options,
-                event.settings.pace,
-                seats,
-            )
-            table_id = made.id
-            await self.hub.ask(table_id, start)
-            await self.db.run(
-                lambda s: events.set_table(s, event.id, game.round, game.board, made.id)
-            )
+            try:
+                table_id = await make_board(self.hub, event, game, host, seats)
+            except StaleWrite:
+                return  # made meanwhile by another process: read at the next check
         info = await self.hub.services.store.table(table_id)
         if info is None:
             return
         if info.status == "waiting":
+            # A board made waiting, then seated and started (before boards were born started).
             await self.hub.ask(table_id, SeatEntrants(host, seats))
             await self.hub.ask(table_id, start)
         elif info.status == "playing":

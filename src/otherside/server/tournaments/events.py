@@ -322,11 +322,6 @@ def _game(session: Session, event_id: str, number: int, board: int) -> Tournamen
     return row
 
 
-def set_table(session: Session, event_id: str, number: int, board: int, table_id: str) -> None:
-    """The table made for a game."""
-    _game(session, event_id, number, board).table_id = table_id
-
-
 def set_result(
     session: Session,
     event_id: str,

@@ -180,14 +180,44 @@ async function loadLeaderboard() {
     : el("p", { class: "muted" }, t("No rated game yet. Games between registered players (no bots, no guests) count.")));
 }
 
+// Whether the address is confirmed (server/accounts/email_links.py): no mail goes to it before,
+// so an unconfirmed one says so and offers its link again.
+function showEmailState(email, confirmed) {
+  $("email-state").classList.toggle("hidden", !email);
+  $("email-state").dataset.state = confirmed ? "confirmed" : "unconfirmed";
+  $("email-status").className = confirmed ? "badge playing" : "badge lost";
+  $("email-status").textContent = confirmed ? t("confirmed") : t("not confirmed");
+  $("email-help").textContent = confirmed
+    ? t("Reminders go to this address.")
+    : t("Open the link we mailed to this address; until then no reminder goes there.");
+  $("email-resend").classList.toggle("hidden", confirmed);
+}
+
 async function saveEmail(event) {
   event.preventDefault();
   const value = $("email").value.trim();
   try {
-    await api("POST", "/api/me/email", { email: value || null });
-    toast(value ? t("Reminders will go to this address.") : t("No more reminders by e-mail."));
+    const saved = await api("POST", "/api/me/email", { email: value || null });
+    showEmailState(saved.email, saved.confirmed);
+    toast(!value ? t("No more reminders by e-mail.")
+      : saved.confirmed ? t("Reminders will go to this address.")
+        : saved.sent ? t("We mailed a confirmation link to this address.")
+          : t("The confirmation mail could not be sent; try again later."));
   } catch (error) {
     toast(error.message);
+  }
+}
+
+async function resendLink() {
+  $("email-resend").disabled = true;
+  try {
+    const sent = await api("POST", "/api/me/email/resend");
+    toast(sent.sent ? t("We mailed a new confirmation link; the older one no longer works.")
+      : t("The confirmation mail could not be sent; try again later."));
+  } catch (error) {
+    toast(error.message);
+  } finally {
+    $("email-resend").disabled = false;
   }
 }
 
@@ -201,6 +231,7 @@ async function show() {
     return;
   }
   $("email").value = me.email ?? "";
+  showEmailState(me.email, me.email_confirmed);
   games = await api("GET", "/api/games");
   $("game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
   $("board-game").replaceChildren(...games.filter((g) => g.rated_counts.length)
@@ -220,5 +251,6 @@ $("new-table").addEventListener("submit", createTable);
 $("new-table").addEventListener("input", () => { $("new-error").textContent = ""; });
 $("board-game").addEventListener("change", loadLeaderboard);
 $("email-form").addEventListener("submit", saveEmail);
+$("email-resend").addEventListener("click", resendLink);
 setInterval(() => { if (!$("lobby").classList.contains("hidden")) loadLists(); }, 5000);
 show();

@@ -1,8 +1,8 @@
 """Who is connected to a table through which server process, so that a process judging a
 player away (Recto Verso's play-on, an event's absentees) sees the connections of the others.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0015
+Revises: 0014
 Create Date: 2026-11-26
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013"
-down_revision = "0012"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
