@@ -12,7 +12,6 @@ import pytest
 
 from otherside.server.clock import ManualClock
 from otherside.server.live.inbox import handle
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables import seating
 from otherside.server.tables.chat import Say
@@ -125,7 +124,7 @@ async def test_a_failure_half_way_restarts_the_table_from_the_store(hub: TableHu
     await hub.attach(table, watcher)
     # A refusal changed nothing: no restart.
     now_to_move = ADA if live.info.seats[live.info.to_move[0]].user_id == ADA.id else BOB
-    with pytest.raises(ProtocolError, match="for version 0"):
+    with pytest.raises(Refused, match="for version 0"):
         await hub.ask(table, Play(now_to_move, 0, "flip"))
     assert actor.recoveries == 0
     with pytest.raises(RuntimeError, match="half-way"):
@@ -229,5 +228,5 @@ async def test_resign_and_time_out_through_the_actor(hub: TableHub) -> None:
     seat = again.info.seats[waited]
     assert (seat.forfeit, seat.bot) == ("timeout", again.adapter.replacement_bot())
     late = ADA if seat.user_id == ADA.id else BOB
-    with pytest.raises(ProtocolError, match="you gave up this seat"):
+    with pytest.raises(Refused, match="you gave up this seat"):
         await hub.ask(rematch.id, Resign(late))

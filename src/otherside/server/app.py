@@ -1,16 +1,16 @@
 """The FastAPI application: ``create_app(database_url)``, the composition root.
 
-At start it migrates the database (Alembic), loads the session key, builds each service once
-(the hub, the bot workers, the scheduler, the tournaments' director, the cluster, the limits)
-and resumes every game in progress (bots included). It serves the HTTP API (``/api/…``, the
-routers of :mod:`otherside.server.http`), the table websockets (``/ws/tables/{id}``) and the
-browser pages (``/``, ``/table/{id}``, ``/replay/{id}``, ``/player/{name}``, ``/rules/{game}``,
-``/learn/{game}``, ``/tournaments``, ``/docs/bots``; static files under ``/static``).
+At start it waits for the database (a bounded time), migrates it (Alembic), loads the session
+key, builds each service once (the hub, the bot workers, the scheduler, the tournaments'
+director, the cluster, the limits) and resumes every game in progress (bots included). It
+serves the HTTP API (``/api/…``, the routers of :mod:`otherside.server.http`), the table
+websockets (``/ws/tables/{id}``) and the browser pages (``/``, ``/table/{id}``,
+``/replay/{id}``, ``/player/{name}``, ``/rules/{game}``, ``/learn/{game}``, ``/tournaments``,
+``/docs/bots``; static files under ``/static``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -76,7 +76,7 @@ from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
 from otherside.server.live.nudges import Nudges
 from otherside.server.mail import Mailer, Post, SmtpConfig
-from otherside.server.store.db import Database
+from otherside.server.store.waiting import DATABASE_WAIT, QuietGiveUp, ready_database
 from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
@@ -105,6 +105,7 @@ def create_app(
     guards: Guards | None = None,
     analysis_think: float = Budget.think,
     analysis_depth: int = Budget.depth,
+    database_wait: float = DATABASE_WAIT,
 ) -> FastAPI:
     """The otherside server on the database at ``database_url``.
 
@@ -127,6 +128,8 @@ def create_app(
             (:class:`~otherside.server.http.guards.Guards`' defaults).
         analysis_think: seconds the bots may search each decision of a game's analysis.
         analysis_depth: plies the bots may search each decision of a game's analysis.
+        database_wait: seconds a start waits for a PostgreSQL database that is not there yet
+            (:mod:`otherside.server.store.waiting`); then the process stops.
     """
     server_limits = limits or Limits()
     server_guards = guards or Guards()
@@ -135,9 +138,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
-        db = Database(database_url)
-        await asyncio.to_thread(db.migrate)
-        secret = await asyncio.to_thread(db.secret, "session_key")
+        # A database still away (restarting, starting up) is waited for, within a bound.
+        db, secret = await ready_database(database_url, database_wait, server_clock)
         runner = BotRunner(bot_workers, bot_delay, server_limits.bot_think_cap)
         runner.warm()  # a table taken over must not wait for a worker to start
         # On PostgreSQL this process may be one of several: leases and notifications.
@@ -202,6 +204,7 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, http_error_response)
     app.add_exception_handler(RequestValidationError, invalid_response)
     outage.install(app)  # 503 + Retry-After while the database is away
+    app.add_middleware(QuietGiveUp)  # a start that gave up on its database says so in a line
     app.include_router(accounts.router)
     app.include_router(email.router)
     app.include_router(lobby.router)

@@ -99,6 +99,14 @@ def serve(
     analysis_depth: Annotated[
         int, typer.Option(min=1, help="Plies the bots may search each ply of a game's analysis.")
     ] = 3,
+    database_wait: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a starting server waits for a PostgreSQL database that is not "
+            "there yet (down, restarting), trying again every few seconds; then it stops.",
+        ),
+    ] = 120.0,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Start the table server: play in the browser with friends and bots."""
@@ -147,6 +155,7 @@ def serve(
         "public_url": public_url or f"http://{shown}:{port}",
         "analysis_think": analysis_think,
         "analysis_depth": analysis_depth,
+        "database_wait": database_wait,
     }
     typer.echo(f"otherside table server on {url.split('@')[-1]}")
     if workers > 1:

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from otherside.i18n import N_, say
 from otherside.server.accounts.limiter import TOO_MANY, TooMany, span
 from otherside.server.http.reader import reader_language
-from otherside.server.tables.errors import Refused, words
+from otherside.server.tables.errors import Refused
 
 
 class Told(Exception):
@@ -49,8 +49,7 @@ def _answer(
 async def refused_response(request: Request, exc: Exception) -> JSONResponse:
     """The answer to a request a table refused (registered for :class:`Refused`)."""
     assert isinstance(exc, Refused)  # registered for Refused only
-    message = words(exc.code, exc.params, reader_language(request))
-    return _answer(exc.status, exc.code, message, exc.params)
+    return _answer(exc.status, exc.code, exc.words(reader_language(request)), exc.params)
 
 
 async def told_response(request: Request, exc: Exception) -> JSONResponse:

@@ -51,7 +51,6 @@ from otherside.server.accounts.sessions import (
 from otherside.server.accounts.tokens import bearer_token
 from otherside.server.clock import Clock
 from otherside.server.http.deps import HubDep
-from otherside.server.http.errors import Told
 from otherside.server.http.reader import reader_language
 from otherside.server.http.tokens import token_still_valid
 from otherside.server.live.nudges import (
@@ -61,7 +60,6 @@ from otherside.server.live.nudges import (
     session_credential,
     token_credential,
 )
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.db import Database
 from otherside.server.store.queries import open_table_ids_of
 from otherside.server.tables.errors import Refused
@@ -76,18 +74,6 @@ Me = Annotated[UserInfo, Depends(require_user)]
 KEEP_ALIVE_SECONDS = 4.0
 KEEP_ALIVE = "keep-alive"  # what the stream's wait gives when the clock's time is up
 MOST_EVENTS_QUEUED = 1024
-# A refused action's HTTP status, by its code (the websocket's error codes).
-ACTION_STATUS = {
-    "malformed": 422,
-    "illegal": 422,
-    "not_seated": 403,
-    "not_started": 409,
-    "game_over": 409,
-    "not_your_turn": 409,
-    "out_of_time": 409,
-    "stale": 409,
-    "server_error": 503,
-}
 
 
 class FeedWatch:
@@ -318,13 +304,12 @@ class Acted(BaseModel):
     done: bool
 
 
-def refused_action(exc: ProtocolError, version: int | None = None) -> Told:
-    """An action's refusal as an HTTP answer (its words said in the reader's language by
-    :class:`Told`'s handler), with the table's version as ``table_version`` when known."""
-    params = dict(exc.params)
+def refused_action(exc: Refused, version: int | None = None) -> Refused:
+    """An action's refusal, answered as every table's refusal is, with the table's version as
+    ``table_version`` when known."""
     if version is not None:
-        params["table_version"] = version
-    return Told(ACTION_STATUS.get(exc.code, 409), exc.code, exc.template, **params)
+        exc.params = {**exc.params, "table_version": version}
+    return exc
 
 
 @router.post("/tables/{table_id}/act")
@@ -335,7 +320,7 @@ async def act(table_id: str, body: ActBody, hub: HubDep, user: Me) -> Acted:
     applied already (a retry after a lost answer)."""
     try:
         done = await hub.ask(table_id, Play(user, body.version, body.action))
-    except ProtocolError as exc:
+    except Refused as exc:
         live = hub.loaded(table_id)
         raise refused_action(exc, live.info.version if live else None) from None
     live = hub.loaded(table_id)
@@ -354,6 +339,6 @@ async def resign(table_id: str, hub: HubDep, user: Me) -> ResignedOut:
     """Give up my seat in the game at table ``table_id`` (a bot plays it on)."""
     try:
         await hub.ask(table_id, Resign(user))
-    except ProtocolError as exc:
+    except Refused as exc:
         raise refused_action(exc) from None
     return ResignedOut(table=table_id)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import logging
 
-from otherside.i18n import DEFAULT, say
+from otherside.i18n import DEFAULT
 from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live import fanout
 from otherside.server.live.protocol import (
-    ERROR_CODES,
     ActionMessage,
     ChatMessage,
     PingMessage,
@@ -21,6 +20,7 @@ from otherside.server.live.protocol import (
 )
 from otherside.server.store.outage import log_failure
 from otherside.server.tables.chat import Say
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import Connection, LiveTable
@@ -57,8 +57,9 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
             # this process last knew it (a catch-up may have failed or be under way).
             await hub.ask(live.id, Refresh())
             fanout.send_state(conn, live, now())
-    except ProtocolError as exc:
-        # In the reader's language (the socket's, from its cookie or Accept-Language).
+    except (ProtocolError, Refused) as exc:
+        # An unreadable message, or the table's refusal; in the reader's language (the
+        # socket's, from its cookie or Accept-Language).
         language = getattr(conn, "language", DEFAULT)
         fanout.error(conn, live, exc.code, exc.words(language), exc.params)
         if exc.code in AND_THE_TABLE:
@@ -67,6 +68,6 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         # The database away, or a bug: the socket stays open, the words are ours (the
         # exception, driver text included, goes to the log only).
         log_failure(log, "a message to table %s could not be handled", live.id)
-        language = getattr(conn, "language", DEFAULT)
-        fanout.error(conn, live, "server_error", say(language, ERROR_CODES["server_error"]))
+        failed = Refused("server_error")
+        fanout.error(conn, live, failed.code, failed.words(getattr(conn, "language", DEFAULT)))
         fanout.send_state(conn, live, now())

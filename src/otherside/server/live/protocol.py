@@ -34,31 +34,20 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from otherside.i18n import N_, say
 from otherside.server.http.inputs import InputRefused, parse_json
+from otherside.server.tables.errors import PLAYING, code_words
 
 MAX_MESSAGE_CHARS = 4096
 CHAT_CHARS = 300
 
+# Every code of an ``error`` message: the protocol's own (a message it cannot read), then a
+# table's refusals of what it asks (:mod:`otherside.server.tables.errors`).
 ERROR_CODES = {
     "malformed": N_(
         "the message is not a JSON object of a known shape (nested at most 32 deep, "
         "its text without control characters)"
     ),
     "unknown_type": N_("the message type is not one the server knows"),
-    "not_seated": N_("only a player seated at this table may act"),
-    "not_started": N_("the game has not started"),
-    "game_over": N_("the game is over"),
-    "not_your_turn": N_("it is another player's turn"),
-    "out_of_time": N_("your time ran out before the action arrived"),
-    "chat": N_("the chat line is empty, too long, or sent too fast"),
-    "stale": N_("the action was chosen on an older state; here is the current one"),
-    "illegal": N_("the action is malformed or not legal now"),
-    "takeback_unsupported": N_("this game has no takebacks"),
-    "takeback_rated": N_("takebacks are only for unrated games"),
-    "takeback_bot": N_("only a person can agree to a takeback"),
-    "takeback_pending": N_("a takeback is already asked for"),
-    "takeback_none": N_("there is no move of yours to take back"),
-    "no_takeback": N_("no takeback was asked for"),
-    "server_error": N_("the server could not save the action; nothing changed, try again"),
+    **{code: code_words(code) for code in PLAYING},
 }
 
 
@@ -116,8 +105,10 @@ _CLIENT = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(ValueError):
-    """A message refused: ``code``, and its words (an English template marked with ``N_``,
-    its fields filled from ``params``; :meth:`words` says them in a reader's language)."""
+    """A message the protocol cannot read (``malformed``, ``unknown_type``): ``code``, and its
+    words (an English template marked with ``N_``, its fields filled from ``params``;
+    :meth:`words` says them in a reader's language). A table's refusal of what a message asks
+    is a :class:`~otherside.server.tables.errors.Refused`."""
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
         self.code = code

@@ -32,7 +32,7 @@ from otherside.server.live.inbox import handle
 from otherside.server.live.message_rate import CLOSE_TOO_FAST, TOO_FAST, MessageRate
 from otherside.server.live.signer import SocketSigner, socket_signer
 from otherside.server.store.outage import short
-from otherside.server.tables.errors import Refused, words
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 
 router = APIRouter()
@@ -117,7 +117,7 @@ async def _watch(
         conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
-        reason = words(exc.code, exc.params, _language(socket))
+        reason = exc.words(_language(socket))
         await socket.close(CLOSE_NOT_FOUND, fit(reason))
         return
     except OUTAGE_ERRORS as exc:

@@ -3,7 +3,8 @@
 Concern → module:
 
 - the engine, a transaction off the event loop (:meth:`~otherside.server.store.db.Database.run`),
-  migrations run at start, SQLite's durability settings → :mod:`.db`
+  migrations run at start, SQLite's durability settings → :mod:`.db`; waiting for a database
+  not there yet at start (bounded), or failing at once with a clear message → :mod:`.waiting`
 - the schema (SQLAlchemy models) → :mod:`.models`; its changes, one Alembic revision each →
   :mod:`.migrations`
 - what the live tables need of storage, one method per change

@@ -4,9 +4,9 @@ commands one at a time, in the order they came (as lichess's round actors do).
 Everything that changes a live table is a :class:`Command` — a move, a resignation, a chat line,
 a deadline, a bot's move, a seat change, a catch-up with the database — and goes through
 :meth:`TableActor.ask`, which waits for its result. A command that fails answers its caller
-with the error, and the actor goes on with the next one. A refusal (:class:`Refused`,
-:class:`ProtocolError`) changed nothing; any other failure may have left the table in memory
-half-changed, so the table is restarted from the database (``recover``) before the next command.
+with the error, and the actor goes on with the next one. A refusal (:class:`Refused`)
+changed nothing; any other failure may have left the table in memory half-changed, so the
+table is restarted from the database (``recover``) before the next command.
 The task itself is supervised: should the loop ever fail, it is logged and started again, so
 that no table is left without an owner.
 """
@@ -20,7 +20,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.outage import log_failure
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
@@ -155,7 +154,7 @@ class TableActor:
                 if not job.answer.done():
                     job.answer.set_exception(RuntimeError(f"a command of table {self.id} was cut"))
             except Exception as exc:
-                if not isinstance(exc, Refused | ProtocolError):
+                if not isinstance(exc, Refused):
                     self._suspect = True
                     log.warning("a command of table %s failed: %r", self.id, exc)
                 if not job.answer.done():

@@ -1,10 +1,11 @@
 """A bot worker process: the program ``python -m otherside.server.tables.bot_process --server PID``.
 
-The server (:mod:`otherside.server.tables.bot_workers`) starts a few of these and sends each one
-job at a time over its standard input: a decision (the worker makes the bot from its spec
+The server (:mod:`otherside.server.tables.bot_workers`, through
+:mod:`~otherside.server.tables.bot_pipe`) starts a few of these and sends each one numbered job
+at a time over its standard input: a decision (the worker makes the bot from its spec
 (:mod:`otherside.bots.spec`), lets it choose among the legal actions and answers with the
-chosen action's index) or a ply of a finished game to weigh for its analysis; the answer goes
-to its standard output. Frames are a 4-byte big-endian length and a
+chosen action's index) or a ply of a finished game to weigh for its analysis; the answer, with
+the job's number, goes to its standard output. Frames are a 4-byte big-endian length and a
 pickle; the first frame a worker writes says it is ready (its imports done), so that the
 server's time cap of a decision counts thinking, not start-up.
 
@@ -123,12 +124,15 @@ def serve(parent: int, source: IO[bytes], out: IO[bytes]) -> None:
     for game in GAME_NAMES:
         bot_names(game)
     write_frame(out, ("ready", os.getpid()))
-    while (job := read_frame(source)) is not None:
+    while (frame := read_frame(source)) is not None:
+        # The server numbers its jobs; the answer carries the number back, so that an answer
+        # to a job the server gave up on is never taken for the next one's.
+        number, *job = frame
         try:
-            reply: tuple[str, Any] = ("ok", run_job(job))
+            reply: tuple[int, str, Any] = (number, "ok", run_job(tuple(job)))
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
-            reply = ("error", f"{type(exc).__name__}: {exc}")
+            reply = (number, "error", f"{type(exc).__name__}: {exc}")
         write_frame(out, reply)
 
 

@@ -11,11 +11,11 @@ import logging
 from dataclasses import dataclass
 
 from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.outage import log_failure
 from otherside.server.tables import bot_tables
 from otherside.server.tables.bot_workers import fallback_choice
 from otherside.server.tables.entropy import fresh_seed
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import apply_action
 from otherside.server.tables.services import Services
@@ -111,7 +111,7 @@ class BotMove:
             return
         try:
             await apply_action(services, live, self.seat, live.info.version, self.choice)
-        except ProtocolError as exc:
+        except Refused as exc:
             if exc.code == "server_error":
                 raise
             # In a simultaneous game a partner may have acted meanwhile: choose again.

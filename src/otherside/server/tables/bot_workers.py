@@ -23,44 +23,33 @@ One client must not be able to take the machine from everyone else's bots:
   takes an analysis job only when no decision waits, and one search worker is kept for them.
   A job is one ply with a small budget, so a decision waits for at most one such job.
 
-A worker exits by itself when the server dies, even by ``kill -9`` (see
-:mod:`~otherside.server.tables.bot_process`); :meth:`BotRunner.close` stops them at shutdown.
+One worker process and its pipe (one job at a time, answers matched by number) are
+:mod:`~otherside.server.tables.bot_pipe`'s. A worker exits by itself when the server dies,
+even by ``kill -9`` (see :mod:`~otherside.server.tables.bot_process`); :meth:`BotRunner.close`
+stops them at shutdown.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
 import random
-import sys
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import otherside
 from otherside.bots import spec as bot_spec
 from otherside.bots.spec import BotSpec
 from otherside.core.game import Action
-from otherside.server.tables.bot_process import (
-    HEADER_BYTES,
-    MODULE,
-    body_size,
-    decode,
-    encode,
-    run_job,
-)
+from otherside.server.tables.bot_pipe import ProcessWorker
+from otherside.server.tables.bot_process import run_job
 from otherside.server.tables.bot_queue import FairQueue
 
 log = logging.getLogger("otherside.server")
 THINK_CAP = 10.0  # seconds a decision may think, unless the server says otherwise
 GRACE = 2.0  # seconds past the cap before a worker is stopped (a search finishing its depth)
 QUICK_CAP = 2.0  # seconds a quick bot's decision may take before its worker is stopped
-START_SECONDS = 120.0  # a worker's start-up on a loaded machine (not counted in any cap)
-_PACKAGE_ROOT = str(Path(otherside.__file__).resolve().parents[1])
 
 
 @dataclass(eq=False)
@@ -90,78 +79,6 @@ class Assessing:
     job: tuple[Any, ...]
     seconds: float
     done: asyncio.Future[Any] = field(repr=False)
-
-
-class ProcessWorker:
-    """One worker process (started when first needed, restarted after it was stopped)."""
-
-    def __init__(self, quick_only: bool) -> None:
-        self.quick_only = quick_only
-        self.busy = False
-        self.process: asyncio.subprocess.Process | None = None
-
-    async def _started(self) -> asyncio.subprocess.Process:
-        if self.process is not None and self.process.returncode is None:
-            return self.process
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, path]))}
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            MODULE,
-            "--server",
-            str(os.getpid()),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            env=env,
-        )
-        self.process = process
-        try:
-            await asyncio.wait_for(_frame(process), START_SECONDS)
-        except BaseException:
-            await self.stop()
-            raise
-        return process
-
-    async def warm(self) -> None:
-        """Start the process now (a failure is left to the first decision to meet)."""
-        with contextlib.suppress(Exception):
-            await self._started()
-
-    async def run(self, job: tuple[Any, ...], seconds: float) -> Any:
-        """The job's answer (a decision's: the index of the action chosen); ``TimeoutError``
-        (the worker stopped) after ``seconds`` of thinking, ``RuntimeError`` if it failed."""
-        process = await self._started()
-        assert process.stdin is not None
-        try:
-            process.stdin.write(encode(job))
-            await process.stdin.drain()
-            reply = await asyncio.wait_for(_frame(process), seconds)
-        except BaseException:
-            # Overrun, cancelled or broken: this worker's state is unknown, start afresh.
-            await self.stop()
-            raise
-        if reply[0] != "ok":
-            raise RuntimeError(str(reply[1]))
-        return reply[1]
-
-    async def stop(self) -> None:
-        """Kill the process (if any) and reap it."""
-        process, self.process = self.process, None
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
-
-
-async def _frame(process: asyncio.subprocess.Process) -> Any:
-    """The worker's next frame; ``EOFError`` when it exited."""
-    assert process.stdout is not None
-    try:
-        header = await process.stdout.readexactly(HEADER_BYTES)
-        return decode(await process.stdout.readexactly(body_size(header)))
-    except asyncio.IncompleteReadError as exc:
-        raise EOFError("the bot worker exited") from exc
 
 
 class ThreadWorker:

@@ -13,8 +13,9 @@ from otherside.i18n import N_
 from otherside.server.accounts.limiter import TooMany
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
-from otherside.server.live.protocol import CHAT_CHARS, ChatLineOut, ProtocolError
+from otherside.server.live.protocol import CHAT_CHARS, ChatLineOut
 from otherside.server.store.records import ChatRow
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.services import Services
 
@@ -29,24 +30,22 @@ class Say:
     text: str
 
     async def run(self, live: LiveTable, services: Services) -> None:
-        """Store the line and pass it on; :class:`ProtocolError` (``chat``) if refused."""
+        """Store the line and pass it on; :class:`Refused` (``chat``) if refused."""
         user = self.user
         if user is None:
-            raise ProtocolError("chat", N_("sign in (or play as a guest) to chat"))
+            raise Refused("chat", N_("sign in (or play as a guest) to chat"))
         line = " ".join(self.text.split())
         if not line:
-            raise ProtocolError("chat", N_("an empty line is not sent"))
+            raise Refused("chat", N_("an empty line is not sent"))
         if len(line) > CHAT_CHARS:
-            raise ProtocolError(
-                "chat", N_("a chat line has at most {most} characters"), most=CHAT_CHARS
-            )
+            raise Refused("chat", N_("a chat line has at most {most} characters"), most=CHAT_CHARS)
         throttles = services.throttles
         if throttles is not None:
             try:
                 await throttles.limiter.reserve(throttles.chat, f"{live.id}\n{user.id}")
             except TooMany as refused:
                 most = services.limits.chat_lines_per_minute
-                raise ProtocolError(
+                raise Refused(
                     "chat",
                     N_("at most {most} lines a minute; wait {wait} s"),
                     most=most,

@@ -16,10 +16,10 @@ from otherside.core.game import Action, State
 from otherside.i18n import N_
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
-from otherside.server.live.protocol import ERROR_CODES, ProtocolError
 from otherside.server.store.outage import log_failure
 from otherside.server.store.records import StaleWrite, TableInfo
 from otherside.server.tables import timing
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services
 
@@ -42,14 +42,14 @@ async def stored(services: Services, live: LiveTable, what: str) -> AsyncIterato
         yield
     except StaleWrite as exc:
         await refresh(services, live)
-        raise ProtocolError(
+        raise Refused(
             "stale",
             N_("the game moved on meanwhile (version {version})"),
             version=live.info.version,
         ) from exc
     except SQLAlchemyError as exc:
         log_failure(log, "could not save %s of table %s", what, live.id)
-        raise ProtocolError("server_error", ERROR_CODES["server_error"]) from exc
+        raise Refused("server_error") from exc
 
 
 async def commit(
@@ -64,7 +64,7 @@ async def commit(
     the seat as given up by this action (a resignation through the game's own action).
 
     Raises:
-        ProtocolError: ``stale`` if another server process moved the table on first (the
+        Refused: ``stale`` if another server process moved the table on first (the
             table has caught up), ``server_error`` if the database failed; nothing changed.
     """
     now = services.clock.now()

@@ -1,6 +1,8 @@
 """Why a table refuses a request: one error, :class:`Refused`, with a stable code and its
-parameters. HTTP answers it with :data:`HTTP_STATUS` of its code, the websocket with an
-``error`` message; :func:`words` says it in a reader's language (:func:`english` in English).
+parameters, whatever the request (a seat, a start, a move, a takeback, a chat line) and however
+it came (HTTP or the websocket). HTTP answers it with :data:`HTTP_STATUS` of its code, the
+websocket with an ``error`` message; :meth:`Refused.words` says it in a reader's language (the
+code's words, :func:`words`, or the more precise sentence it was raised with).
 
 >>> str(Refused("seat_not_free", seat=1, free=[0, 2]))
 'seat 2 is not free; free seats: 1, 3'
@@ -13,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from otherside.i18n import DEFAULT, N_, Nn_, say, say_n
-from otherside.server.tables import setup_refusals
 
 
 def _seats(seats: list[int]) -> str:
@@ -90,9 +91,35 @@ _CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
         N_("only a game with bots only can be stopped; players may resign or leave"),
     ),
     "event_table": (409, N_("this game is one of an event's: the event's director runs it")),
+    # Playing: a move, a resignation, a takeback, a chat line (raised with a sentence of their
+    # own; these words are the code's in general, as the protocol documents them).
+    "not_seated": (403, N_("only a player seated at this table may act")),
+    "not_started": (409, N_("the game has not started")),
+    "not_your_turn": (409, N_("it is another player's turn")),
+    "out_of_time": (409, N_("your time ran out before the action arrived")),
+    "stale": (409, N_("the action was chosen on an older state; here is the current one")),
+    "illegal": (422, N_("the action is malformed or not legal now")),
+    "chat": (422, N_("the chat line is empty, too long, or sent too fast")),
+    "takeback_unsupported": (409, N_("this game has no takebacks")),
+    "takeback_rated": (409, N_("takebacks are only for unrated games")),
+    "takeback_bot": (409, N_("only a person can agree to a takeback")),
+    "takeback_pending": (409, N_("a takeback is already asked for")),
+    "takeback_none": (409, N_("there is no move of yours to take back")),
+    "no_takeback": (409, N_("no takeback was asked for")),
+    "server_error": (
+        503,
+        N_("the server could not save the action; nothing changed, try again"),
+    ),
 }
 
 SETUP_CODES = ("bad_request", "bad_bot")
+# The codes a move, a resignation, a takeback or a chat line is refused with (on the websocket,
+# beside the protocol's own for an unreadable message).
+PLAYING = (
+    "not_seated", "not_started", "game_over", "not_your_turn", "out_of_time", "chat", "stale",
+    "illegal", "takeback_unsupported", "takeback_rated", "takeback_bot", "takeback_pending",
+    "takeback_none", "no_takeback", "server_error",
+)  # fmt: skip
 HTTP_STATUS: dict[str, int] = {code: status for code, (status, _words) in _CODES.items()}
 CODES = tuple(_CODES)
 
@@ -105,11 +132,21 @@ def words(code: str, params: dict[str, Any], language: str = DEFAULT) -> str:
     """
     template = _CODES[code][1]
     if code in SETUP_CODES:
+        # Here, not at the top: setup_refusals reads reasons with refusals.first_match, and
+        # refusals' engine refusal is a Refused.
+        from otherside.server.tables import setup_refusals
+
         template = setup_refusals.template(params)
     fields = _fields(params)
     if isinstance(template, tuple):
         return say_n(language, *template, fields.pop("count"), **fields)
     return say(language, template, **fields)
+
+
+def code_words(code: str) -> str:
+    """The English words of ``code`` in general (a single template)."""
+    template = _CODES[code][1]
+    return template if isinstance(template, str) else template[1]
 
 
 def english(code: str, params: dict[str, Any]) -> str:
@@ -123,12 +160,25 @@ class Refused(Exception):
     Nothing changed when it is raised.
     """
 
-    def __init__(self, code: str, **params: Any) -> None:
+    def __init__(self, code: str, template: str | None = None, /, **params: Any) -> None:
+        """``template``: a sentence more precise than the code's words (an English template
+        marked with ``N_``, filled from ``params`` as they are)."""
         if code not in _CODES:
             raise ValueError(f"unknown refusal code {code!r}; known: {', '.join(CODES)}")
         self.code = code
+        self.template = template
         self.params = params
-        super().__init__(english(code, params))
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        # Said when read, not when raised: most refusals are answered, never printed.
+        return self.words(DEFAULT)
+
+    def words(self, language: str) -> str:
+        """The refusal in ``language``."""
+        if self.template is None:
+            return words(self.code, self.params, language)
+        return say(language, self.template, **self.params)
 
     @property
     def status(self) -> int:

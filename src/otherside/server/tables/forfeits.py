@@ -26,7 +26,7 @@ class Resign:
     user: UserInfo | None
 
     async def run(self, live: LiveTable, services: Services) -> None:
-        """Give up the seat; :class:`~otherside.server.live.protocol.ProtocolError` if ``user``
+        """Give up the seat; :class:`~otherside.server.tables.errors.Refused` if ``user``
         plays none."""
         seat = live.playing_seat(self.user)
         live.playing_state()

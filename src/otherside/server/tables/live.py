@@ -19,10 +19,11 @@ from otherside.core.simultaneous import apply_as
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
-from otherside.server.live.protocol import ChatLineOut, ProtocolError
+from otherside.server.live.protocol import ChatLineOut
 from otherside.server.ratings.elo import START
 from otherside.server.store.records import MoveRow, TableInfo, TakebackRequest
 from otherside.server.tables.adapters import GameAdapter
+from otherside.server.tables.errors import Refused
 
 
 class Connection(Protocol):
@@ -105,21 +106,21 @@ class LiveTable:
         return self.info.playing_seat_of(conn.user.id if conn.user else None)
 
     def playing_seat(self, user: UserInfo | None) -> int:
-        """The seat ``user`` plays; :class:`ProtocolError` if they play none (any more)."""
+        """The seat ``user`` plays; :class:`Refused` if they play none (any more)."""
         seat = self.info.playing_seat_of(user.id if user else None)
         if seat is None:
             if self.info.seat_of(user.id if user else None) is not None:
-                raise ProtocolError("not_seated", N_("you gave up this seat; a bot plays it now"))
-            raise ProtocolError("not_seated", N_("you have no seat at this table; join it first"))
+                raise Refused("not_seated", N_("you gave up this seat; a bot plays it now"))
+            raise Refused("not_seated", N_("you have no seat at this table; join it first"))
         return seat
 
     def playing_state(self) -> State:
-        """The game's state while it is played; :class:`ProtocolError` before or after."""
+        """The game's state while it is played; :class:`Refused` before or after."""
         state = self.state
         if self.info.status == "waiting" or state is None:
-            raise ProtocolError("not_started", N_("the game has not started yet"))
+            raise Refused("not_started", N_("the game has not started yet"))
         if self.info.status == "over" or state.is_over:
-            raise ProtocolError("game_over", N_("the game is over; no more actions"))
+            raise Refused("game_over", N_("the game is over; no more actions"))
         return state
 
 

@@ -2,8 +2,8 @@
 the player's time not run out, that player allowed to act now (where several may act at once,
 the game's own reason why not, or "too late" for an action sent before the game moved on), the
 client's state version current, the action legal — each refused with a
-:class:`ProtocolError` naming the first failed check and changing nothing; then the commit
-(:mod:`.commit`).
+:class:`~otherside.server.tables.errors.Refused` naming the first failed check and changing
+nothing; then the commit (:mod:`.commit`).
 
 Several seats may act at once when the game says so (:mod:`otherside.core.simultaneous`: a
 Recto Verso build); the state version is then only a hint, and an action still legal when it
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from otherside.core.simultaneous import actors, apply_as, is_simultaneous, plays_at_once
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.tables import timing
 from otherside.server.tables.commit import commit
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import forfeit
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.refusals import refusal
@@ -37,7 +37,7 @@ class Play:
     async def run(self, live: LiveTable, services: Services) -> bool:
         """Check and commit: ``True`` once done, ``False`` if this very action was applied
         already (sent again after its answer was lost: nothing to do but show the table);
-        :class:`ProtocolError` if refused."""
+        :class:`~otherside.server.tables.errors.Refused` if refused."""
         seat = live.playing_seat(self.user)
         if self.version < live.info.version and await already_played(
             services, live, seat, self.version, self.action
@@ -46,9 +46,7 @@ class Play:
         live.playing_state()
         if timing.out_of_time(live.info, services.clock.now()) == seat:
             await forfeit(services, live, seat, "timeout")
-            raise ProtocolError(
-                "out_of_time", N_("your time ran out: the game went on without you")
-            )
+            raise Refused("out_of_time", N_("your time ran out: the game went on without you"))
         await apply_action(services, live, seat, self.version, self.action)
         return True
 
@@ -81,7 +79,7 @@ async def apply_action(
         except ValueError as exc:
             raise refusal(exc, text) from exc
     if seat not in may_act and not (at_once and late):
-        raise ProtocolError(
+        raise Refused(
             "not_your_turn",
             N_("it is not your turn (seat {seat}): seat {seats} plays now"),
             seat=seat + 1,
@@ -92,10 +90,8 @@ async def apply_action(
         if at_once and late:
             # Sent while the seat could still act (a piece moved as the round's clock ran
             # out, a partner's "done" crossing one's own): the game had moved on.
-            raise ProtocolError(
-                "stale", N_("too late: the game moved on before your action arrived")
-            )
-        raise ProtocolError(
+            raise Refused("stale", N_("too late: the game moved on before your action arrived"))
+        raise Refused(
             "stale",
             N_("your action was for version {version}; the game is at version {now}"),
             version=version,
@@ -109,7 +105,7 @@ async def apply_action(
         raise refusal(exc, text) from exc
     try:
         await commit(services, live, seat, action, after)
-    except ProtocolError as exc:
+    except Refused as exc:
         # Several players at once: a partner's move landed first elsewhere; the refreshed
         # state decides whether this one still stands.
         if exc.code != "stale" or not simultaneous or retried:

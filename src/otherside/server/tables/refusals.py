@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from otherside.core.errors import BadNotation, IllegalAction
 from otherside.i18n import N_, say
-from otherside.server.live.protocol import ProtocolError
+from otherside.server.tables.errors import Refused
 
 T = TypeVar("T")
 # How a parameter's raw value becomes a catalog message (then said in the reader's language).
@@ -167,14 +167,14 @@ BAD_NOTATION = N_("'{text}' is not a move of this game")
 WITH_LEGAL = N_("{reason}; legal: {legal}")
 
 
-class EngineRefusal(ProtocolError):
+class EngineRefusal(Refused):
     """An engine's refusal: code ``illegal``, the template of its reason and its fields (the
     game words among them said in the reader's language), and the legal actions (notation,
     the same in every language) when the engine listed them."""
 
     def __init__(self, template: str, legal: list[str] | None = None, **params: Any) -> None:
-        super().__init__("illegal", template, **params)
         self.legal = legal
+        super().__init__("illegal", template, **params)
 
     def words(self, language: str) -> str:
         """The refusal in ``language``."""
@@ -182,7 +182,7 @@ class EngineRefusal(ProtocolError):
             name: say(language, TERMS[name](value)) if name in TERMS else value
             for name, value in self.params.items()
         }
-        reason = say(language, self.template, **said)
+        reason = say(language, self.template or "", **said)
         if not self.legal:
             return reason
         return say(language, WITH_LEGAL, reason=reason, legal=", ".join(self.legal[:40]))
@@ -224,7 +224,7 @@ def reason_template(reason: str) -> tuple[str, dict[str, str]] | None:
     return match_template(REASONS, reason)
 
 
-def refusal(exc: ValueError, text: str) -> ProtocolError:
+def refusal(exc: ValueError, text: str) -> Refused:
     """The refusal to send for the engine's ``exc`` about the action ``text`` (code
     ``illegal``; its fields are the refusal's ``params``)."""
     if isinstance(exc, IllegalAction):

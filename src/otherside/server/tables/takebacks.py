@@ -15,10 +15,11 @@ go, but kept by the server, since taking a move back is no rule of the game.
   asked to undo anything. The turn and its deadline follow from the position, as after a
   move: the pace (days per move, the reminder, a live clock's time left) keeps its meaning.
 
-Refused, changing nothing (a :class:`ProtocolError` with its code): by a spectator, before or
-after the game, in a rated game or a game without takebacks, against a bot, on a version that is
-not the table's, asked twice while a request is open, without an own move to take back, and an
-answer with no request of the other player open. A request lapses when the game moves on.
+Refused, changing nothing (a :class:`~otherside.server.tables.errors.Refused` with its code):
+by a spectator, before or after the game, in a rated game or a game without takebacks, against
+a bot, on a version that is not the table's, asked twice while a request is open, without an
+own move to take back, and an answer with no request of the other player open. A request
+lapses when the game moves on.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from typing import Literal
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
-from otherside.server.live.protocol import ProtocolError
 from otherside.server.store.records import TakebackRequest
 from otherside.server.tables import timing
 from otherside.server.tables.commit import stored
+from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable, rebuild
 from otherside.server.tables.services import Services
 
@@ -48,12 +49,12 @@ class Takeback:
     step: TakebackStep
 
     async def run(self, live: LiveTable, services: Services) -> None:
-        """Check, then ask, decline or take back; :class:`ProtocolError` if refused."""
+        """Check, then ask, decline or take back; :class:`Refused` if refused."""
         seat = live.playing_seat(self.user)
         live.playing_state()
         _check_table(live)
         if self.version != live.info.version:
-            raise ProtocolError(
+            raise Refused(
                 "stale",
                 N_("your action was for version {version}; the game is at version {now}"),
                 version=self.version,
@@ -62,16 +63,14 @@ class Takeback:
         pending = live.pending_takeback()
         if self.step == "ask":
             if pending is not None:
-                raise ProtocolError(
+                raise Refused(
                     "takeback_pending", N_("a takeback is already asked for; wait for the answer")
                 )
             plies = await _plies_back(services, live, seat)
             await _store(services, live, TakebackRequest(seat, live.info.version, plies))
             return
         if pending is None or pending.seat == seat:
-            raise ProtocolError(
-                "no_takeback", N_("your opponent has not asked to take a move back")
-            )
+            raise Refused("no_takeback", N_("your opponent has not asked to take a move back"))
         if self.step == "accept":
             await _take_back(services, live, pending)
         else:
@@ -93,13 +92,13 @@ def _check_table(live: LiveTable) -> None:
     """Refuse a takeback where none may be: the game, a rated table, a bot opponent."""
     info = live.info
     if not live.adapter.takebacks or info.players != 2:
-        raise ProtocolError(
+        raise Refused(
             "takeback_unsupported", N_("{game} has no takebacks"), game=live.adapter.title
         )
     if info.rated:
-        raise ProtocolError("takeback_rated", N_("takebacks are only for unrated games"))
+        raise Refused("takeback_rated", N_("takebacks are only for unrated games"))
     if any(not s.human for s in info.seats):
-        raise ProtocolError(
+        raise Refused(
             "takeback_bot", N_("only a person can agree to a takeback; this game has a bot")
         )
 
@@ -110,7 +109,7 @@ async def _plies_back(services: Services, live: LiveTable, seat: int) -> int:
     for back, move in enumerate(reversed(moves), start=1):
         if move.seat == seat:
             return back
-    raise ProtocolError("takeback_none", N_("you have made no move to take back"))
+    raise Refused("takeback_none", N_("you have made no move to take back"))
 
 
 async def _take_back(services: Services, live: LiveTable, request: TakebackRequest) -> None:
