@@ -9,8 +9,10 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
 - :mod:`.app`: ``create_app``, the composition root (what runs, wired together; the pages'
   routes).
 - :mod:`.tables`: a live table — its actor and the hub, a move, clocks and deadlines,
-  forfeits, takebacks, chat, bot turns and the bot workers, seats, start and rematch,
+  forfeits, takebacks, chat, bot turns, seats, start and rematch,
   refusals and their words, the games' adapters.
+- :mod:`.bots`: running bots' decisions — the bot worker processes, fair across tables,
+  within a time cap (a table's bot turns and a game's analysis both use them).
 - :mod:`.live`: the table websocket — its protocol, messages in and out, floods and caps.
 - :mod:`.http`: the HTTP routes per resource (lobby, replays, accounts, tokens, the bot API's
   stream, tournaments, lessons, languages) and the guards every request passes.

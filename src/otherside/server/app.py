@@ -36,6 +36,7 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.analysis.analyst import Analyst
 from otherside.server.analysis.plans import Budget
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.cluster.seated import SEATED, TOKEN_REVOKED
@@ -77,7 +78,6 @@ from otherside.server.live.admission import Admission
 from otherside.server.live.nudges import Nudges
 from otherside.server.mail import Mailer, Post, SmtpConfig
 from otherside.server.store.waiting import DATABASE_WAIT, QuietGiveUp, ready_database
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler

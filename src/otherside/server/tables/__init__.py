@@ -20,10 +20,8 @@ Concern → module:
   :mod:`otherside.server.store.takebacks`); a draw offer is the game's own action (VERSUS),
   played as a move through :mod:`.play`
 - a chat line (its limit, storing it, the recent lines) → :mod:`.chat`
-- a bot's turn (when it acts, asking the actor to play its choice) → :mod:`.bot_turns`;
-  choosing off the event loop within a time cap, fair across tables → :mod:`.bot_workers`,
-  in worker processes of :mod:`.bot_process` (one process and its pipe, answers matched
-  to their jobs → :mod:`.bot_pipe`), queued by :mod:`.bot_queue`; games of bots
+- a bot's turn (when it acts, asking the actor to play its choice) → :mod:`.bot_turns`
+  (the choice itself, in worker processes: :mod:`otherside.server.bots`); games of bots
   only, bounded → :mod:`.bot_tables`
 - a seat change, bots put in, the start, a rematch → :mod:`.seating` (commands and writes) on
   the pure decisions of :mod:`.seat_rules`
