@@ -26,9 +26,8 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
 - :mod:`.tournaments`: Swiss and round-robin events — pairings, standings, the director.
 - :mod:`.analysis`: a finished game's analysis by the bots.
 - :mod:`.clock`: the injected time source (``ManualClock`` in tests).
-- :mod:`.mail`: sending e-mail by SMTP; :mod:`.reminders`: a turn reminder's words (sent by
-  :mod:`.tables.scheduler`); :mod:`.confirm_mail`: the words of an address's confirmation
-  link (sent by :mod:`.http.email`).
+- :mod:`.mail`: e-mail — sending it by SMTP, the words of a turn reminder and of an
+  address's confirmation.
 - :mod:`.lifeline`: child processes that end with the server; :mod:`.collector`: the garbage
   collector's settings of a long-running process.
 - :mod:`.faults`: the named moments a test may kill a real server process at, or hold it.

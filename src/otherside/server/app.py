@@ -76,7 +76,7 @@ from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
 from otherside.server.live.nudges import Nudges
-from otherside.server.mail import Mailer, Post, SmtpConfig
+from otherside.server.mail.smtp import Mailer, Post, SmtpConfig
 from otherside.server.store.waiting import DATABASE_WAIT, QuietGiveUp, ready_database
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
