@@ -6,8 +6,7 @@ game plugs in the same way. Packages by concern, each module one reason to chang
 package's ``__init__`` is its concern index ("concern → module"), and a test
 (``tests/test_rooms.py``) keeps every module named there, under 400 lines, its classes under 250.
 
-- :mod:`.app`: ``create_app``, the composition root (what runs, wired together; the pages'
-  routes).
+- :mod:`.app`: ``create_app``, the composition root (what runs, wired together).
 - :mod:`.tables`: a live table — its actor and the hub, a move, clocks and deadlines,
   forfeits, takebacks, chat, bot turns, seats, start and rematch,
   refusals and their words, the games' adapters.
@@ -15,7 +14,8 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
   within a time cap (a table's bot turns and a game's analysis both use them).
 - :mod:`.live`: the table websocket — its protocol, messages in and out, floods and caps.
 - :mod:`.http`: the HTTP routes per resource (lobby, replays, accounts, tokens, the bot API's
-  stream, tournaments, lessons, languages) and the guards every request passes.
+  stream, tournaments, lessons, languages), the browser pages' routes, and the guards every
+  request passes.
 - :mod:`.store`: the database — schema, migrations, reads, writes, the group-committing
   writer, ``TableStore`` (what the tables need of it).
 - :mod:`.accounts`: sessions and the cookie, guests and their names, passwords, API tokens,
