@@ -28,8 +28,9 @@ Concern → module:
 - a refusal, of anything a table is asked (a seat, the start, a move, a takeback, a chat
   line): :class:`~otherside.server.tables.errors.Refused`, its code, status and words →
   :mod:`.errors`; an engine's refusal in the reader's language → :mod:`.refusals`; a bad
-  setup (game, options, pace, bot spec) in words →
-  :mod:`.setup_refusals`; how a game ended, in words → :mod:`.outcome_words`
+  setup (game, options, pace, bot spec) in words → :mod:`.setup_refusals`
+- how a game ended, in words (a forfeit's reason written into its outcome, every outcome's
+  words in the reader's language) → :mod:`.outcome_words`
 - the games as the server offers them (title, options, board page) → :mod:`.adapters`
 - a game's seed (the operating system's randomness) → :mod:`.entropy`
 
