@@ -21,7 +21,7 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
 - :mod:`.accounts`: sessions and the cookie, guests and their names, passwords, API tokens,
   rate limits, security headers.
 - :mod:`.cluster`: several processes on one PostgreSQL database — ``NOTIFY``, leases,
-  liveness, catching up with the others' changes.
+  liveness, who is connected through which process, catching up with the others' changes.
 - :mod:`.ratings`: Elo and the rated games.
 - :mod:`.tournaments`: Swiss and round-robin events — pairings, standings, the director.
 - :mod:`.analysis`: a finished game's analysis by the bots.

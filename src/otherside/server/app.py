@@ -142,7 +142,9 @@ def create_app(
         runner = BotRunner(bot_workers, bot_delay, server_limits.bot_think_cap)
         runner.warm()  # a table taken over must not wait for a worker to start
         # On PostgreSQL this process may be one of several: leases and notifications.
-        cluster = SoloCluster() if db.is_sqlite else PostgresCluster(db, database_url)
+        cluster = (
+            SoloCluster() if db.is_sqlite else PostgresCluster(db, database_url, clock=server_clock)
+        )
         hub = TableHub(db, runner, server_clock, server_limits, cluster)
         scheduler = Scheduler(hub, server_clock, mailer, public_url)
         app.state.db = db

@@ -28,14 +28,16 @@ import sys
 import traceback
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from otherside.bots import bot_names
-from otherside.bots.analysis import assess
-from otherside.bots.spec import BotSpec, make
-from otherside.core.game import Action
-from otherside.games import GAME_NAMES
 from otherside.server.lifeline import watch_parent
+
+if TYPE_CHECKING:
+    from otherside.core.game import Action
+
+# The bots and games are imported only once the worker watches its parent (:func:`serve`): a
+# worker started just as its server died must end at once, not after every bot's import (on
+# a loaded machine, seconds). This module itself stays light for the server, which imports it.
 
 MODULE = "otherside.server.bots.process"
 _HEADER = struct.Struct(">I")
@@ -85,6 +87,8 @@ def decide(
     Raises:
         ValueError: the bot is unknown, or chose an action that is not among ``legal``.
     """
+    from otherside.bots.spec import BotSpec, make
+
     bot = make(game, BotSpec.parse(spec))
     chosen = bot.choose(view, legal, random.Random(seed))
     for index, action in enumerate(legal):
@@ -101,6 +105,8 @@ def run_job(job: tuple[Any, ...]) -> Any:
     if kind == "decide":
         return decide(*args)
     if kind == "assess":
+        from otherside.bots.analysis import assess
+
         return assess(*args)
     raise ValueError(f"unknown job {kind!r}")
 
@@ -109,6 +115,10 @@ def serve(parent: int, source: IO[bytes], out: IO[bytes]) -> None:
     """Answer decisions from ``source`` on ``out`` until the input ends."""
     # A bot thinking may hold this thread for seconds: the watchdog ends the process anyway.
     watch_parent(parent, lambda: os._exit(0))
+    from otherside.bots import bot_names
+    from otherside.bots.analysis import assess  # noqa: F401 (imported before "ready" too)
+    from otherside.games import GAME_NAMES
+
     # Every game's bots are imported before the worker says it is ready, so that a
     # decision's time cap counts thinking only, never a first import.
     for game in GAME_NAMES:

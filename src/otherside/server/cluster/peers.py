@@ -16,7 +16,7 @@ round's timer — runs in the process holding the table's *lease*: ``game_tables
 with ``lease_until``, taken by an ``UPDATE`` that only succeeds when the lease is free or has
 lapsed, and renewed every :data:`RENEW_EVERY` seconds while the process lives. When a process
 dies, its session advisory lock ends with its connection (:mod:`.liveness`): the others see it
-gone within half a second and let its leases lapse at once (else they lapse after
+gone within half a second and free its leases at once (else they lapse after
 :data:`LEASE_SECONDS`), and another process takes its tables over
 (it scans for tables whose bots wait for an owner); a move never applies twice, because every
 move is written only at the version it was made for.
@@ -40,12 +40,9 @@ from typing import Any
 from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
-from otherside.server.cluster.liveness import (
-    LOOK_EVERY,
-    LivenessLock,
-    processes_alive,
-    release_gone_owners,
-)
+from otherside.server.clock import Clock, SystemClock
+from otherside.server.cluster.liveness import LivenessLock, look_for_gone_owners, processes_alive
+from otherside.server.cluster.presence import Presence, PresenceSweeper, SoloPresence
 from otherside.server.cluster.receipts import RECEIPT, Receipts
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
@@ -74,6 +71,7 @@ class SoloCluster:
 
     node = "solo"
     shared = False
+    presence = SoloPresence()
 
     def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
         """Nothing to tell: this process is the only one."""
@@ -118,6 +116,7 @@ class PostgresCluster:
         url: its SQLAlchemy URL (the listener opens its own connection with psycopg).
         lease_seconds: how long a lease lasts without renewal.
         renew_every: seconds between renewals (and scans for tables without an owner).
+        clock: the server's clock (when players left, :mod:`.presence`).
     """
 
     shared = True
@@ -128,6 +127,7 @@ class PostgresCluster:
         url: str,
         lease_seconds: float = LEASE_SECONDS,
         renew_every: float = RENEW_EVERY,
+        clock: Clock | None = None,
     ) -> None:
         self.db = db
         self.url = url
@@ -141,6 +141,9 @@ class PostgresCluster:
         self.listening = asyncio.Event()  # set while the notification connection listens
         # Held while this process lives: the others tell at once that it is gone.
         self.liveness = LivenessLock(_psycopg_url(url), self.node)
+        # Who is connected through this process, for the others (and theirs, for this one).
+        self.presence = Presence(db, self.node, self.liveness)
+        self._sweep = PresenceSweeper(clock or SystemClock())
 
     # -- fan-out -------------------------------------------------------------------------------
 
@@ -300,23 +303,6 @@ class PostgresCluster:
                 log_failure(log, "could not renew the table leases")
             await asyncio.sleep(self.renew_every)
 
-    async def _look_for_gone_owners(self, orphans: Orphans, deadlines: Callable[[], None]) -> None:
-        node = self.node
-        while True:
-            await asyncio.sleep(LOOK_EVERY)
-            try:
-                released = await self.db.run(lambda session: release_gone_owners(session, node))
-                if released.tables:
-                    # A clock of theirs (a human to move) runs out in no process's schedule:
-                    # this one's scheduler may sleep past it, so it reads the deadlines again.
-                    deadlines()
-                if released.waiting:
-                    await orphans(released.waiting)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log_failure(log, "could not look for server processes that are gone")
-
     # -- life ------------------------------------------------------------------------------------
 
     async def start(
@@ -331,9 +317,11 @@ class PostgresCluster:
             asyncio.create_task(self._listen(listener), name="otherside-listen"),
             asyncio.create_task(self._renew(orphans), name="otherside-leases"),
             asyncio.create_task(
-                self._look_for_gone_owners(orphans, deadlines), name="otherside-gone"
+                look_for_gone_owners(self.db, self.node, orphans, deadlines, self._sweep),
+                name="otherside-gone",
             ),
         ]
+        self.presence.start()
         # Serve only once the others' announcements reach us: a sign-out said meanwhile would
         # be missed (its receipt counted on from this process's lock, held already).
         with contextlib.suppress(TimeoutError):
@@ -358,6 +346,7 @@ class PostgresCluster:
         with contextlib.suppress(Exception):
             await self.db.run(give_all)
         self._held.clear()
+        await self.presence.stop(self._sweep.clock.now())
         await self.liveness.stop()
 
 

@@ -278,6 +278,22 @@ class RateLimit(Base):
     until: Mapped[float] = mapped_column(Float, index=True)
 
 
+class TablePresence(Base):
+    """Who is connected to a table through which server process
+    (:mod:`otherside.server.cluster.presence`): ``here`` while ``node`` has a connection of
+    ``user_id`` to ``table_id``, else since when it has had none (``seen_at``); ``node_key`` is
+    the key of that process's liveness lock, so that a process gone counts nobody as here."""
+
+    __tablename__ = "table_presence"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    node: Mapped[str] = mapped_column(String(64), primary_key=True)
+    node_key: Mapped[int] = mapped_column(Integer)
+    here: Mapped[bool] = mapped_column()
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class LessonStep(Base):
     """A lesson step a player has done (:mod:`otherside.lessons`): their progress."""
 

@@ -2,6 +2,7 @@
 replaced on a timer during play; the table waits for the people. When a player has had no
 connection to the table for a while (``Limits.away_seconds``), another player at it may play
 on with a bot in their seat: the same hand-over as a player who leaves (:mod:`.forfeits`).
+A connection through any server process counts (:mod:`otherside.server.cluster.presence`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from otherside.server.accounts.sessions import UserInfo
+from otherside.server.cluster.presence import away_since
 from otherside.server.store.records import TableInfo
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import forfeit
@@ -53,11 +55,11 @@ class PlayOnWithBot:
         """The table after."""
         info = live.info
         target = info.seats[self.seat] if 0 <= self.seat < info.players else None
-        since = (
-            live.away_since(target.user_id)
-            if target is not None and target.user_id is not None
-            else None
-        )
+        since = None
+        if target is not None and target.user_id is not None:
+            # Connected through any server process counts, not only this one's sockets.
+            away = await away_since(services.cluster.presence, live, [target.user_id])
+            since = away[target.user_id]
         now = services.clock.now()
         check_away(info, self.user, self.seat, since, now, services.limits.away_seconds)
         await forfeit(services, live, self.seat, "away")

@@ -169,8 +169,10 @@ class TableHub:
         live.watchers.add(conn)
         if conn.user is not None:
             live.gone.pop(conn.user.id, None)
-        fanout.send_state(conn, live, self.services.clock.now())
+        now = self.services.clock.now()
+        fanout.send_state(conn, live, now)
         if came_back and conn.user is not None:
+            self.cluster.presence.tell(table_id, conn.user.id, True, now)
             self._presence_changed(live, conn.user.id, skip=conn)
         await chat.send_recent(self.services, live, conn)
         return live
@@ -182,6 +184,7 @@ class TableHub:
         if user is not None and live.away_since(user.id) is not None:
             now = self.services.clock.now()
             live.gone[user.id] = now
+            self.cluster.presence.tell(live.id, user.id, False, now)
             self._presence_changed(live, user.id)
         self.forget_if_idle(live)
 

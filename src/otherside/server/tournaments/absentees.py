@@ -16,14 +16,15 @@ present partner for the other's absence (the pair losing) would make every entra
 hang on a stranger's connection; letting the absentee share the pair's points would reward not
 coming.
 
-Presence is what this server process sees: on several processes, a partner connected only to
-another process counts as away here (as for the friendly table's hand-over).
+Presence is the whole cluster's: a partner connected through another server process is not
+away (:mod:`otherside.server.cluster.presence`, as for the friendly table's hand-over).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from otherside.server.cluster.presence import away_since
 from otherside.server.tables.forfeits import forfeit
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.services import Services
@@ -44,14 +45,18 @@ class HandOverAbsent:
         if info.status != "playing" or info.pace.kind != "rounds" or live.state is None:
             return []
         now = services.clock.now()
+        people = {
+            seat.seat: seat.user_id
+            for seat in info.seats
+            if seat.human and seat.forfeit is None and seat.user_id is not None
+        }
+        away = await away_since(services.cluster.presence, live, list(people.values()))
         handed = []
-        for seat in info.seats:
-            if not seat.human or seat.forfeit is not None or seat.user_id is None:
-                continue
-            since = live.away_since(seat.user_id)
+        for seat, user in people.items():
+            since = away[user]
             if since is not None and (now - since).total_seconds() >= self.seconds:
-                await forfeit(services, live, seat.seat, AWAY)
-                handed.append(seat.seat)
+                await forfeit(services, live, seat, AWAY)
+                handed.append(seat)
                 if live.info.status != "playing":
                     break
         return handed

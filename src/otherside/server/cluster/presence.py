@@ -1,0 +1,254 @@
+"""Who is at a table, across server processes.
+
+A player "away" from a table without player clocks may be handed to a bot (a partner's
+play-on, :mod:`otherside.server.tables.absence`; an event's absentees,
+:mod:`otherside.server.tournaments.absentees`). With several processes a player's websocket
+may be on any of them, so each process writes who is connected to which table through it into
+``table_presence`` (one row per table, user and process: ``here``, or since when not), and the
+process judging an absence reads the others' rows beside its own connections
+(:func:`away_since`).
+
+**How stale it can be.** A process writes a player's coming or going as soon as it happens
+(the writes of one moment go in one statement; a failed write is retried until it succeeds).
+A process that dies cannot say its players went: its rows count as here only while it holds
+its liveness lock (:mod:`.liveness`), and the first other process to see the lock gone marks
+them gone at that moment (it looks every :data:`~.liveness.LOOK_EVERY` s). So another process
+counts a player here at most one write too long after they left a live process, and at most
+the liveness bound (:data:`~.liveness.VANISHED_SECONDS` for a host that vanished with its
+connection open, half a second after a crash) after their process died — both far below the
+minute a player must be away. A process whose own lock connection was lost (its rows marked
+gone meanwhile) writes all its players again once it holds the lock again.
+
+Times are the injected clock's (:mod:`otherside.server.clock`), the same as the local
+``LiveTable.gone`` they are compared with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
+
+from sqlalchemy import delete, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from otherside.server.clock import Clock
+from otherside.server.cluster.liveness import HELD_HERE, NAMESPACE, LivenessLock, owner_key
+from otherside.server.store.db import Database
+from otherside.server.store.models import GameTable, TablePresence
+from otherside.server.store.outage import log_failure
+
+if TYPE_CHECKING:
+    from otherside.server.tables.live import LiveTable
+
+log = logging.getLogger("otherside.server")
+Told = dict[tuple[str, int], tuple[bool, datetime]]  # (table, user): (here, since when)
+RETRY_EVERY = 1.0  # seconds between attempts to write presence while the database is away
+SWEEP_EVERY = 60  # looks for gone processes between removals of finished tables' rows
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A user as the other processes see them at one table: ``here`` (connected through one of
+    them now), else ``since`` when they were last connected through any."""
+
+    here: bool
+    since: datetime
+
+
+class Presences(Protocol):
+    """What the tables ask of presence (:class:`SoloPresence` in a single process)."""
+
+    def tell(self, table_id: str, user_id: int, here: bool, at: datetime) -> None:
+        """``user_id`` now has (``here``) or has no more a connection to ``table_id`` here."""
+        ...
+
+    async def elsewhere(self, table_id: str) -> dict[int, Seen]:
+        """The users of ``table_id`` as the other processes see them."""
+        ...
+
+
+class SoloPresence:
+    """One process: its own connections are all there is."""
+
+    def tell(self, table_id: str, user_id: int, here: bool, at: datetime) -> None:
+        """Nobody else to tell."""
+
+    async def elsewhere(self, table_id: str) -> dict[int, Seen]:
+        """No other process (empty)."""
+        return {}
+
+
+class Presence:
+    """This process's connections, written for the others, and theirs, read.
+
+    Args:
+        db: the shared database (PostgreSQL).
+        node: this process's node name.
+        liveness: this process's liveness lock (its rows count only while it is held).
+    """
+
+    def __init__(self, db: Database, node: str, liveness: LivenessLock) -> None:
+        self.db = db
+        self.node = node
+        self.key = owner_key(node)
+        self.liveness = liveness
+        self._here: dict[tuple[str, int], datetime] = {}  # connected through this process
+        self._unwritten: Told = {}
+        self._wake = asyncio.Event()
+        self._written_for = -1  # the lock's ``taken`` count our rows were last written under
+        self._task: asyncio.Task[None] | None = None
+
+    def tell(self, table_id: str, user_id: int, here: bool, at: datetime) -> None:
+        """``user_id`` now has (``here``) or has no more a connection to ``table_id`` through
+        this process, since ``at``: written for the others at once (never blocks)."""
+        key = (table_id, user_id)
+        if here:
+            self._here[key] = at
+        else:
+            self._here.pop(key, None)
+        self._unwritten[key] = (here, at)
+        self._wake.set()
+
+    async def elsewhere(self, table_id: str) -> dict[int, Seen]:
+        """The users of ``table_id`` as the other processes see them."""
+        node = self.node
+
+        def read(session: Session) -> dict[int, Seen]:
+            rows = session.execute(
+                select(
+                    TablePresence.user_id,
+                    func.bool_or(TablePresence.here),
+                    func.max(TablePresence.seen_at),
+                )
+                .where(TablePresence.table_id == table_id, TablePresence.node != node)
+                .group_by(TablePresence.user_id)
+            )
+            return {user: Seen(bool(here), since) for user, here, since in rows}
+
+        return await self.db.run(read)
+
+    def start(self) -> None:
+        """Write this process's comings and goings until :meth:`stop`."""
+        self._task = asyncio.create_task(self._write_on(), name="otherside-presence")
+
+    async def stop(self, at: datetime) -> None:
+        """Stop writing, and tell the others that this process's players went at ``at`` (a
+        clean shutdown; a crash is told by the others, :func:`mark_gone`)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        node = self.node
+
+        def went(session: Session) -> None:
+            session.execute(
+                update(TablePresence)
+                .where(TablePresence.node == node, TablePresence.here)
+                .values(here=False, seen_at=at)
+            )
+
+        with contextlib.suppress(Exception):
+            await self.db.run(went)
+        self._here.clear()
+
+    async def _write_on(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                # Woken by a change; else a look now and then whether the lock was taken again.
+                await asyncio.wait_for(self._wake.wait(), RETRY_EVERY)
+            self._wake.clear()
+            taken = self.liveness.taken
+            if not self.liveness.held.is_set():
+                continue  # written once the lock is ours again (the others would unmark them)
+            batch = self._unwritten
+            if taken != self._written_for:
+                # Our rows may have been marked gone while we had no lock: all of them again.
+                batch = {**{key: (True, at) for key, at in self._here.items()}, **batch}
+            if not batch:
+                continue
+            self._unwritten = {}
+            try:
+                await self.db.run(partial(self._write, batch=batch))
+                self._written_for = taken
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # Keep what was told meanwhile: it is newer than this batch.
+                self._unwritten = {**batch, **self._unwritten}
+                log_failure(log, "could not write who is connected; again in %.1f s", RETRY_EVERY)
+                await asyncio.sleep(RETRY_EVERY)
+                self._wake.set()
+
+    def _write(self, session: Session, *, batch: Told) -> None:
+        rows = [
+            {
+                "table_id": table_id,
+                "user_id": user_id,
+                "node": self.node,
+                "node_key": self.key,
+                "here": here,
+                "seen_at": at,
+            }
+            for (table_id, user_id), (here, at) in batch.items()
+        ]
+        upsert = insert(TablePresence).values(rows)
+        session.execute(
+            upsert.on_conflict_do_update(
+                index_elements=["table_id", "user_id", "node"],
+                set_={"here": upsert.excluded.here, "seen_at": upsert.excluded.seen_at},
+            )
+        )
+
+
+class PresenceSweeper:
+    """What the process looking for gone peers does about presence: their players went when
+    it saw them gone (:func:`mark_gone`); now and then the rows of finished games go."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._looks = 0
+
+    def __call__(self, session: Session) -> None:
+        """One look (in the session of the look for gone owners)."""
+        mark_gone(session, self.clock.now())
+        self._looks += 1
+        if self._looks % SWEEP_EVERY == 0:
+            finished = select(GameTable.id).where(GameTable.status == "over")
+            session.execute(delete(TablePresence).where(TablePresence.table_id.in_(finished)))
+
+
+def mark_gone(session: Session, at: datetime) -> int:
+    """Players counted here by processes that no longer hold their liveness lock went ``at``;
+    how many."""
+    done = session.execute(
+        text(
+            "UPDATE table_presence SET here = false, seen_at = :at WHERE here AND node_key"
+            f" NOT IN (SELECT objid::bigint {HELD_HERE})"
+        ),
+        {"at": at, "namespace": NAMESPACE},
+    )
+    return int(done.rowcount)  # type: ignore[attr-defined]
+
+
+async def away_since(
+    presence: Presences, live: LiveTable, user_ids: list[int]
+) -> dict[int, datetime | None]:
+    """Since when each of ``user_ids`` has had no connection to ``live``'s table through any
+    process (``None``: connected now): the later of this process's own record
+    (``LiveTable.away_since``) and the others' (one read, only if someone is away here)."""
+    found = {user: live.away_since(user) for user in user_ids}
+    if all(since is None for since in found.values()):
+        return found
+    others = await presence.elsewhere(live.id)
+    for user, since in found.items():
+        seen = others.get(user)
+        if since is None or seen is None:
+            continue
+        found[user] = None if seen.here else max(since, seen.since)
+    return found
