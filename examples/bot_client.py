@@ -51,7 +51,11 @@ def play(server: str, token: str) -> None:
                     if event["type"] == "yourTurn":
                         answer = http.post(
                             f"/api/tables/{event['table']}/act",
-                            json={"version": event["version"], "action": choose(event)},
+                            json={
+                                "version": event["version"],
+                                "takebacks": event.get("takebacks"),
+                                "action": choose(event),
+                            },
                         )
                         if answer.status_code != 200:
                             print("refused:", answer.json().get("code"))

@@ -156,6 +156,20 @@ def test_a_move_is_chosen_shown_cancelled_chosen_again_and_confirmed(
     for page in (blue, brown):
         page.wait_for_selector("#board[data-ply='2']", state="attached", timeout=WAIT)
     assert json.loads(blue.get_attribute("#board", "data-legal") or "[]") == _my_turn(blue, 2)
+    shoot(brown, "versus-taken-back-phone.png")
+    shoot(blue, "versus-taken-back-desktop.png")
+
+    # Reconnected (the page loaded again), Blue plays on from there: the move goes with the
+    # view's count of takebacks, so that the server tells it from one chosen before it.
+    sent: list[dict[str, Any]] = []
+    blue.on("websocket", lambda ws: ws.on("framesent", lambda text: sent.append(json.loads(text))))
+    blue.reload()
+    again = _plies(_my_turn(blue, 2))[0]
+    _choose(blue, again)
+    _played(blue, 3, again)
+    _played(brown, 3, again)
+    actions = [m for m in sent if m["type"] == "action"]
+    assert actions == [{"type": "action", "version": 2, "takebacks": 1, "action": again}]
     assert blue.errors == [] and brown.errors == []
 
 

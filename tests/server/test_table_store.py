@@ -257,6 +257,8 @@ async def test_a_takeback_request_is_kept_with_the_table_until_answered_or_lapse
     await s.store.take_back(replace(later, takeback=again), 1, _plan((1,), {}), NOW)
     back = await s.store.table(moved.id)
     assert back is not None and back.version == 1 and back.takeback is None
+    # Counted (the refused one was not): the version went down, the count of takebacks up.
+    assert later.takebacks == 0 and back.takebacks == 1
 
 
 async def test_the_last_move_of_a_rated_game_moves_the_ratings(setup: Setup) -> None:

@@ -188,7 +188,9 @@ class BotClient:
         """Choose and send the action a ``yourTurn`` asks for; a refusal is said, and the
         stream's next ``yourTurn`` (a newer version) is answered instead."""
         action = self.choose(event)
-        body = {"version": event["version"], "action": action}
+        # The count of takebacks too: an action retried after a takeback is refused, not
+        # played in a position it was not chosen for.
+        body = {"version": event["version"], "takebacks": event.get("takebacks"), "action": action}
         answer = self.http.post(f"/api/tables/{event['table']}/act", json=body)
         for _ in range(ACT_RETRIES):
             # Too many requests, or the server busy or its database away: nothing was played,

@@ -51,7 +51,10 @@ async def refresh(services: Services, live: LiveTable) -> None:
     # The moves are read in another transaction than ``info``, and others may have been
     # committed in between: replay only up to ``info.version``, the version stored below.
     upto = info.version
-    if info.status != "waiting" and (known is None or info.version < known):
+    # A takeback since (the count differs) may be followed by moves up to the version held
+    # here or beyond: the moves after it are another line, so the game is rebuilt.
+    taken_back = info.takebacks != live.info.takebacks
+    if info.status != "waiting" and (known is None or info.version < known or taken_back):
         live.state = await stored_state(store, live.game, live.game_clock, info)
     elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
         moves = await store.moves_after(live.id, known or 0, upto=upto)
@@ -112,8 +115,13 @@ class Follow:
     async def run(self, live: LiveTable, services: Services) -> bool:
         """``True`` once the table has the move (applied now, or known already); ``False`` if
         it must catch up with the database instead (nothing changed): the table is not at the
-        version just before, the game is not in play here, or the move does not apply here."""
+        version just before (or not after as many takebacks), the game is not in play here, or
+        the move does not apply here."""
         move, info, state = self.move, live.info, live.state
+        if move.takebacks != info.takebacks:
+            # A takeback here or there that the other has not seen: the same version may be
+            # another position; the database says which.
+            return False
         if info.version >= move.version:
             return True  # a catch-up or a load read it from the database first
         if info.version != move.version - 1 or info.status != "playing" or state is None:

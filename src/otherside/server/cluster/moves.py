@@ -30,14 +30,15 @@ MOST_ACTION_CHARS = 1000
 @dataclass(frozen=True)
 class NotedMove:
     """A move another process committed, as its announcement told it: ``seat`` played
-    ``action`` as move ``version`` at ``at``; the table's clocks and deadlines are then
-    ``plan``."""
+    ``action`` as move ``version`` at ``at``, after ``takebacks`` takebacks at the table; the
+    table's clocks and deadlines are then ``plan``."""
 
     version: int
     seat: int
     action: str
     at: datetime
     plan: Timing
+    takebacks: int = 0
 
 
 def _stamp(moment: datetime | None) -> str | None:
@@ -49,10 +50,17 @@ def _moment(text: Any) -> datetime | None:
 
 
 def move_note(
-    number: int, seat: int, action: str, plan: Timing, now: datetime, whole: bool = True
+    number: int,
+    seat: int,
+    action: str,
+    plan: Timing,
+    now: datetime,
+    whole: bool = True,
+    takebacks: int = 0,
 ) -> dict[str, Any]:
     """The fields of the announcement of move ``number`` (``seat`` played ``action`` at
-    ``now``, after which the table's clocks and deadlines are ``plan``). ``whole=False`` (a move
+    ``now``, after ``takebacks`` takebacks at the table — the version alone may name a position
+    taken back — after which the table's clocks and deadlines are ``plan``). ``whole=False`` (a move
     that ended the game or gave up a seat) tells only the version: the others re-read it.
 
     >>> from datetime import UTC
@@ -77,6 +85,7 @@ def move_note(
             "reminded_at": _stamp(plan.reminded_at),
             # JSON keys are text: the seat numbers come back with int() in :func:`heard_move`.
             "clocks": {str(s): left for s, left in plan.clocks.items()},
+            "takebacks": takebacks,
         },
     }
 
@@ -98,6 +107,13 @@ def heard_move(message: dict[str, Any]) -> NotedMove | None:
         at = _moment(move["at"])
         if at is None:
             return None
-        return NotedMove(int(message["version"]), int(move["seat"]), str(move["action"]), at, plan)
+        return NotedMove(
+            int(message["version"]),
+            int(move["seat"]),
+            str(move["action"]),
+            at,
+            plan,
+            int(move.get("takebacks", 0)),
+        )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

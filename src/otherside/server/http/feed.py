@@ -7,16 +7,19 @@ reads (an empty line every :data:`KEEP_ALIVE_SECONDS` when nothing happens):
 - ``{"type": "tableStart", "table": {…}, "seat": 0}``: a game where the account is seated is
   in play (also each game already in play when the stream opens);
 - ``{"type": "yourTurn", "table": "id", "game": "versus", "seat": 0, "version": 17,
-  "view": {…}, "legal": […], "clock": {…}}``: the account may act — ``view`` is the game's
-  view for that seat, ``legal`` its legal actions in the game's notation, ``version`` the
-  state they belong to;
+  "takebacks": 0, "view": {…}, "legal": […], "clock": {…}}``: the account may act — ``view``
+  is the game's view for that seat, ``legal`` its legal actions in the game's notation,
+  ``version`` and ``takebacks`` the state they belong to (a takeback lowers the version; the
+  count of takebacks only grows);
 - ``{"type": "tableEnd", "table": {…}, "seat": 0}``: the game is over (the table's
   ``outcome`` says how).
 
-Actions go back with ``POST /api/tables/{id}/act`` ``{"version": 17, "action": "…"}`` (or
+Actions go back with ``POST /api/tables/{id}/act`` ``{"version": 17, "takebacks": 0,
+"action": "…"}`` (or
 the table websocket's ``action`` message): the same command of the table's actor as a move in
 the browser (:class:`~otherside.server.tables.play.Play`), refused with the same codes
-(``stale``: the version is not the table's any more, 409; ``illegal``: 422 …).
+(``stale``: the version is not the table's any more, or a takeback came since, 409;
+``illegal``: 422 …).
 
 The stream follows the account's tables by watching them like a browser does (it is a
 :class:`~otherside.server.tables.live.Connection` of each): the events are the table's own
@@ -89,7 +92,9 @@ class FeedWatch:
         self.ended = False
         self.seat: int | None = None
         self.game: str | None = None
-        self.turn_version: int | None = None
+        # The state of the last turn told (version, takebacks): told once each, and again
+        # when a takeback brings the same version back.
+        self.turn: tuple[int, int] | None = None
 
     def deliver(self, text: str) -> None:
         """Translate one message of the table (see the module) into events."""
@@ -112,9 +117,10 @@ class FeedWatch:
 
     def _view(self, message: dict[str, Any]) -> None:
         version = message["version"]
-        if not message["legal"] or version == self.turn_version:
+        turn = (version, message.get("takebacks", 0))
+        if not message["legal"] or turn == self.turn:
             return
-        self.turn_version = version
+        self.turn = turn
         self._put(
             {
                 "type": "yourTurn",
@@ -122,6 +128,7 @@ class FeedWatch:
                 "game": self.game,
                 "seat": message["seat"],
                 "version": version,
+                "takebacks": turn[1],
                 "view": message["view"],
                 "legal": message["legal"],
                 "clock": message["clock"],
@@ -290,10 +297,12 @@ async def stream_events(request: Request, hub: HubDep, user: Me) -> StreamingRes
 
 class ActBody(BaseModel):
     """Body of ``POST /api/tables/{id}/act``: the action (its notation) and the version of the
-    state it answers (``yourTurn``'s)."""
+    state it answers, with its count of takebacks (``yourTurn``'s; optional: without it the
+    version alone is checked)."""
 
     version: int = Field(ge=0)
     action: str = Field(min_length=1, max_length=200)
+    takebacks: int | None = Field(default=None, ge=0)
 
 
 class Acted(BaseModel):
@@ -319,7 +328,7 @@ async def act(table_id: str, body: ActBody, hub: HubDep, user: Me) -> Acted:
     the parameters), changing nothing. ``done`` is false when this very action had been
     applied already (a retry after a lost answer)."""
     try:
-        done = await hub.ask(table_id, Play(user, body.version, body.action))
+        done = await hub.ask(table_id, Play(user, body.version, body.action, body.takebacks))
     except Refused as exc:
         live = hub.loaded(table_id)
         raise refused_action(exc, live.info.version if live else None) from None

@@ -71,6 +71,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         "legal": legal,
         "clock": clock,
         "takeback": request.to_json() if (request := live.pending_takeback()) else None,
+        "takebacks": live.info.takebacks,
     }
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 

@@ -43,13 +43,15 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         if isinstance(message, PingMessage):
             conn.deliver(PongMessage().model_dump_json())
         elif isinstance(message, ActionMessage):
-            if not await hub.ask(live.id, Play(conn.user, message.version, message.action)):
+            play = Play(conn.user, message.version, message.action, message.takebacks)
+            if not await hub.ask(live.id, play):
                 # Played already (a retry after a lost answer): show where the game is.
                 fanout.send_state(conn, live, now())
         elif isinstance(message, ResignMessage):
             await hub.ask(live.id, Resign(conn.user))
         elif isinstance(message, TakebackMessage):
-            await hub.ask(live.id, Takeback(conn.user, message.version, message.step))
+            step = Takeback(conn.user, message.version, message.step, message.takebacks)
+            await hub.ask(live.id, step)
         elif isinstance(message, ChatMessage):
             await hub.ask(live.id, Say(conn.user, message.text))
         else:

@@ -3,14 +3,17 @@
 A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at once receives a
 ``table`` message (seats, status) and a ``view`` message. It may then send:
 
-- ``{"type": "action", "version": 17, "action": "flip"}``: play ``action`` (the game's notation)
-  at state version 17 (the number of actions applied so far, as in the last ``view``);
+- ``{"type": "action", "version": 17, "takebacks": 0, "action": "flip"}``: play ``action`` (the
+  game's notation) at state version 17 (the number of actions applied so far, as in the last
+  ``view``) after 0 takebacks (the view's ``takebacks``: a takeback lowers the version, and an
+  action sent before one is refused as ``stale`` after it even at the same version; without
+  ``takebacks`` the version alone is checked, see :mod:`otherside.server.tables.positions`).
   In a game where several players act at once (a Recto Verso build) the version is only a
   hint: an action still legal when it arrives is applied;
 - ``{"type": "resign"}``: give up the game (any time, any game: see
   :mod:`otherside.server.tables.forfeits`);
-- ``{"type": "takeback", "version": 17, "step": "ask"}``: ask to take back your last move
-  (``"accept"`` or ``"decline"``: answer the other player's request; see
+- ``{"type": "takeback", "version": 17, "takebacks": 0, "step": "ask"}``: ask to take back
+  your last move (``"accept"`` or ``"decline"``: answer the other player's request; see
   :mod:`otherside.server.tables.takebacks`);
 - ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
 - ``{"type": "sync"}``: send me the table and my view again;
@@ -22,7 +25,8 @@ that seat only; ``clock`` the table's clocks), ``chat`` (new lines, or the recen
 connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR_CODES`,
 ``message`` in words). A refused message changes nothing; after ``stale`` and ``server_error``
 a ``view`` of the table as it is follows, to act on again. A ``view`` also carries ``takeback``:
-the open takeback request (``{"seat", "version", "plies"}``) or ``null``.
+the open takeback request (``{"seat", "version", "plies"}``) or ``null``, and ``takebacks``: the
+takebacks accepted at the table so far (it never goes down).
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ class ActionMessage(_Message):
     type: Literal["action"]
     version: int = Field(ge=0)
     action: str = Field(min_length=1, max_length=200)
+    # The view's count of takebacks (optional: a program written before it sends none).
+    takebacks: int | None = Field(default=None, ge=0)
 
 
 class ResignMessage(_Message):
@@ -75,6 +81,7 @@ class TakebackMessage(_Message):
     type: Literal["takeback"]
     version: int = Field(ge=0)
     step: Literal["ask", "accept", "decline"]
+    takebacks: int | None = Field(default=None, ge=0)
 
 
 class ChatMessage(_Message):
@@ -274,6 +281,8 @@ class ViewMessage(BaseModel):
     legal: list[str]
     clock: ClockOut
     takeback: dict[str, int] | None = None
+    # The takebacks accepted at the table so far: sent back with an action, with ``version``.
+    takebacks: int = 0
 
 
 class ChatLineOut(BaseModel):

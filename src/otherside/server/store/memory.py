@@ -226,6 +226,7 @@ class MemoryTableStore:
         forfeit: bool = False,
     ) -> dict[int, float]:
         stored = self._at(info.id, info.version)
+        _same_line(stored.info, info)
         moved = replace(
             stored.info,
             version=info.version + 1,
@@ -245,7 +246,7 @@ class MemoryTableStore:
         held = stored.info.takeback
         if held is None or held.version != info.version:
             raise StaleWrite(f"no takeback is open at table {info.id}")
-        stored.info = _timed(replace(stored.info, version=version, takeback=None), plan, now)
+        stored.info = _timed(_taken_back(stored.info, version), plan, now)
         del stored.moves[version:]
 
     async def takeback(self, table_id: str, request: TakebackRequest, asked: bool) -> None:
@@ -290,6 +291,18 @@ class MemoryTableStore:
         line: dict[str, Any],
     ) -> None:
         self._tables[table_id].chat.append(ChatRow(user.name, seat, text, now))
+
+
+def _taken_back(info: TableInfo, version: int) -> TableInfo:
+    """``info`` back at ``version``, its request answered, one more takeback counted."""
+    return replace(info, version=version, takeback=None, takebacks=info.takebacks + 1)
+
+
+def _same_line(stored: TableInfo, known: TableInfo) -> None:
+    """A ``StaleWrite`` if the table had a takeback since ``known`` (the version alone may
+    have come back), as the database refuses a move then."""
+    if stored.takebacks != known.takebacks:
+        raise StaleWrite(f"table {known.id} had a takeback since version {known.version}")
 
 
 def _timed(info: TableInfo, plan: Timing, now: datetime) -> TableInfo:

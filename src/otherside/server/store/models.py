@@ -111,6 +111,10 @@ class GameTable(Base):
     takeback_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
     takeback_plies: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The takebacks accepted so far: it only grows, so that with ``version`` (which a takeback
+    # lowers) it names one position in the table's history — an action a client chose before
+    # a takeback is told from one chosen after it at the same version.
+    takebacks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The event whose board this table is (made by its director, born started); NULL for a
     # table of the lobby. The lobby's requests change no event's table.
     event_id: Mapped[str | None] = mapped_column(String(16), nullable=True)

@@ -36,13 +36,19 @@ def _timing_params() -> dict[str, Any]:
 
 
 _AT_VERSION = (TABLES.c.id == bindparam("p_id")) & (TABLES.c.version == bindparam("p_was"))
+# A move is written at the position it was made for: the version, and the count of takebacks
+# (a takeback and moves through another process may bring the table back to the same version
+# in another line: :mod:`otherside.server.tables.positions`).
+_AT_POSITION = _AT_VERSION & (TABLES.c.takebacks == bindparam("p_takebacks"))
 
 # A move of a game that goes on: the version, and when whose turn it is.
-MOVED = update(TABLES).where(_AT_VERSION).values(version=bindparam("p_version"), **_timing_params())
+MOVED = (
+    update(TABLES).where(_AT_POSITION).values(version=bindparam("p_version"), **_timing_params())
+)
 # The last move: the outcome, the whole record for downloads, and the lease ends with the game.
 FINISHED = (
     update(TABLES)
-    .where(_AT_VERSION)
+    .where(_AT_POSITION)
     .values(
         version=bindparam("p_version"),
         status="over",
@@ -102,13 +108,15 @@ def add_move(
     outcome: dict[str, Any] | None,
     timing: Timing,
     now: datetime,
+    takebacks: int = 0,
 ) -> None:
     """Queue move ``number`` (1 = first) of ``seat``, played at ``now``, with the table's new
     version and deadlines and the clocks that changed; the write is a ``StaleWrite`` if the
-    table is no longer at version ``number - 1``. ``final_record`` and ``outcome`` come with
-    the game's last move."""
+    table is no longer at version ``number - 1`` after ``takebacks`` takebacks.
+    ``final_record`` and ``outcome`` come with the game's last move."""
     row = _timing_row(table_id, number - 1, timing, now)
     row["p_version"] = number
+    row["p_takebacks"] = takebacks
     if final_record is not None or outcome is not None:
         row.update(p_outcome=outcome, p_record=final_record)
         batch.add(FINISHED, row, expect=1)

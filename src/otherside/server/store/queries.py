@@ -66,6 +66,7 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         updated_at=_maybe(row.updated_at),
         rematch_id=row.rematch_id,
         takeback=_takeback(row),
+        takebacks=row.takebacks or 0,
         event_id=row.event_id,
     )
 

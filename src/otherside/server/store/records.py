@@ -98,6 +98,8 @@ class TableInfo:
     rematch_id: str | None = None
     # The takeback asked for last (open while ``version`` is still its version).
     takeback: TakebackRequest | None = None
+    # The takebacks accepted so far (it never goes down, where ``version`` does).
+    takebacks: int = 0
     # The event whose board this is (its director's table, which no lobby request changes).
     event_id: str | None = None
 

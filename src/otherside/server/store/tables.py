@@ -221,18 +221,20 @@ class SqlTableStore:
         now: datetime,
         forfeit: bool = False,
     ) -> dict[int, float]:
-        number = info.version + 1
+        # Written at the position it was made for: the version, in the line of play after as
+        # many takebacks (the version alone may have come back).
+        number, line = info.version + 1, info.takebacks
 
         def write(batch: Batch) -> dict[int, float]:
             # The hot path: rows of statements built once, sent with the other tables' moves.
-            add_move(batch, info.id, number, seat, action, final_record, outcome, plan, now)
+            add_move(batch, info.id, number, seat, action, final_record, outcome, plan, now, line)
             if forfeit:
                 save_seat(batch.connection, info.id, info.seats[seat], now)
             if self.cluster.shared:
                 # The move itself, so that the others need not read it back (whole unless the
                 # game ended or a seat was given up: those are read from the database).
                 whole = outcome is None and not forfeit
-                note = move_note(number, seat, action, plan, now, whole=whole)
+                note = move_note(number, seat, action, plan, now, whole, line)
                 self._announce(batch, info.id, "move", **note)
             return _rate(batch.session, info, outcome, now) if outcome is not None else {}
 

@@ -1,8 +1,9 @@
 """The writes of a takeback: the request asked or answered (kept on the table's row, so that
 every server process sees it and it outlives a restart), and the table going back to an earlier
 version — the moves after it are deleted, the version and the clocks set as they are now, the
-request cleared — in one transaction. Each is decided on the version the table was at and the
-request as it was read: another process's move or answer first makes it a ``StaleWrite``.
+request cleared, the table's count of takebacks raised by one — in one transaction. Each is
+decided on the version the table was at and the request as it was read: another process's move
+or answer first makes it a ``StaleWrite``.
 
 A takeback is rare (unrated duels, both players agreeing), so these are plain statements built
 once, without the move path's batching of many tables' rows.
@@ -42,6 +43,7 @@ BACK = (
         takeback_seat=None,
         takeback_version=None,
         takeback_plies=None,
+        takebacks=TABLES.c.takebacks + 1,
     )
 )
 _AT = (TABLES.c.id == bindparam("r_id")) & (TABLES.c.version == bindparam("r_version"))

@@ -9,7 +9,8 @@ Concern → module:
   bots) → :mod:`.services`
 - the table in memory and its game rebuilt from the stored moves → :mod:`.live`
 - a move played (its checks, in order) → :mod:`.play`; stored, then told to the watchers →
-  :mod:`.commit`
+  :mod:`.commit`; an action chosen before a takeback (the version come back) told apart →
+  :mod:`.positions`
 - a clock running out, a reminder due, a round's timer → :mod:`.deadlines` (what is due),
   woken by :mod:`.scheduler` (when; it also sends the reminder e-mail); the clocks and
   deadlines after each change → :mod:`.timing`; the pace a host picks (live, turn-based,

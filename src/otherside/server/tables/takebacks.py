@@ -9,7 +9,8 @@ go, but kept by the server, since taking a move back is no rule of the game.
   restarts (a request is a player's word, not a process's: dropping it on a restart would make
   the asker ask again for no fault of theirs).
 - ``decline``: the request is gone, play goes on.
-- ``accept``: the table goes back to the version before the asker's last action: the moves
+- ``accept``: the table goes back to the version before the asker's last action (and counts
+  one takeback more, so that what was chosen before it is told apart): the moves
   after it are forgotten in the database and the game is rebuilt from the first record and the
   moves that stay (:func:`~otherside.server.tables.live.rebuild`): the game's rules are not
   asked to undo anything. The turn and its deadline follow from the position, as after a
@@ -17,9 +18,9 @@ go, but kept by the server, since taking a move back is no rule of the game.
 
 Refused, changing nothing (a :class:`~otherside.server.tables.errors.Refused` with its code):
 by a spectator, before or after the game, in a rated game or a game without takebacks, against
-a bot, on a version that is not the table's, asked twice while a request is open, without an
-own move to take back, and an answer with no request of the other player open. A request
-lapses when the game moves on.
+a bot, on a version that is not the table's or was seen before a takeback (:mod:`.positions`),
+asked twice while a request is open, without an own move to take back, and an answer with no
+request of the other player open. A request lapses when the game moves on.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from otherside.server.tables import timing
 from otherside.server.tables.commit import stored
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable, rebuild
+from otherside.server.tables.positions import check_not_taken_back
 from otherside.server.tables.services import Services
 
 TakebackStep = Literal["ask", "accept", "decline"]
@@ -42,17 +44,22 @@ TakebackStep = Literal["ask", "accept", "decline"]
 
 @dataclass(frozen=True)
 class Takeback:
-    """``user`` asks for a takeback, or answers the other player's (``step``), at ``version``."""
+    """``user`` asks for a takeback, or answers the other player's (``step``), at ``version``
+    after ``takebacks`` takebacks accepted (``None``: not said; the version alone is checked)."""
 
     user: UserInfo | None
     version: int
     step: TakebackStep
+    takebacks: int | None = None
 
     async def run(self, live: LiveTable, services: Services) -> None:
         """Check, then ask, decline or take back; :class:`Refused` if refused."""
         seat = live.playing_seat(self.user)
         live.playing_state()
         _check_table(live)
+        # A request or an answer sent before a takeback, arriving when the game is back at
+        # its version: meant for a move or a request that is gone.
+        check_not_taken_back(live, self.version, self.takebacks)
         if self.version != live.info.version:
             raise Refused(
                 "stale",
@@ -125,7 +132,10 @@ async def _take_back(services: Services, live: LiveTable, request: TakebackReque
         await services.store.take_back(info, version, plan, now)
     live.state = state
     live.info = timing.with_timing(
-        replace(info, takeback=None), plan, version=version, updated_at=now
+        replace(info, takeback=None, takebacks=info.takebacks + 1),
+        plan,
+        version=version,
+        updated_at=now,
     )
     fanout.broadcast(live, now, table=True, view=True)
     services.kick_bots(live)

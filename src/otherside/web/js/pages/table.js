@@ -1,7 +1,8 @@
 // A table: the waiting room (seats, bots, start), then the game over a websocket, with the
 // players' clocks, resign, the log of what happened and the table's chat.
 // The server is the authority: this page only shows the views it receives and sends actions
-// with the state version it saw. Every text of a user (names, chat) goes in as a text node.
+// with the state it saw (its version, and its count of takebacks: a takeback lowers the version,
+// and a move sent before one must not be taken after it at the same version). Every text of a user (names, chat) goes in as a text node.
 // Its state is one object made in start() and handed to the parts (table/*.js); the board is
 // the game's module (js/games/README.md), chosen by the server's description of the game.
 import { api } from "/static/js/core/http.js";
@@ -42,7 +43,7 @@ function tablePage(state) {
     if (!sent && !quiet) toast(t("Not connected: reconnecting…"));
     return sent;
   };
-  const play = (action) => send({ type: "action", version: state.frame.version, action });
+  const play = (action) => send({ type: "action", version: state.frame.version, takebacks: state.frame.takebacks, action });
   const resign = () => {
     const many = state.table && state.table.players > 2;
     confirmThen(many ? t("Resign? A bot plays your seat for the rest of the game and it counts as a loss for you.")
@@ -68,7 +69,7 @@ function tablePage(state) {
   };
 
   // A takeback: asked, accepted or declined at the version the page shows (tables/takebacks.py).
-  const takeback = (step) => send({ type: "takeback", version: state.frame.version, step });
+  const takeback = (step) => send({ type: "takeback", version: state.frame.version, takebacks: state.frame.takebacks, step });
   const board = state.module.createBoard(byId("board"), { mode: "live", play, resign, takeback });
   const confirming = () => Boolean(board.confirms) && state.confirmMoves.on(state.table);
   const dock = createDock();
@@ -212,13 +213,15 @@ function tablePage(state) {
       renderBoard();
     } else if (message.type === "view") {
       const before = state.frame;
-      const previous = before && before.version < message.version ? before.view : null;
+      // A takeback took the game back (told by the count of takebacks, which only grows: a
+      // view missed while reconnecting may have been followed by moves up to the same version).
+      const undone = before && (message.takebacks > before.takebacks || message.version < before.version);
+      const previous = before && !undone && before.version < message.version ? before.view : null;
       if (previous) {
         log.add(message.view, board.describe(message.view, seatNames(state)));
         loggedLive = true;
       }
-      // A takeback took the game back: the log is told again from the game as it now is.
-      const undone = before && message.version < before.version;
+      // Said, and the log told again from the game as it now is (below).
       if (undone) toast(t("The last move was taken back."), 5000);
       state.frame = { ...message, previous };
       state.clock = clockState(message.clock);
