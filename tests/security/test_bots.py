@@ -31,8 +31,8 @@ import httpx
 import pytest
 import websockets
 
+from otherside.server.bots.process import MODULE, workers_of
 from otherside.server.store.db import sqlite_url
-from otherside.server.tables.bot_process import MODULE, workers_of
 from otherside.testing.servers import STARTUP_SECONDS
 from tests.server.conftest import postgres_database
 from tests.server.processes import SRC, Server, free_port

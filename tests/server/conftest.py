@@ -31,11 +31,11 @@ from otherside.bots.base import RandomBot
 from otherside.server.accounts.limits import Limits
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.app import create_app
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import ManualClock
 from otherside.server.store.db import Database, sqlite_url
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.tables.adapters import GameAdapter, register_adapter, unregister_adapter
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play

@@ -15,11 +15,11 @@ from otherside.games.rectoverso.cards import matches, standard_card
 from otherside.games.rectoverso.construction import Construction
 from otherside.games.rectoverso.notation import parse_placement
 from otherside.server.analysis import plans, rows
+from otherside.server.bots.workers import BotRunner, ProcessWorker
 from otherside.server.clock import ManualClock
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, User
 from otherside.server.store.records import MoveRow
-from otherside.server.tables.bot_workers import BotRunner, ProcessWorker
 
 
 async def test_a_live_decision_does_not_wait_behind_analyses() -> None:

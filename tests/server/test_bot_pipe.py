@@ -12,8 +12,8 @@ import pytest
 
 from otherside.core.game import Action
 from otherside.games import get_game
-from otherside.server.tables.bot_process import decide, encode
-from otherside.server.tables.bot_workers import BotRunner, ProcessWorker
+from otherside.server.bots.process import decide, encode
+from otherside.server.bots.workers import BotRunner, ProcessWorker
 
 
 def _position() -> tuple[Any, list[Action]]:

@@ -13,9 +13,9 @@ import pytest
 
 from otherside.core.game import Action
 from otherside.games import get_game
-from otherside.server.tables.bot_process import workers_of
-from otherside.server.tables.bot_queue import FairQueue
-from otherside.server.tables.bot_workers import BotRunner, ProcessWorker
+from otherside.server.bots.process import workers_of
+from otherside.server.bots.queue import FairQueue
+from otherside.server.bots.workers import BotRunner, ProcessWorker
 
 
 def _position(game: str) -> tuple[Any, list[Action]]:

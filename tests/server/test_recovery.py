@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import ManualClock
 from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live.inbox import handle
 from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import seating
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play

@@ -6,14 +6,16 @@ game plugs in the same way. Packages by concern, each module one reason to chang
 package's ``__init__`` is its concern index ("concern → module"), and a test
 (``tests/test_rooms.py``) keeps every module named there, under 400 lines, its classes under 250.
 
-- :mod:`.app`: ``create_app``, the composition root (what runs, wired together; the pages'
-  routes).
+- :mod:`.app`: ``create_app``, the composition root (what runs, wired together).
 - :mod:`.tables`: a live table — its actor and the hub, a move, clocks and deadlines,
-  forfeits, takebacks, chat, bot turns and the bot workers, seats, start and rematch,
+  forfeits, takebacks, chat, bot turns, seats, start and rematch,
   refusals and their words, the games' adapters.
+- :mod:`.bots`: running bots' decisions — the bot worker processes, fair across tables,
+  within a time cap (a table's bot turns and a game's analysis both use them).
 - :mod:`.live`: the table websocket — its protocol, messages in and out, floods and caps.
 - :mod:`.http`: the HTTP routes per resource (lobby, replays, accounts, tokens, the bot API's
-  stream, tournaments, lessons, languages) and the guards every request passes.
+  stream, tournaments, lessons, languages), the browser pages' routes, and the guards every
+  request passes.
 - :mod:`.store`: the database — schema, migrations, reads, writes, the group-committing
   writer, ``TableStore`` (what the tables need of it).
 - :mod:`.accounts`: sessions and the cookie, guests and their names, passwords, API tokens,
@@ -24,9 +26,8 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
 - :mod:`.tournaments`: Swiss and round-robin events — pairings, standings, the director.
 - :mod:`.analysis`: a finished game's analysis by the bots.
 - :mod:`.clock`: the injected time source (``ManualClock`` in tests).
-- :mod:`.mail`: sending e-mail by SMTP; :mod:`.reminders`: a turn reminder's words (sent by
-  :mod:`.tables.scheduler`); :mod:`.confirm_mail`: the words of an address's confirmation
-  link (sent by :mod:`.http.email`).
+- :mod:`.mail`: e-mail — sending it by SMTP, the words of a turn reminder and of an
+  address's confirmation.
 - :mod:`.lifeline`: child processes that end with the server; :mod:`.collector`: the garbage
   collector's settings of a long-running process.
 - :mod:`.faults`: the named moments a test may kill a real server process at, or hold it.

@@ -3,10 +3,10 @@
 At start it waits for the database (a bounded time), migrates it (Alembic), loads the session
 key, builds each service once (the hub, the bot workers, the scheduler, the tournaments'
 director, the cluster, the limits) and resumes every game in progress (bots included). It
-serves the HTTP API (``/api/…``, the routers of :mod:`otherside.server.http`), the table
-websockets (``/ws/tables/{id}``) and the browser pages (``/``, ``/table/{id}``,
-``/replay/{id}``, ``/player/{name}``, ``/rules/{game}``, ``/learn/{game}``, ``/tournaments``,
-``/docs/bots``; static files under ``/static``).
+wires the HTTP API (``/api/…``, the routers of :mod:`otherside.server.http`), the table
+websockets (``/ws/tables/{id}``, :mod:`otherside.server.live.sockets`) and the browser pages
+(:mod:`otherside.server.http.pages`; ``/docs/bots``: :mod:`otherside.server.http.bot_docs`;
+static files under ``/static``).
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -36,6 +35,7 @@ from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.analysis.analyst import Analyst
 from otherside.server.analysis.plans import Budget
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.cluster.seated import SEATED, TOKEN_REVOKED
@@ -43,19 +43,20 @@ from otherside.server.http import (
     accounts,
     analysis,
     bot_account,
+    bot_docs,
     email,
     feed,
     language,
     lessons,
     lobby,
     outage,
+    pages,
     players,
     replays,
     settings,
     tokens,
     tournaments,
 )
-from otherside.server.http.bot_docs import bots_response
 from otherside.server.http.brake import Brake
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
@@ -69,15 +70,13 @@ from otherside.server.http.errors import (
 )
 from otherside.server.http.finished import FinishedGames
 from otherside.server.http.guards import Guards, RequestGuard, server_error
-from otherside.server.http.pages import page_response
 from otherside.server.http.schemas import Health
 from otherside.server.lifeline import watch_parent
 from otherside.server.live import sockets
 from otherside.server.live.admission import Admission
 from otherside.server.live.nudges import Nudges
-from otherside.server.mail import Mailer, Post, SmtpConfig
+from otherside.server.mail.smtp import Mailer, Post, SmtpConfig
 from otherside.server.store.waiting import DATABASE_WAIT, QuietGiveUp, ready_database
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.scheduler import Scheduler
@@ -226,49 +225,8 @@ def create_app(
         the others' moves: applied from their notification, or read from the database."""
         return Health(node=hub.cluster.node, catch_up=hub.catch_up.counts())
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page(request: Request) -> HTMLResponse:
-        return page_response(request, "index.html")
-
-    @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str, request: Request) -> HTMLResponse:
-        return page_response(request, "table.html")
-
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str, request: Request) -> HTMLResponse:
-        return page_response(request, "replay.html")
-
-    @app.get("/player/{name}", include_in_schema=False)
-    async def player_page(name: str, request: Request) -> HTMLResponse:
-        return page_response(request, "player.html")
-
-    @app.get("/confirm-email", include_in_schema=False)
-    async def confirm_email_page(request: Request) -> HTMLResponse:
-        # The link's token is after '#': never sent here, so this GET changes nothing (a mail
-        # scanner may fetch it); the page's button sends it (POST /api/email/confirm).
-        return page_response(request, "confirm.html")
-
-    @app.get("/tournaments", include_in_schema=False)
-    @app.get("/tournaments/{event_id}", include_in_schema=False)
-    async def tournament_page(request: Request) -> HTMLResponse:
-        return page_response(request, "tournament.html")
-
-    @app.get("/docs/bots", include_in_schema=False)
-    async def bots_page(request: Request) -> HTMLResponse:
-        return bots_response(request)
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> FileResponse:
-        # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
-        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
-
-    @app.get("/learn/{game}", include_in_schema=False)
-    async def learn_page(game: str, request: Request) -> HTMLResponse:
-        return page_response(request, "learn.html")
-
-    @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str, request: Request) -> HTMLResponse:
-        return page_response(request, "rules.html")
+    app.include_router(pages.router)  # the browser pages, after the API's routes
+    app.include_router(bot_docs.router)
 
     add_docs(app, WEB)
     app.mount("/static", StaticFiles(directory=WEB), name="static")

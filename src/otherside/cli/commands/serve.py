@@ -124,7 +124,7 @@ def serve(
     from otherside.server.accounts.limits import parse_limits
     from otherside.server.app import CONFIG_ENV, create_app
     from otherside.server.http.guards import parse_guards
-    from otherside.server.mail import SmtpConfig
+    from otherside.server.mail.smtp import SmtpConfig
     from otherside.server.store.db import sqlite_url
 
     url = database or sqlite_url(default_database())

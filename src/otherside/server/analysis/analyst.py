@@ -1,5 +1,5 @@
 """Runs analyses: asked for through :meth:`Analyst.ask`, computed one decision at a time in
-the bot workers' analysis lane (:meth:`otherside.server.tables.bot_workers.BotRunner.assess`),
+the bot workers' analysis lane (:meth:`otherside.server.bots.workers.BotRunner.assess`),
 progress and result written to the database for every process to read.
 
 A finished game never changes, so an analysis is computed once: the process whose request
@@ -15,13 +15,13 @@ import logging
 
 from otherside.server.analysis import rows
 from otherside.server.analysis.plans import Budget, Plan, plan
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock
 from otherside.server.store.db import Database
 from otherside.server.store.outage import log_failure
 from otherside.server.store.queries import load_moves
 from otherside.server.store.records import TableInfo
 from otherside.server.tables.adapters import get_adapter
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.live import GameClock, replayed
 
 log = logging.getLogger("otherside.server")

@@ -1,6 +1,5 @@
-"""The HTTP side: routes per resource, and the guards every request passes first. (The
-browser pages' routes are registered in :mod:`otherside.server.app`, drawn by
-:mod:`.pages`.)
+"""The HTTP side: routes per resource, the browser pages, and the guards every request passes
+first; :mod:`otherside.server.app` includes each module's router.
 
 Concern → module:
 
@@ -19,9 +18,10 @@ Concern → module:
   :mod:`.bot_docs`
 - tournaments (create, join, leave, bots, start) → :mod:`.tournaments`
 - lessons → :mod:`.lessons`
+- the browser pages (their routes, each page translated) → :mod:`.pages`
 - the reader's language: which one a request is answered in → :mod:`.reader`; the switcher
-  and the catalogs for the pages → :mod:`.language`; the pages translated → :mod:`.pages`;
-  the API's documentation page → :mod:`.docs`
+  and the catalogs for the pages → :mod:`.language`; the API's documentation page →
+  :mod:`.docs`
 - what a route answers: the response schemas → :mod:`.schemas`; errors and refusals as HTTP
   answers (status, code, params, words) → :mod:`.errors`; the database out of reach (503
   with ``Retry-After``) → :mod:`.outage`

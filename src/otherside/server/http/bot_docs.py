@@ -1,4 +1,4 @@
-"""``/docs/bots``, the protocol for programs, in the reader's language.
+"""``/docs/bots``, the protocol for programs, in the reader's language: its route and page.
 
 As the guides are (``otherside/guide/<language>/<game>.md``), the protocol is one file per
 language, ``web/bots/<language>.html``, each with the same sections (their ids are the same in
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from fastapi import Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from otherside.i18n import DEFAULT
@@ -20,6 +20,7 @@ from otherside.server.http.reader import reader_language
 
 DOCS = WEB / "bots"
 PLACE = '<main id="protocol"></main>'
+router = APIRouter()
 
 
 def docs_language(language: str) -> str:
@@ -44,3 +45,8 @@ def bots_response(request: Request) -> HTMLResponse:
     language = reader_language(request)
     headers = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
     return HTMLResponse(bots_page(language), headers=headers)
+
+
+@router.get("/docs/bots", include_in_schema=False)
+async def protocol_page(request: Request) -> HTMLResponse:
+    return bots_response(request)

@@ -22,7 +22,7 @@ from otherside.server.accounts.sessions import Sessions
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock
 from otherside.server.http.finished import FinishedGames
-from otherside.server.mail import Post
+from otherside.server.mail.smtp import Post
 from otherside.server.store.db import Database
 from otherside.server.tables.hub import TableHub
 

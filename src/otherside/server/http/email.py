@@ -26,12 +26,12 @@ from otherside.server.accounts.email_links import (
     set_address,
 )
 from otherside.server.accounts.sessions import EMAIL_PATTERN, UserInfo, current_user
-from otherside.server.confirm_mail import confirmation_mail
 from otherside.server.http.deps import ClockDep, DatabaseDep, PostDep, ThrottlesDep
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import reader_language
 from otherside.server.http.schemas import EmailOut
-from otherside.server.mail import Post
+from otherside.server.mail.confirmation import confirmation_mail
+from otherside.server.mail.smtp import Post
 
 router = APIRouter(prefix="/api")
 

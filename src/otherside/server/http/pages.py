@@ -1,6 +1,8 @@
-"""The browser pages in the reader's language: each HTML file of ``web/`` with its text
-translated (:mod:`otherside.i18n.html`), ``<html lang>`` set, and the language switcher's
-choices filled in; built once per page and language."""
+"""The browser pages: their routes (``/``, ``/table/{id}``, ``/replay/{id}``, ``/player/{name}``,
+``/confirm-email``, ``/tournaments``, ``/learn/{game}``, ``/rules/{game}``, the favicon), each
+page in the reader's language: each HTML file of ``web/`` with its text translated
+(:mod:`otherside.i18n.html`), ``<html lang>`` set, and the language switcher's choices filled
+in; built once per page and language. (``/docs/bots`` is :mod:`.bot_docs`'.)"""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ import html
 import re
 from pathlib import Path
 
-from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse
 
 from otherside.i18n import language_name, languages, translations
 from otherside.i18n.html import translate_html
@@ -19,6 +21,7 @@ from otherside.server.http.reader import reader_language
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 _LANG = re.compile(r'<html lang="[^"]*"')
 _SWITCHER = re.compile(r'(<select id="language"[^>]*>)(</select>)')
+router = APIRouter()
 
 
 @functools.cache
@@ -48,3 +51,52 @@ def page_response(request: Request, name: str) -> HTMLResponse:
         render(name, reader_language(request)),
         headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"},
     )
+
+
+@router.get("/", include_in_schema=False)
+async def lobby_page(request: Request) -> HTMLResponse:
+    return page_response(request, "index.html")
+
+
+@router.get("/table/{table_id}", include_in_schema=False)
+async def table_page(table_id: str, request: Request) -> HTMLResponse:
+    return page_response(request, "table.html")
+
+
+@router.get("/replay/{table_id}", include_in_schema=False)
+async def replay_page(table_id: str, request: Request) -> HTMLResponse:
+    return page_response(request, "replay.html")
+
+
+@router.get("/player/{name}", include_in_schema=False)
+async def player_page(name: str, request: Request) -> HTMLResponse:
+    return page_response(request, "player.html")
+
+
+@router.get("/confirm-email", include_in_schema=False)
+async def confirm_email_page(request: Request) -> HTMLResponse:
+    # The link's token is after '#': never sent here, so this GET changes nothing (a mail
+    # scanner may fetch it); the page's button sends it (POST /api/email/confirm).
+    return page_response(request, "confirm.html")
+
+
+@router.get("/tournaments", include_in_schema=False)
+@router.get("/tournaments/{event_id}", include_in_schema=False)
+async def tournament_page(request: Request) -> HTMLResponse:
+    return page_response(request, "tournament.html")
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    # Browsers ask for /favicon.ico whatever the page says; the icon is an SVG.
+    return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
+
+@router.get("/learn/{game}", include_in_schema=False)
+async def learn_page(game: str, request: Request) -> HTMLResponse:
+    return page_response(request, "learn.html")
+
+
+@router.get("/rules/{game}", include_in_schema=False)
+async def rules_page(game: str, request: Request) -> HTMLResponse:
+    return page_response(request, "rules.html")

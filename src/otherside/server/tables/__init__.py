@@ -21,18 +21,17 @@ Concern → module:
   :mod:`otherside.server.store.takebacks`); a draw offer is the game's own action (VERSUS),
   played as a move through :mod:`.play`
 - a chat line (its limit, storing it, the recent lines) → :mod:`.chat`
-- a bot's turn (when it acts, asking the actor to play its choice) → :mod:`.bot_turns`;
-  choosing off the event loop within a time cap, fair across tables → :mod:`.bot_workers`,
-  in worker processes of :mod:`.bot_process` (one process and its pipe, answers matched
-  to their jobs → :mod:`.bot_pipe`), queued by :mod:`.bot_queue`; games of bots
+- a bot's turn (when it acts, asking the actor to play its choice) → :mod:`.bot_turns`
+  (the choice itself, in worker processes: :mod:`otherside.server.bots`); games of bots
   only, bounded → :mod:`.bot_tables`
 - a seat change, bots put in, the start, a rematch → :mod:`.seating` (commands and writes) on
   the pure decisions of :mod:`.seat_rules`
 - a refusal, of anything a table is asked (a seat, the start, a move, a takeback, a chat
   line): :class:`~otherside.server.tables.errors.Refused`, its code, status and words →
   :mod:`.errors`; an engine's refusal in the reader's language → :mod:`.refusals`; a bad
-  setup (game, options, pace, bot spec) in words →
-  :mod:`.setup_refusals`; how a game ended, in words → :mod:`.outcome_words`
+  setup (game, options, pace, bot spec) in words → :mod:`.setup_refusals`
+- how a game ended, in words (a forfeit's reason written into its outcome, every outcome's
+  words in the reader's language) → :mod:`.outcome_words`
 - the games as the server offers them (title, options, board page) → :mod:`.adapters`
 - a game's seed (the operating system's randomness) → :mod:`.entropy`
 

@@ -12,7 +12,7 @@ cannot take the machine from the people playing.
   process of a cluster owns each, and resuming within the same limits keeps one rule.
 
 Each bot decision is also capped in time and takes its turn among the tables
-(:mod:`otherside.server.tables.bot_workers`).
+(:mod:`otherside.server.bots.workers`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """When bots act: while a seat that may act is a bot's, one task per table (in the one process
 that owns the table) waits the bot's pace, lets it choose — off the event loop, in the bot
-workers of :mod:`.bot_workers` — and asks the table's actor to play the choice, checked like
-anyone's move. A human's move, a start or a catch-up starts the task again when bots must act.
+workers of :mod:`otherside.server.bots.workers` — and asks the table's actor to play the
+choice, checked like anyone's move. A human's move, a start or a catch-up starts the task again
+when bots must act.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import logging
 from dataclasses import dataclass
 
 from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
+from otherside.server.bots.workers import fallback_choice
 from otherside.server.store.outage import log_failure
 from otherside.server.tables import bot_tables
-from otherside.server.tables.bot_workers import fallback_choice
 from otherside.server.tables.entropy import fresh_seed
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable

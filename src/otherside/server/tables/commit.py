@@ -8,7 +8,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -17,19 +16,14 @@ from otherside.i18n import N_
 from otherside.server.cluster.catch_up import refresh
 from otherside.server.live import fanout
 from otherside.server.store.outage import log_failure
-from otherside.server.store.records import StaleWrite, TableInfo
+from otherside.server.store.records import StaleWrite
 from otherside.server.tables import timing
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
+from otherside.server.tables.outcome_words import forfeit_outcome
 from otherside.server.tables.services import Services
 
 log = logging.getLogger("otherside.server")
-FORFEIT_WORDS = {
-    "resigned": "resigned",
-    "timeout": "ran out of time",
-    "left": "left the game",
-    "away": "was away; a bot plays on",
-}
 
 
 @asynccontextmanager
@@ -96,13 +90,3 @@ async def commit(
         services.cluster.forget(live.id)
     services.kick_bots(live)
     services.on_deadline_change(live.info.deadline_at)
-
-
-def forfeit_outcome(
-    outcome: dict[str, Any], info: TableInfo, seat: int, reason: str
-) -> dict[str, Any]:
-    """``outcome`` of a game that ended because ``seat`` forfeited (``reason``: resigned,
-    timeout, left), with the reason in words and as data."""
-    name = info.seats[seat].user_name or f"Seat {seat + 1}"
-    words = f"{name} {FORFEIT_WORDS.get(reason, reason)}"
-    return {**outcome, "reason": words, "forfeit": {"seat": seat, "reason": reason}}

@@ -14,8 +14,9 @@ from otherside.core.simultaneous import apply_as, legal_actions_of
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.live import fanout
 from otherside.server.tables import timing
-from otherside.server.tables.commit import commit, forfeit_outcome
+from otherside.server.tables.commit import commit
 from otherside.server.tables.live import LiveTable
+from otherside.server.tables.outcome_words import forfeit_outcome
 from otherside.server.tables.services import Services
 
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
@@ -29,7 +30,6 @@ from otherside.server.store.tables import SqlTableStore
 from otherside.server.tables import bot_turns, chat
 from otherside.server.tables.actor import Command, TableActor
 from otherside.server.tables.adapters import get_adapter
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import Connection, GameClock, LiveTable
 from otherside.server.tables.services import Services

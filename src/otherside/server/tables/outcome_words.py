@@ -1,4 +1,5 @@
-"""How a game ended, for every reader's language.
+"""How a game ended, in words: a forfeit's reason written into its outcome
+(:func:`forfeit_outcome`), and every outcome's words for every reader's language.
 
 An outcome keeps its English ``reason`` (the engines' words, a forfeit's, a stopped game's, as
 stored). The pages get beside it ``words``: ``{"template", "params"}``, a catalog message and its
@@ -12,6 +13,7 @@ import re
 from typing import Any
 
 from otherside.i18n import N_
+from otherside.server.store.records import TableInfo
 from otherside.server.tables.refusals import match_template
 
 # The engines' reasons (games/*: Outcome.reason), and the catalog's words for each.
@@ -41,8 +43,14 @@ ENGINE: list[tuple[re.Pattern[str], str]] = [
         ),
     ]
 ]
-# A forfeit (outcome["forfeit"]["reason"]): the English the server wrote after the name
-# (tables/commit.py), and the catalog's words.
+FORFEIT_WORDS = {
+    "resigned": "resigned",
+    "timeout": "ran out of time",
+    "left": "left the game",
+    "away": "was away; a bot plays on",
+}
+# A forfeit (outcome["forfeit"]["reason"]): the English the server writes after the name
+# (FORFEIT_WORDS, by forfeit_outcome), and the catalog's words.
 FORFEIT = {
     "resigned": ("resigned", N_("{name} resigned")),
     "timeout": ("ran out of time", N_("{name} ran out of time")),
@@ -86,3 +94,13 @@ def with_words(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
         return outcome
     said = words(outcome)
     return {**outcome, "words": said} if said else dict(outcome)
+
+
+def forfeit_outcome(
+    outcome: dict[str, Any], info: TableInfo, seat: int, reason: str
+) -> dict[str, Any]:
+    """``outcome`` of a game that ended because ``seat`` forfeited (``reason``: resigned,
+    timeout, left), with the reason in words and as data."""
+    name = info.seats[seat].user_name or f"Seat {seat + 1}"
+    said = f"{name} {FORFEIT_WORDS.get(reason, reason)}"
+    return {**outcome, "reason": said, "forfeit": {"seat": seat, "reason": reason}}

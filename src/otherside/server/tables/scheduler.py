@@ -20,8 +20,8 @@ from datetime import datetime, timedelta
 
 from otherside.server.accounts.email_links import mail_address
 from otherside.server.clock import Clock
-from otherside.server.mail import Mailer
-from otherside.server.reminders import reminder_mail
+from otherside.server.mail.reminders import reminder_mail
+from otherside.server.mail.smtp import Mailer
 from otherside.server.store.db import Database
 from otherside.server.store.outage import log_failure
 from otherside.server.store.queries import due_table_ids, next_deadline

@@ -11,10 +11,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from otherside.server.accounts.limits import Limits, Throttles
+from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.store.contract import TableStore
-from otherside.server.tables.bot_workers import BotRunner
 from otherside.server.tables.live import LiveTable
 
 if TYPE_CHECKING:

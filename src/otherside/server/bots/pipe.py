@@ -6,7 +6,7 @@ but not yet ready (:meth:`ProcessWorker.warm` still reading its first frame) use
 the warm-up — "readexactly() called while another coroutine is already waiting for incoming
 data", and the bot played a random move. So the start is one task that every caller waits for,
 a job holds the pipe until its answer came, and every job carries a number that the worker
-echoes (:func:`~otherside.server.tables.bot_process.serve`): an answer to any other number (a
+echoes (:func:`~otherside.server.bots.process.serve`): an answer to any other number (a
 job given up on, the ready frame) is dropped, never taken for this job's.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import otherside
-from otherside.server.tables.bot_process import HEADER_BYTES, MODULE, body_size, decode, encode
+from otherside.server.bots.process import HEADER_BYTES, MODULE, body_size, decode, encode
 
 log = logging.getLogger("otherside.server")
 START_SECONDS = 120.0  # a worker's start-up on a loaded machine (not counted in any cap)

@@ -2,14 +2,14 @@
 
 A bot gets only the view of its seat and the legal actions (exactly what
 :func:`otherside.bots.play_match` gives it) and thinks in a worker *process*
-(:mod:`otherside.server.tables.bot_process`), so a long search never holds up the websockets of
+(:mod:`otherside.server.bots.process`), so a long search never holds up the websockets of
 the other tables (a thread would share their interpreter lock). ``workers=0`` thinks in threads
 of this process instead (in-process tests).
 
 One client must not be able to take the machine from everyone else's bots:
 
 - **Fair turns.** Decisions queue per table and the workers serve the tables in turn
-  (:class:`~otherside.server.tables.bot_queue.FairQueue`).
+  (:class:`~otherside.server.bots.queue.FairQueue`).
 - **A quick lane.** Bots the registry marks quick (``random``, ``greedy``: milliseconds a
   decision) have a worker process of their own beside the ``workers`` that search, and every
   worker takes a waiting quick decision before a search: a greedy bot never waits behind a long
@@ -24,8 +24,8 @@ One client must not be able to take the machine from everyone else's bots:
   A job is one ply with a small budget, so a decision waits for at most one such job.
 
 One worker process and its pipe (one job at a time, answers matched by number) are
-:mod:`~otherside.server.tables.bot_pipe`'s. A worker exits by itself when the server dies,
-even by ``kill -9`` (see :mod:`~otherside.server.tables.bot_process`); :meth:`BotRunner.close`
+:mod:`~otherside.server.bots.pipe`'s. A worker exits by itself when the server dies,
+even by ``kill -9`` (see :mod:`~otherside.server.bots.process`); :meth:`BotRunner.close`
 stops them at shutdown.
 """
 
@@ -42,9 +42,9 @@ from typing import Any
 from otherside.bots import spec as bot_spec
 from otherside.bots.spec import BotSpec
 from otherside.core.game import Action
-from otherside.server.tables.bot_pipe import ProcessWorker
-from otherside.server.tables.bot_process import run_job
-from otherside.server.tables.bot_queue import FairQueue
+from otherside.server.bots.pipe import ProcessWorker
+from otherside.server.bots.process import run_job
+from otherside.server.bots.queue import FairQueue
 
 log = logging.getLogger("otherside.server")
 THINK_CAP = 10.0  # seconds a decision may think, unless the server says otherwise
@@ -67,7 +67,7 @@ class Decision:
 
     @property
     def job(self) -> tuple[Any, ...]:
-        """What a worker is sent (:func:`~otherside.server.tables.bot_process.run_job`)."""
+        """What a worker is sent (:func:`~otherside.server.bots.process.run_job`)."""
         return ("decide", self.game, str(self.spec), self.view, self.legal, self.seed)
 
 
@@ -163,7 +163,7 @@ class BotRunner:
 
     async def assess(self, table: str, job: tuple[Any, ...], seconds: float) -> Any:
         """The answer of an analysis job of finished game ``table`` (a worker's
-        :func:`~otherside.server.tables.bot_process.run_job`), when the analysis lane's turn
+        :func:`~otherside.server.bots.process.run_job`), when the analysis lane's turn
         comes; ``TimeoutError`` past ``seconds`` and the grace, ``RuntimeError`` if it failed.
 
         The lane yields to live games: a worker takes an analysis job only when no decision

@@ -1,6 +1,6 @@
-"""The words of the mail that confirms an account's address (:mod:`.accounts.email_links`), in
-the account's language as reminders are (:mod:`.reminders`), its expiry by Babel in that
-language's way.
+"""The words of the mail that confirms an account's address
+(:mod:`otherside.server.accounts.email_links`), in the account's language as reminders are
+(:mod:`.reminders`), its expiry by Babel in that language's way.
 
 >>> from datetime import datetime, UTC
 >>> subject, body = confirmation_mail(

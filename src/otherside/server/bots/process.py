@@ -1,7 +1,7 @@
-"""A bot worker process: the program ``python -m otherside.server.tables.bot_process --server PID``.
+"""A bot worker process: the program ``python -m otherside.server.bots.process --server PID``.
 
-The server (:mod:`otherside.server.tables.bot_workers`, through
-:mod:`~otherside.server.tables.bot_pipe`) starts a few of these and sends each one numbered job
+The server (:mod:`otherside.server.bots.workers`, through
+:mod:`~otherside.server.bots.pipe`) starts a few of these and sends each one numbered job
 at a time over its standard input: a decision (the worker makes the bot from its spec
 (:mod:`otherside.bots.spec`), lets it choose among the legal actions and answers with the
 chosen action's index) or a ply of a finished game to weigh for its analysis; the answer, with
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 # worker started just as its server died must end at once, not after every bot's import (on
 # a loaded machine, seconds). This module itself stays light for the server, which imports it.
 
-MODULE = "otherside.server.tables.bot_process"
+MODULE = "otherside.server.bots.process"
 _HEADER = struct.Struct(">I")
 
 
