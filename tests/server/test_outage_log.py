@@ -49,5 +49,7 @@ def test_a_bug_keeps_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
 def test_what_counts_as_an_outage() -> None:
     assert is_outage(_driver_error())
     assert not is_outage(KeyError("seat")) and not is_outage(None)
+    # The cluster's own connections (notifications, the liveness lock) are psycopg's.
+    assert is_outage(psycopg.errors.AdminShutdown("terminating connection"))
     assert short(_driver_error()).startswith("OperationalError: connection failed")
     assert len(short(OperationalError("x", {}, psycopg.OperationalError("y" * 500)))) == 160

@@ -198,7 +198,9 @@ def test_a_new_table_takes_only_what_its_game_offers() -> None:
 
 def test_every_refusal_has_a_status_and_words_and_unknown_codes_are_refused() -> None:
     assert set(HTTP_STATUS) == set(CODES)
-    assert all(status in (403, 404, 409, 422, 429) for status in HTTP_STATUS.values() if status < 500)
+    assert all(
+        status in (403, 404, 409, 422, 429) for status in HTTP_STATUS.values() if status < 500
+    )
     # A move the database could not store: the client may try again (503, not the client's fault).
     assert {code for code, status in HTTP_STATUS.items() if status >= 500} == {"server_error"}
     assert english("no_table", {"table": "x"}) == "no table 'x'"

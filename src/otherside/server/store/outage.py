@@ -12,15 +12,19 @@ from __future__ import annotations
 import logging
 import sys
 
+import psycopg
 from sqlalchemy.exc import DBAPIError, DisconnectionError, PendingRollbackError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-# What the database (or the pool in front of it) raises when it cannot be reached or used now.
+# What the database (or the pool in front of it) raises when it cannot be reached or used now;
+# psycopg's own for the connections the cluster holds outside SQLAlchemy (notifications, the
+# liveness lock).
 OUTAGE_ERRORS: tuple[type[Exception], ...] = (
     DBAPIError,
     DisconnectionError,
     PendingRollbackError,
     PoolTimeout,
+    psycopg.OperationalError,
 )
 SHORT_CHARS = 160
 
