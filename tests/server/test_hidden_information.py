@@ -19,8 +19,9 @@ from otherside.server.store.queries import load_moves
 from otherside.server.tables.hub import TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, settle, sqlite_only, table_with
 
-# ``takeback``: an open takeback request (seat, version, plies; always null in Verso).
-VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock", "takeback"}
+# ``takeback``: an open takeback request (seat, version, plies; always null in Verso);
+# ``takebacks``: how many were accepted (with ``version``, where in the history the view is).
+VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock", "takeback", "takebacks"}
 # Card notation ("B3/g4") only ever appears in records, which hold the pile.
 CARD_NOTATION = re.compile(r"[BGObgo][1-6*]/[BGObgo][1-6*]")
 SECRET_KEYS = ("pile", "record", "initial_record", "seed", "actions")
