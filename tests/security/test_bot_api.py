@@ -83,6 +83,7 @@ async def test_the_stream_tells_a_program_its_turn_and_takes_its_actions(shared:
         )
         assert stale.status_code == 409 and stale.json()["code"] == "stale"
         assert stale.json()["params"]["table_version"] == 1
+        assert stale.json()["params"]["table_takebacks"] == 0
         illegal = await program.post(
             act, headers=bearer(token), json={"version": 1, "action": "z99"}
         )
@@ -94,7 +95,7 @@ async def test_the_stream_tells_a_program_its_turn_and_takes_its_actions(shared:
             act, headers=bearer(token), json={"version": 1, "action": turn["legal"][0]}
         )
         assert done.status_code == 200
-        assert done.json() == {"table": table_id, "version": 2, "done": True}
+        assert done.json() == {"table": table_id, "version": 2, "takebacks": 0, "done": True}
         # The host gives up: the game ends, and the stream says so.
         await host_socket.send(json.dumps({"type": "resign"}))
         async with asyncio.timeout(60):

@@ -306,18 +306,24 @@ class ActBody(BaseModel):
 
 
 class Acted(BaseModel):
-    """The answer to an action: the table's version after it."""
+    """The answer to an action: the table's version after it, and its count of takebacks (the
+    two a next action gives back)."""
 
     table: str
     version: int
+    takebacks: int
     done: bool
 
 
-def refused_action(exc: Refused, version: int | None = None) -> Refused:
+def refused_action(exc: Refused, live: LiveTable | None = None) -> Refused:
     """An action's refusal, answered as every table's refusal is, with the table's version as
     ``table_version`` when known."""
-    if version is not None:
-        exc.params = {**exc.params, "table_version": version}
+    if live is not None:
+        exc.params = {
+            **exc.params,
+            "table_version": live.info.version,
+            "table_takebacks": live.info.takebacks,
+        }
     return exc
 
 
@@ -330,11 +336,15 @@ async def act(table_id: str, body: ActBody, hub: HubDep, user: Me) -> Acted:
     try:
         done = await hub.ask(table_id, Play(user, body.version, body.action, body.takebacks))
     except Refused as exc:
-        live = hub.loaded(table_id)
-        raise refused_action(exc, live.info.version if live else None) from None
+        raise refused_action(exc, hub.loaded(table_id)) from None
     live = hub.loaded(table_id)
-    version = live.info.version if live is not None else body.version + 1
-    return Acted(table=table_id, version=version, done=done)
+    if live is None:  # gone from memory meanwhile (the game over): as it was played
+        return Acted(
+            table=table_id, version=body.version + 1, takebacks=body.takebacks or 0, done=done
+        )
+    return Acted(
+        table=table_id, version=live.info.version, takebacks=live.info.takebacks, done=done
+    )
 
 
 class ResignedOut(BaseModel):
