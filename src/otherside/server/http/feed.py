@@ -316,8 +316,8 @@ class Acted(BaseModel):
 
 
 def refused_action(exc: Refused, live: LiveTable | None = None) -> Refused:
-    """An action's refusal, answered as every table's refusal is, with the table's version as
-    ``table_version`` when known."""
+    """An action's refusal, answered as every table's refusal is, with the table's version and
+    count of takebacks as ``table_version`` and ``table_takebacks`` when known."""
     if live is not None:
         exc.params = {
             **exc.params,

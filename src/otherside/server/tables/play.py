@@ -23,7 +23,7 @@ from otherside.server.tables.commit import commit
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import forfeit
 from otherside.server.tables.live import LiveTable
-from otherside.server.tables.positions import check_not_taken_back
+from otherside.server.tables.positions import check_not_taken_back, stale
 from otherside.server.tables.refusals import refusal
 from otherside.server.tables.services import Services
 
@@ -101,7 +101,7 @@ async def apply_action(
     if version != live.info.version and not simultaneous and not at_once:
         # One seat at a time: an action chosen for another position is stale, whoever's turn
         # it is now ("not your turn" would puzzle a player who acted on their turn).
-        raise _stale(version, live.info.version)
+        raise stale(version, live.info.version)
     if seat not in may_act and at_once and not late:
         # The game says why this seat waits ("you have said you are done this round", "a
         # token must be turned first"), not a turn order that several seats at once lack.
@@ -121,7 +121,7 @@ async def apply_action(
             # Sent while the seat could still act (a piece moved as the round's clock ran
             # out, a partner's "done" crossing one's own): the game had moved on.
             raise Refused("stale", N_("too late: the game moved on before your action arrived"))
-        raise _stale(version, live.info.version)
+        raise stale(version, live.info.version)
     try:
         action = state.parse_action(text)
         after = apply_as(state, seat, action)
@@ -138,13 +138,3 @@ async def apply_action(
         await apply_action(
             services, live, seat, live.info.version, text, live.info.takebacks, retried=True
         )
-
-
-def _stale(version: int, now: int) -> Refused:
-    """The refusal of an action chosen at ``version`` when the game is at ``now``."""
-    return Refused(
-        "stale",
-        N_("your action was for version {version}; the game is at version {now}"),
-        version=version,
-        now=now,
-    )

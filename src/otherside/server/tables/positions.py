@@ -17,6 +17,17 @@ from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 
 
+def stale(version: int, now: int) -> Refused:
+    """The refusal of an action (or a takeback's step) chosen at ``version`` when the game is
+    at ``now``."""
+    return Refused(
+        "stale",
+        N_("your action was for version {version}; the game is at version {now}"),
+        version=version,
+        now=now,
+    )
+
+
 def check_not_taken_back(live: LiveTable, version: int, takebacks: int | None) -> None:
     """Refuse an action chosen at ``version`` with ``takebacks`` accepted (``None``: not said)
     when the table has had another count of takebacks since: its position is gone."""

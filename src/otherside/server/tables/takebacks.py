@@ -36,7 +36,7 @@ from otherside.server.tables import timing
 from otherside.server.tables.commit import stored
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable, rebuild
-from otherside.server.tables.positions import check_not_taken_back
+from otherside.server.tables.positions import check_not_taken_back, stale
 from otherside.server.tables.services import Services
 
 TakebackStep = Literal["ask", "accept", "decline"]
@@ -61,12 +61,7 @@ class Takeback:
         # its version: meant for a move or a request that is gone.
         check_not_taken_back(live, self.version, self.takebacks)
         if self.version != live.info.version:
-            raise Refused(
-                "stale",
-                N_("your action was for version {version}; the game is at version {now}"),
-                version=self.version,
-                now=live.info.version,
-            )
+            raise stale(self.version, live.info.version)
         pending = live.pending_takeback()
         if self.step == "ask":
             if pending is not None:
