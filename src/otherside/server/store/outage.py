@@ -34,10 +34,17 @@ def is_outage(exc: BaseException | None) -> bool:
     return isinstance(exc, OUTAGE_ERRORS)
 
 
-def short(exc: BaseException) -> str:
-    """The driver's first line of ``exc``, without SQLAlchemy's SQL and links."""
+def driver_line(exc: BaseException) -> tuple[BaseException, str]:
+    """The driver's own error inside ``exc`` (SQLAlchemy wraps it) and its first line, without
+    SQLAlchemy's SQL and links (empty if it said nothing)."""
     cause = getattr(exc, "orig", None) or exc
-    first = (str(cause).strip().splitlines() or [""])[0]
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    return cause, lines[0] if lines else ""
+
+
+def short(exc: BaseException) -> str:
+    """The driver's first line of ``exc``, with its error's name, in a log line's length."""
+    cause, first = driver_line(exc)
     text = f"{type(cause).__name__}: {first}"
     return text if len(text) <= SHORT_CHARS else text[: SHORT_CHARS - 1] + "…"
 

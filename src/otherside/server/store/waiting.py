@@ -24,13 +24,13 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from otherside.server.clock import Clock, seconds
 from otherside.server.store.db import Database
+from otherside.server.store.outage import SHORT_CHARS, driver_line
 
 log = logging.getLogger("otherside.server")
 DATABASE_WAIT = 120.0
 """Seconds a starting server waits for its database by default."""
 FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 5.0
-REASON_CHARACTERS = 160
 FOR_GOOD = (
     "does not exist",  # a role or a database: nobody makes it while we wait
     "password authentication failed",
@@ -77,13 +77,12 @@ def short_reason(exc: BaseException) -> str:
     ...     'FATAL:  the database system is starting up\\n\\tIs the server running?'))
     'the database system is starting up'
     """
-    inner = getattr(exc, "orig", None) or exc
-    lines = [line.strip() for line in str(inner).splitlines() if line.strip()]
-    if not lines:
+    inner, first = driver_line(exc)
+    if not first:
         return type(inner).__name__
-    reason = lines[0].rpartition("failed: ")[2].strip()
-    reason = reason.removeprefix("FATAL:").strip() or lines[0]
-    return reason[:REASON_CHARACTERS]
+    reason = first.rpartition("failed: ")[2].strip()
+    reason = reason.removeprefix("FATAL:").strip() or first
+    return reason[:SHORT_CHARS]
 
 
 def passing(exc: BaseException) -> bool:
