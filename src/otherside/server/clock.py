@@ -26,6 +26,12 @@ class Clock(Protocol):
         ...
 
 
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` as the database stored it, timezone-aware: SQLite hands back naive datetimes
+    for timezone-aware columns, and every time the server stores is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def seconds(clock: Clock) -> float:
     """The clock's time as seconds since the epoch (what game engines' clocks read)."""
     return clock.now().timestamp()

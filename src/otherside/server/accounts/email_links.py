@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
 from otherside.server.accounts.tokens import token_digest
+from otherside.server.clock import as_utc
 from otherside.server.store.models import EmailLink, User
 from otherside.server.store.queries import lock_account
 
@@ -147,7 +148,7 @@ def confirm(session: Session, token: str, now: datetime) -> Address:
         raise LinkRefused("link_unknown")
     if link.used_at is not None:
         raise LinkRefused("link_used")
-    if now >= _aware(link.expires_at):
+    if now >= as_utc(link.expires_at):
         raise LinkRefused("link_expired")
     # The address is the link's only while the account still has it (a change deletes the row;
     # this is the second lock on that door).
@@ -160,8 +161,3 @@ def confirm(session: Session, token: str, now: datetime) -> Address:
         raise LinkRefused("link_unknown")
     link.used_at = now
     return Address(link.email, True)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives back naive datetimes; every time stored is UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

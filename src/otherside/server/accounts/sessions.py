@@ -25,7 +25,7 @@ import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session
 from otherside.i18n import N_
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.session_cache import SessionCache
+from otherside.server.clock import as_utc
 from otherside.server.http.errors import Told
 from otherside.server.live.nudges import session_credential
 from otherside.server.store.models import AuthSession, User
@@ -194,7 +195,7 @@ def session_user_until(
     row = session.get(AuthSession, session_digest(token))
     if row is None:
         return None
-    expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=UTC)
+    expires = as_utc(row.expires_at)
     if expires <= now:
         session.delete(row)
         return None

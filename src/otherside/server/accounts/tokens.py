@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from otherside.i18n import N_
 from otherside.server.accounts.limiter import Quota, claim
 from otherside.server.accounts.sessions import UserInfo, user_info
+from otherside.server.clock import as_utc
 from otherside.server.store.models import ApiToken, User
 from otherside.server.store.queries import lock_account
 
@@ -161,7 +162,7 @@ def list_tokens(session: Session, user_id: int) -> list[TokenRow]:
     )
     return [
         TokenRow(
-            row.id, row.label, row.scopes.split(), _aware(row.created_at), _maybe(row.last_used_at)
+            row.id, row.label, row.scopes.split(), as_utc(row.created_at), _maybe(row.last_used_at)
         )
         for row in rows
     ]
@@ -195,10 +196,5 @@ def token_user(
     return TokenUser(user_info(user), row.id, frozenset(row.scopes.split()))
 
 
-def _aware(moment: datetime) -> datetime:
-    # SQLite gives back naive datetimes; every time stored is UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _maybe(moment: datetime | None) -> datetime | None:
-    return None if moment is None else _aware(moment)
+    return None if moment is None else as_utc(moment)

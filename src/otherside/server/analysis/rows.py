@@ -9,13 +9,14 @@ request, one process winning (the claim is conditional on the row as it was read
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from otherside.server.clock import as_utc
 from otherside.server.store.models import Analysis
 
 STALE = timedelta(minutes=2)
@@ -81,7 +82,7 @@ def ask(
             found = session.get(Analysis, table_id)
             assert found is not None  # the insert that beat ours is committed
             return _row(found), False
-    lapsed = found.status == "running" and _aware(found.updated_at) < now - STALE
+    lapsed = found.status == "running" and as_utc(found.updated_at) < now - STALE
     if found.status != "failed" and not lapsed:
         return _row(found), False
     claimed = session.execute(
@@ -118,8 +119,3 @@ def finish(
         .where(Analysis.table_id == table_id, Analysis.owner == owner)
         .values(status=status, result=result, updated_at=now)
     )
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands timestamps back without their zone; they were written in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

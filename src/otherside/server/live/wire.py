@@ -3,11 +3,12 @@ lobby's lists and the ``table`` message send them."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from otherside.bots.spec import BotSpec
 from otherside.i18n import DEFAULT
+from otherside.server.clock import as_utc
 from otherside.server.live.protocol import SeatOut, TableOut
 from otherside.server.live.reader_words import bot_words, pace_words, seat_words
 from otherside.server.store.records import SeatInfo, TableInfo
@@ -133,4 +134,4 @@ def _iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
     # SQLite hands back naive datetimes for timezone-aware columns: they were written in UTC.
-    return (moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)).isoformat()
+    return as_utc(moment).isoformat()

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from otherside.server.clock import as_utc
 from otherside.server.ratings import elo
 from otherside.server.store.models import Rating, RatingChange, User
 
@@ -141,7 +142,7 @@ def rating_history(session: Session, user_id: int) -> dict[str, list[dict[str, A
     )
     found: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
-        at = row.at if row.at.tzinfo else row.at.replace(tzinfo=UTC)
+        at = as_utc(row.at)
         found.setdefault(row.game, []).append(
             {
                 "at": at.isoformat(),

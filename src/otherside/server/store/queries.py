@@ -7,12 +7,13 @@ object ever crosses from the database thread to the event loop. The writes are i
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
+from otherside.server.clock import as_utc
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
 from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, TableInfo, TakebackRequest
 from otherside.server.store.writes import Writable
@@ -21,13 +22,8 @@ from otherside.server.tables.pace import Pace
 LIST_LIMIT = 50
 
 
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes for timezone-aware columns: they were written in UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _maybe(moment: datetime | None) -> datetime | None:
-    return _aware(moment) if moment is not None else None
+    return as_utc(moment) if moment is not None else None
 
 
 def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
@@ -55,7 +51,7 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         seats=seats,
         version=row.version,
         outcome=row.outcome,
-        created_at=_aware(row.created_at),
+        created_at=as_utc(row.created_at),
         record=row.record if with_record else None,
         pace=Pace.parse(row.pace),
         to_move=tuple(row.to_move or ()),
@@ -197,7 +193,7 @@ def load_moves_after(
     if upto is not None:
         query = query.where(Move.number <= upto)
     rows = session.execute(query.order_by(Move.number)).all()
-    return [MoveRow(seat, action, _aware(at)) for seat, action, at in rows]
+    return [MoveRow(seat, action, as_utc(at)) for seat, action, at in rows]
 
 
 def due_table_ids(session: Session, now: datetime) -> list[str]:
@@ -225,7 +221,7 @@ def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatRow]:
         .order_by(ChatLine.id.desc())
         .limit(limit)
     ).all()
-    return [ChatRow(r.name, r.seat, r.text, _aware(r.at)) for r in reversed(rows)]
+    return [ChatRow(r.name, r.seat, r.text, as_utc(r.at)) for r in reversed(rows)]
 
 
 def finished_scores(session: Session, user_id: int, game: str, players: int) -> list[int]:
@@ -251,7 +247,7 @@ def find_user(session: Session, name: str) -> tuple[int, str, bool, datetime] | 
     user = session.scalar(select(User).where(User.name_key == name.lower()))
     if user is None:
         return None
-    return user.id, user.name, user.is_guest, _aware(user.created_at)
+    return user.id, user.name, user.is_guest, as_utc(user.created_at)
 
 
 def open_table_ids_of(session: Session, user_id: int) -> list[str]:
