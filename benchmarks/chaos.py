@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import multiprocessing
 import os
 import shutil
 import time
@@ -38,7 +37,7 @@ from rich.table import Table
 from cluster_rig import Postgres, cleaned_up
 from load_tables import lifted_guards, stored_moves
 from otherside.testing.servers import SOURCE, ServerProcess
-from table_players import Window, client_main
+from table_players import start_crowd
 
 KINDS = ("kill", "restart", "drop")
 DATABASE = "chaos"
@@ -177,45 +176,19 @@ def main() -> None:
             f"{args.every:.0f} s, then {args.tail:.0f} s quiet; load average "
             f"{os.getloadavg()[0]:.1f}"
         )
-        context = multiprocessing.get_context("spawn")
-        results = context.Queue()
-        window = Window(
-            context.Value("d", 0.0),
-            context.Value("d", 0.0),
+        crowd = start_crowd(
+            [server.url for server in servers],
+            args.tables,
+            args.clients,
+            args.think,
             args.warmup,
             duration,
-            context.Value("d", 0.0),
+            extendable=True,
+            bot_every=args.bot_every,
+            keep_times=True,
         )
-        ready, playing = context.Value("q", 0), context.Value("q", 0)
-        progress_values = [context.Value("q", 0) for _ in range(args.clients)]
-        no_kill = context.Value("d", 0.0)
-        bases = [server.url for server in servers]
-        ramp = min(args.warmup / 2, 0.02 * args.tables)
-        clients = [
-            context.Process(
-                target=client_main,
-                args=(
-                    bases,
-                    list(range(k, args.tables, args.clients)),
-                    window,
-                    args.think,
-                    ramp,
-                    progress_values[k],
-                    no_kill,
-                    ready,
-                    playing,
-                    results,
-                ),
-                kwargs={"bot_every": args.bot_every, "keep_times": True},
-                daemon=True,
-            )
-            for k in range(args.clients)
-        ]
-        for client in clients:
-            client.start()
+        clients, window, playing = crowd.processes, crowd.window, crowd.playing
         undo.append(lambda: [c.terminate() for c in clients if c.is_alive()])
-        while ready.value < len(clients):
-            time.sleep(0.05)
         began = window.start.value = time.monotonic()
         faults: list[Fault] = []
         killed: set[int] = set()  # our kills, not exits
@@ -259,12 +232,12 @@ def main() -> None:
                     bar,
                     total=window.deadline - began,
                     completed=now - began,
-                    moves=sum(v.value for v in progress_values),
+                    moves=sum(v.value for v in crowd.progress),
                     phase=f"{len(faults)} of {args.faults} faults"
                     if now >= window.measure_from
                     else f"warm-up, {playing.value} tables playing",
                 )
-        tallies = [results.get(timeout=60 + 3 * args.think) for _ in clients]
+        tallies = [crowd.results.get(timeout=60 + 3 * args.think) for _ in clients]
         for client in clients:
             client.join(timeout=5)
         stored = stored_moves(url)

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import multiprocessing
 import os
 import shutil
 import signal
@@ -66,7 +65,7 @@ from otherside.testing.servers import (
     fresh_database,
     has_guards,
 )
-from table_players import Window, client_main
+from table_players import start_crowd
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 SETTLE = 2.0  # seconds from the last table's start to the measurement's
@@ -193,41 +192,15 @@ def measure(
     work: Path,
     console: Console,
 ) -> dict[str, Any]:
-    context = multiprocessing.get_context("spawn")
-    results = context.Queue()
-    # The pairs arrive over the ramp, once every client process is ready.
-    ramp = min(args.warmup / 2, 0.02 * args.tables)
-    window = Window(context.Value("d", 0.0), context.Value("d", 0.0), args.warmup, args.duration)
-    ready = context.Value("q", 0)
-    playing = context.Value("q", 0)
-    progress_values = [context.Value("q", 0) for _ in range(args.clients)]
-    kill_at = context.Value("d", 0.0)
-    bases = [server.url for server in servers]
-    clients = [
-        context.Process(
-            target=client_main,
-            args=(
-                bases,
-                list(range(k, args.tables, args.clients)),
-                window,
-                args.think,
-                ramp,
-                progress_values[k],
-                kill_at,
-                ready,
-                playing,
-                results,
-            ),
-            daemon=True,
-        )
-        for k in range(args.clients)
-    ]
-    for client in clients:
-        client.start()
-    while ready.value < len(clients):
-        if not all(client.is_alive() for client in clients):
-            raise SystemExit("a client process died on starting")
-        time.sleep(0.05)
+    crowd = start_crowd(
+        [server.url for server in servers],
+        args.tables,
+        args.clients,
+        args.think,
+        args.warmup,
+        args.duration,
+    )
+    window, playing, kill_at, clients = crowd.window, crowd.playing, crowd.kill_at, crowd.processes
     began = window.start.value = time.monotonic()
     killed = False
     cpu_before = clients_before = 0.0
@@ -264,14 +237,14 @@ def measure(
                     bar,
                     total=window.deadline - began,
                     completed=now - began,
-                    moves=sum(v.value for v in progress_values),
+                    moves=sum(v.value for v in crowd.progress),
                     phase=("killed one, " if killed else "")
                     + ("" if measuring else f"{playing.value} tables playing, ")
                     + ("measuring" if measuring else "warm-up"),
                 )
         cpu_after = sum(server.cpu_seconds() for server in servers)
         clients_after = cpu_seconds({c.pid for c in clients if c.pid})
-        tallies = [results.get(timeout=60 + 3 * args.think) for _ in clients]
+        tallies = [crowd.results.get(timeout=60 + 3 * args.think) for _ in clients]
     finally:
         for client in clients:
             if client.is_alive():

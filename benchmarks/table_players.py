@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import random
 import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
@@ -358,6 +360,74 @@ async def client_loop(
 async def _after(delay: float, work: Any) -> None:
     await asyncio.sleep(delay)
     await work
+
+
+@dataclass
+class Crowd:
+    """The client processes of a run, started and ready, and what they share with the caller:
+    the run's ``window`` (set its ``start`` to let the pairs in), the ``results`` queue (a
+    :class:`Tally` dict from each process at the end), the tables playing so far, each
+    process's acknowledged moves so far, and the time of a kill (set by the caller)."""
+
+    processes: list[BaseProcess]
+    window: Window
+    results: Any
+    playing: Synchronized[int]
+    progress: list[Synchronized[int]]
+    kill_at: Synchronized[float]
+
+
+def start_crowd(
+    bases: list[str],
+    tables: int,
+    clients: int,
+    think: float,
+    warmup: float,
+    duration: float,
+    extendable: bool = False,
+    **options: Any,
+) -> Crowd:
+    """``clients`` processes playing ``tables`` pairs between them against ``bases`` (the pairs
+    arrive over a ramp once the window starts), returned once every process is ready (under
+    load their imports take seconds). ``extendable``: the window's duration may be lengthened
+    while it runs (:attr:`Window.extra`); ``options`` go to :func:`client_main`."""
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    extra = context.Value("d", 0.0) if extendable else None
+    window = Window(context.Value("d", 0.0), context.Value("d", 0.0), warmup, duration, extra)
+    ready, playing = context.Value("q", 0), context.Value("q", 0)
+    progress = [context.Value("q", 0) for _ in range(clients)]
+    kill_at = context.Value("d", 0.0)
+    ramp = min(warmup / 2, 0.02 * tables)
+    processes = [
+        context.Process(
+            target=client_main,
+            args=(
+                bases,
+                list(range(k, tables, clients)),
+                window,
+                think,
+                ramp,
+                progress[k],
+                kill_at,
+                ready,
+                playing,
+                results,
+            ),
+            kwargs=options,
+            daemon=True,
+        )
+        for k in range(clients)
+    ]
+    for process in processes:
+        process.start()
+    while ready.value < len(processes):
+        if not all(process.is_alive() for process in processes):
+            for process in processes:
+                process.terminate()
+            raise SystemExit("a client process died on starting")
+        time.sleep(0.05)
+    return Crowd(processes, window, results, playing, progress, kill_at)
 
 
 def client_main(
