@@ -113,14 +113,19 @@ class Scheduler:
             except Exception:
                 log_failure(log, "the scheduler failed; trying again shortly")
                 upcoming = None
-            await self._passed_once()
             wait = LONGEST_SLEEP
             if upcoming is not None:
                 wait = min(wait, (upcoming - self.clock.now()).total_seconds())
             if self.others_due:
                 wait = max(wait, OTHERS_WAIT)
-            if wait > 0:
-                await self._sleep_until(self.clock.now() + timedelta(seconds=wait))
+            planned = self.clock.now() + timedelta(seconds=wait) if wait > 0 else None
+            # The plan is known before the pass is told: a wake that comes after the pass with
+            # a later deadline (a move's) costs nothing, as it does once the loop sleeps;
+            # told first, such a wake made the loop look once more for nothing.
+            self._planned = planned
+            await self._passed_once()
+            if planned is not None:
+                await self._sleep_until(planned)
 
     async def _sleep_until(self, planned: datetime) -> None:
         """Sleep until ``planned``, or until a wake finds a deadline before it.
