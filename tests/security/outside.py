@@ -91,11 +91,22 @@ def server(
         process.kill()
 
 
+CLIENT_LIMITS = httpx.Limits(
+    max_connections=32, max_keepalive_connections=32, keepalive_expiry=KEEP_IDLE_SECONDS
+)
+"""A client's connections: half its address's share (64), so that connections it closed and
+the loaded server has not yet seen end leave room for new ones; idle ones are dropped before
+the server's keep-alive ends them."""
+
+
 def client(process: Server, address: str = HONEST, **kwargs: Any) -> httpx.AsyncClient:
     """An HTTP client of ``process`` coming from ``address``."""
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    # The pool's limits are the transport's: httpx ignores a client's ``limits`` once it is
+    # given a transport (the client then opened up to 100 connections, past the address's
+    # share of 64, and kept idle ones 5 s, as long as the server does).
+    limits = kwargs.pop("limits", CLIENT_LIMITS)
+    transport = httpx.AsyncHTTPTransport(local_address=address, limits=limits)
     kwargs.setdefault("timeout", REQUEST_SECONDS)
-    kwargs.setdefault("limits", httpx.Limits(keepalive_expiry=KEEP_IDLE_SECONDS))
     return httpx.AsyncClient(base_url=process.url, transport=transport, **kwargs)
 
 

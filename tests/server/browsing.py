@@ -51,6 +51,13 @@ SHARED_LIMITS = (
     "signin_failures_per_address=1000000",
     f"away_seconds={AWAY_SECONDS:g}",
 )
+SHARED_GUARDS = (
+    # Every page at a table fetches its history, all from 127.0.0.1: the 30 a minute an address
+    # may fetch (tested on its own) ran out in a quick run, and a record asked for after the
+    # game was refused 429.
+    "--guard",
+    "replays_per_minute=1000000",
+)
 
 
 def shoot(page: Any, name: str, settle_ms: int = 0, **options: Any) -> None:

@@ -40,7 +40,7 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from tests.core.toy import Nim
-from tests.server.browsing import SHARED, SHARED_LIMITS
+from tests.server.browsing import SHARED, SHARED_GUARDS, SHARED_LIMITS
 from tests.server.processes import Server, free_port
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
@@ -170,7 +170,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     threads: no pool of bot processes to start) shared by the browser tests of a test process:
     each test makes its own people and tables. A test that needs other settings starts its own."""
     url = sqlite_url(tmp_path_factory.mktemp("browser") / "otherside.db")
-    process = Server(url, free_port(), "--bot-workers", "0", bot_delay=0.05, limits=SHARED_LIMITS)
+    process = Server(
+        url, free_port(), "--bot-workers", "0", *SHARED_GUARDS, bot_delay=0.05, limits=SHARED_LIMITS
+    )
     try:
         yield process.url
     finally:

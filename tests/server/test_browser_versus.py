@@ -109,7 +109,9 @@ def _plies(legal: list[str]) -> list[str]:
 
 def _record(page: Any, server: str, table: str) -> tuple[dict[str, Any], Outcome]:
     """The finished table's record and the outcome it replays to."""
-    record = page.request.get(f"{server}/api/tables/{table}/record").json()
+    answer = page.request.get(f"{server}/api/tables/{table}/record")
+    assert answer.ok, (answer.status, answer.text())
+    record = answer.json()
     assert record["game"] == "versus"
     outcome = replay(record).outcome
     assert outcome is not None
