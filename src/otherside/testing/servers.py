@@ -23,6 +23,7 @@ import atexit
 import contextlib
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -95,9 +96,33 @@ def fresh_database(postgres: str | None, name: str, work: Path) -> Iterator[str]
         engine.dispose()
 
 
+_PORTS = random.SystemRandom()
+
+
+def _ephemeral_ports() -> tuple[int, int]:
+    """The ports the kernel hands out itself (to ``bind(0)`` and to outgoing connections)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
-    """A TCP port free on loopback now."""
-    with socket.socket() as probe:
+    """A TCP port free on loopback now, below the kernel's ephemeral range: a port the kernel
+    handed out could be handed out again, to an outgoing connection, before the server that
+    was to listen on it had bound it (a flood test on the other core opens thousands), and
+    that server then stopped with "address already in use"."""
+    low = _ephemeral_ports()[0]
+    for _ in range(100):
+        port = _PORTS.randrange(min(20000, low // 2), low)
+        with socket.socket() as probe:
+            try:
+                probe.bind((HOST, port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as probe:  # every try taken: the kernel's choice
         probe.bind((HOST, 0))
         return int(probe.getsockname()[1])
 
