@@ -7,6 +7,7 @@ cluster of the test's own that it starts late or never."""
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Iterator
 
@@ -18,7 +19,7 @@ from otherside.server.clock import SystemClock
 from otherside.server.store.waiting import DatabaseAway, ready_database
 from otherside.testing.servers import healthy
 from tests.server.private_postgres import POSTGRES_ENV, PrivatePostgres, private_postgres
-from tests.server.processes import REQUEST_SECONDS, Server
+from tests.server.processes import REQUEST_SECONDS, Server, free_port
 
 WAITING = "waiting for the database: "
 DRIVER_DUMP = "Is the server running"  # psycopg's hint, part of its message
@@ -69,6 +70,24 @@ def test_a_database_that_never_comes_stops_the_server_with_a_clear_message(
         assert WAITING + "Connection refused (attempt 1; again in 0.5 s)" in text
         assert "the database did not come within 2 s (last: Connection refused)" in text
         assert DRIVER_DUMP not in text and "Traceback" not in text
+    finally:
+        server.kill()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_server_asked_to_stop_while_it_waits_stops_at_once(stop: signal.Signals) -> None:
+    # Nothing listens on the port: "Connection refused" for as long as it waits (120 s).
+    nowhere = f"postgresql+psycopg://otherside@127.0.0.1:{free_port()}/postgres"
+    server = Server(nowhere, None, "--bot-workers", "0", wait=False)
+    try:
+        _log_says(server, WAITING + "Connection refused (attempt 2;")
+        asked = time.monotonic()
+        os.kill(server.pid, stop)
+        server.process.wait(timeout=60)
+        assert time.monotonic() - asked < 10  # before: only once the 120 s were over
+        text = server.log()
+        assert "asked to stop while waiting for the database; the server stops" in text
+        assert "Traceback" not in text
     finally:
         server.kill()
 

@@ -7,15 +7,22 @@ The first connection and the migrations are tried again after a pause that doubl
 the server's ``database_wait`` seconds (``otherside serve --database-wait``); then the process
 stops with a clear message (:class:`DatabaseAway`). Until then it does not listen, so its health
 check answers nothing. What waiting cannot mend fails at once: a SQLite file that cannot be
-opened, a PostgreSQL role or database that does not exist, a refused password.
+opened, a PostgreSQL role or database that does not exist, a refused password. A process asked
+to stop while it waits (``SIGTERM``, Ctrl-C) stops at once, not after the wait (uvicorn's own
+handlers hear the signal only once the start is over).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from sqlalchemy import make_url
@@ -113,6 +120,45 @@ def _open_sqlite(url: str) -> tuple[Database, str]:
         raise DatabaseAway(f"cannot open the SQLite database {path}: {short_reason(exc)}") from None
 
 
+@contextlib.contextmanager
+def stop_asked() -> Iterator[asyncio.Event]:
+    """An event set when the process is asked to stop (``SIGTERM``, ``SIGINT``) during the
+    block; the handlers there before (uvicorn's, which stop the server once it has started)
+    are still called. Signals are heard in the main thread only: elsewhere it is never set."""
+    asked = asyncio.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield asked
+        return
+    loop = asyncio.get_running_loop()
+    before: dict[int, Any] = {}
+
+    def heard(number: int, frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(asked.set)
+        previous = before.get(number)
+        if callable(previous) and previous is not signal.default_int_handler:
+            previous(number, frame)
+
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        before[stop] = signal.signal(stop, heard)
+    try:
+        yield asked
+    finally:
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(stop, before[stop])
+
+
+async def _pause(clock: Clock, pause: float, asked: asyncio.Event) -> bool:
+    """Wait ``pause`` seconds of ``clock``; ``False`` if a stop was asked for meanwhile."""
+    sleeping = asyncio.ensure_future(clock.sleep(pause))
+    stopping = asyncio.ensure_future(asked.wait())
+    try:
+        await asyncio.wait({sleeping, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        sleeping.cancel()
+        stopping.cancel()
+    return not asked.is_set()
+
+
 async def ready_database(url: str, wait: float, clock: Clock) -> tuple[Database, str]:
     """The database at ``url``, migrated, and its session key; waits up to ``wait`` seconds
     of ``clock`` for a PostgreSQL server that is not there yet.
@@ -126,6 +172,13 @@ async def ready_database(url: str, wait: float, clock: Clock) -> tuple[Database,
         except DatabaseAway as exc:
             log.error("%s; the server stops", exc)
             raise
+    with stop_asked() as asked:
+        return await _wait_for(url, wait, clock, asked)
+
+
+async def _wait_for(
+    url: str, wait: float, clock: Clock, asked: asyncio.Event
+) -> tuple[Database, str]:
     db = Database(url)
     deadline = seconds(clock) + wait
     pause, attempt = FIRST_PAUSE, 0
@@ -152,5 +205,9 @@ async def ready_database(url: str, wait: float, clock: Clock) -> tuple[Database,
                 attempt,
                 next_pause,
             )
-            await clock.sleep(next_pause)
+            if not await _pause(clock, next_pause, asked):
+                db.close()
+                words = "asked to stop while waiting for the database"
+                log.error("%s; the server stops", words)
+                raise DatabaseAway(words) from None
             pause = min(pause * 2, LONGEST_PAUSE)
