@@ -13,154 +13,29 @@ the cross-process test takes the PostgreSQL one as its second process."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections.abc import AsyncIterator, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager
-from pathlib import Path
+from contextlib import AsyncExitStack
 from typing import Any
 
-import httpx
 import pytest
-import websockets
 
-from otherside.server.store.db import sqlite_url
-from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
-
-WAIT = 15.0
-
-
-class Served:
-    """The module's server on one database; a test that restarts it puts the new one here."""
-
-    def __init__(self, database: str) -> None:
-        self.database, self.port = database, free_port()
-        self.server = Server(database, self.port)
-
-    def restart(self) -> None:
-        """A clean stop, then a new process on the same database and port."""
-        self.server.stop()
-        self.server = Server(self.database, self.port)
-
-
-@pytest.fixture(scope="module")
-def sqlite_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    path: Path = tmp_path_factory.mktemp("takebacks") / "otherside.db"
-    served = Served(sqlite_url(path))
-    yield served
-    served.server.stop()
-
-
-@pytest.fixture(scope="module")
-def postgres_served() -> Iterator[Served]:
-    with postgres_database() as url:
-        served = Served(url)
-        yield served
-        served.server.stop()
-
-
-@pytest.fixture(
-    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+from tests.server.takeback_tables import (
+    Seat,
+    Served,
+    board_ply,
+    position,
+    postgres_served_fixture,  # noqa: F401 (the fixture "postgres_served")
+    served_fixture,  # noqa: F401 (the fixture "served")
+    signed_in,
+    sit,
+    sqlite_served_fixture,  # noqa: F401 (the fixture "sqlite_served")
+    versus_table,
 )
-def served(request: pytest.FixtureRequest) -> Served:
-    """The module's server on a SQLite file, then on PostgreSQL."""
-    found: Served = request.getfixturevalue(f"{request.param}_served")
-    return found
-
-
-class Seat:
-    """One person's websocket at the table: what it sent and received."""
-
-    def __init__(self, ws: websockets.ClientConnection) -> None:
-        self.ws = ws
-
-    async def next(self, kind: str) -> dict[str, Any]:
-        """The next message of type ``kind`` (those of other types are passed over)."""
-        while True:
-            message = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT))
-            if message["type"] == kind:
-                return message
-
-    async def send(self, **message: Any) -> None:
-        await self.ws.send(json.dumps(message))
-
-    async def now(self) -> dict[str, Any]:
-        """The view as the server holds it now (asked with ``sync``), once every message sent
-        before the answer has been read (a ``ping`` after it: its ``pong`` comes last)."""
-        await self.send(type="sync")
-        await self.send(type="ping")
-        last = None
-        while (message := json.loads(await asyncio.wait_for(self.ws.recv(), WAIT)))[
-            "type"
-        ] != "pong":
-            last = message if message["type"] == "view" else last
-        assert last is not None
-        return last
-
-    async def refused(self, code: str, **message: Any) -> None:
-        """``message`` is refused with ``code`` and the view stays exactly as it was."""
-        before = await self.now()
-        await self.send(**message)
-        error = await self.next("error")
-        assert error["code"] == code, (message, error)
-        after = await self.now()
-        for key in ("version", "view", "legal", "takeback"):
-            assert after[key] == before[key], (message, key)
-
-
-@asynccontextmanager
-async def _client(
-    base: str, guest: bool = True, name: str = ""
-) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=base, timeout=WAIT) as http:
-        if guest:
-            (await http.post("/api/guest")).raise_for_status()
-        else:
-            made = await http.post(
-                "/api/signup", json={"name": name, "password": "a long password 1"}
-            )
-            made.raise_for_status()
-        yield http
-
-
-async def _table(host: httpx.AsyncClient, other: httpx.AsyncClient | None, bot: str = "") -> str:
-    made = await host.post("/api/tables", json={"game": "versus", "players": 2})
-    assert made.status_code == 201, made.text
-    table = str(made.json()["id"])
-    if other is not None:
-        assert (await other.post(f"/api/tables/{table}/join", json={"seat": 1})).status_code == 200
-    else:
-        added = await host.post(f"/api/tables/{table}/bots", json={"seat": 1, "bot": bot})
-        assert added.status_code == 200, added.text
-    assert (await host.post(f"/api/tables/{table}/start")).status_code == 200
-    return table
-
-
-async def _seat(stack: AsyncExitStack, port: int, table: str, http: httpx.AsyncClient) -> Seat:
-    cookie = http.cookies.get("otherside_session")
-    ws = await stack.enter_async_context(
-        websockets.connect(
-            f"ws://127.0.0.1:{port}/ws/tables/{table}",
-            additional_headers={"Cookie": f"otherside_session={cookie}"},
-        )
-    )
-    return Seat(ws)
-
-
-def _board(message: dict[str, Any]) -> dict[str, Any]:
-    """The position a view message shows, the same for both players (not whose view it is)."""
-    return {k: v for k, v in message["view"].items() if k != "player"}
-
-
-def _ply(view: dict[str, Any], skip: int = 0) -> str:
-    """A board ply of ``view``'s legal actions (the ``skip``-th)."""
-    return [a for a in view["legal"] if ">" in a][skip]
 
 
 async def _play(mover: Seat, others: list[Seat], view: dict[str, Any], skip: int = 0) -> str:
     """``mover`` plays a ply at ``view``; the new view of each seat once everyone has it."""
-    ply = _ply(view, skip)
+    ply = board_ply(view, skip)
     await mover.send(type="action", version=view["version"], action=ply)
     for seat in [mover, *others]:
         # Views sent before the move (on connecting) are passed over.
@@ -175,12 +50,12 @@ async def test_takeback_asked_declined_then_accepted_and_every_refusal_changes_n
 ) -> None:
     server, port = served.server, served.port
     async with AsyncExitStack() as stack:
-        blue_http = await stack.enter_async_context(_client(server.url))
-        brown_http = await stack.enter_async_context(_client(server.url))
-        watcher_http = await stack.enter_async_context(_client(server.url))
-        table = await _table(blue_http, brown_http)
+        blue_http = await stack.enter_async_context(signed_in(server.url))
+        brown_http = await stack.enter_async_context(signed_in(server.url))
+        watcher_http = await stack.enter_async_context(signed_in(server.url))
+        table = await versus_table(blue_http, brown_http)
         blue, brown, watcher = [
-            await _seat(stack, port, table, h) for h in (blue_http, brown_http, watcher_http)
+            await sit(stack, port, table, h) for h in (blue_http, brown_http, watcher_http)
         ]
         start = await blue.now()
         assert start["version"] == 0 and start["takeback"] is None
@@ -216,7 +91,7 @@ async def test_takeback_asked_declined_then_accepted_and_every_refusal_changes_n
         for seat in (blue, brown):
             seen = await seat.next("view")
             assert seen["takeback"] is None and seen["version"] == 3
-            assert _board(seen) == _board(after_three)
+            assert position(seen) == position(after_three)
         await brown.refused("no_takeback", type="takeback", version=3, step="accept")
 
         # Brown replies; Blue asks again: her move and Brown's reply go back (two plies).
@@ -229,7 +104,7 @@ async def test_takeback_asked_declined_then_accepted_and_every_refusal_changes_n
         for seat, mine in ((blue, after_two), (brown, None)):
             back = await seat.next("view")
             assert back["version"] == 2 and back["takeback"] is None
-            assert _board(back) == _board(after_two)
+            assert position(back) == position(after_two)
             if mine is not None:
                 assert back["legal"] == mine["legal"]
             assert back["clock"]["to_move"] == [0]
@@ -239,36 +114,36 @@ async def test_takeback_asked_declined_then_accepted_and_every_refusal_changes_n
 
         # An answer to the request taken back, and the old version, are refused now.
         await brown.refused("no_takeback", type="takeback", version=2, step="accept")
-        await blue.refused("stale", type="action", version=4, action=_ply(after_four))
+        await blue.refused("stale", type="action", version=4, action=board_ply(after_four))
         # Play goes on from there, with another move than the one taken back.
         again = await blue.now()
         replay_ply = await _play(blue, [brown], again, skip=1)
-        assert replay_ply != _ply(after_two)
+        assert replay_ply != board_ply(after_two)
         seen = await brown.now()
 
     # The moves taken back are gone from the database: a restart resumes at the same place.
     served.restart()
     async with AsyncExitStack() as stack:
-        http = await stack.enter_async_context(_client(served.server.url))
-        watcher = await _seat(stack, port, table, http)
+        http = await stack.enter_async_context(signed_in(served.server.url))
+        watcher = await sit(stack, port, table, http)
         resumed = await watcher.now()
-        assert resumed["version"] == 3 and _board(resumed) == _board(seen)
+        assert resumed["version"] == 3 and position(resumed) == position(seen)
 
 
 async def test_takebacks_are_refused_in_rated_games_and_against_a_bot(served: Served) -> None:
     server, port = served.server, served.port
     async with AsyncExitStack() as stack:
-        ada = await stack.enter_async_context(_client(server.url, guest=False, name="ada"))
-        bob = await stack.enter_async_context(_client(server.url, guest=False, name="bob"))
-        rated = await _table(ada, bob)
+        ada = await stack.enter_async_context(signed_in(server.url, guest=False, name="ada"))
+        bob = await stack.enter_async_context(signed_in(server.url, guest=False, name="bob"))
+        rated = await versus_table(ada, bob)
         assert (await ada.get(f"/api/tables/{rated}")).json()["rated"] is True
-        blue, brown = [await _seat(stack, port, rated, h) for h in (ada, bob)]
+        blue, brown = [await sit(stack, port, rated, h) for h in (ada, bob)]
         await _play(blue, [brown], await blue.now())
         await blue.refused("takeback_rated", type="takeback", version=1, step="ask")
 
-        guest = await stack.enter_async_context(_client(server.url))
-        with_bot = await _table(guest, None, bot="random")
-        player = await _seat(stack, port, with_bot, guest)
+        guest = await stack.enter_async_context(signed_in(server.url))
+        with_bot = await versus_table(guest, None, bot="random")
+        player = await sit(stack, port, with_bot, guest)
         first = await player.now()
         await _play(player, [], first)
         while (await player.next("view"))["version"] < 2:
@@ -286,12 +161,12 @@ async def test_a_request_through_one_process_is_answered_through_another_and_out
     servers = [Server(url, ports[0]), postgres_served.server]
     try:
         async with AsyncExitStack() as stack:
-            blue_http = await stack.enter_async_context(_client(servers[0].url))
-            brown_http = await stack.enter_async_context(_client(servers[1].url))
-            table = await _table(blue_http, brown_http)
+            blue_http = await stack.enter_async_context(signed_in(servers[0].url))
+            brown_http = await stack.enter_async_context(signed_in(servers[1].url))
+            table = await versus_table(blue_http, brown_http)
             # Blue plays through the first process, Brown through the second.
-            blue = await _seat(stack, ports[0], table, blue_http)
-            brown = await _seat(stack, ports[1], table, brown_http)
+            blue = await sit(stack, ports[0], table, blue_http)
+            brown = await sit(stack, ports[1], table, brown_http)
             start = await blue.now()
             await _play(blue, [brown], start)
             one = await brown.now()
@@ -308,7 +183,7 @@ async def test_a_request_through_one_process_is_answered_through_another_and_out
             await brown.send(type="takeback", version=1, step="decline")
             for seat in (blue, brown):
                 seen = await seat.next("view")
-                assert seen["takeback"] is None and _board(seen) == _board(one)
+                assert seen["takeback"] is None and position(seen) == position(one)
             await blue.send(type="takeback", version=1, step="ask")
             assert (await brown.next("view"))["takeback"]["seat"] == 0
         # The process it was asked through stops; the request is still open, for the
@@ -316,8 +191,8 @@ async def test_a_request_through_one_process_is_answered_through_another_and_out
         servers[0].stop()
         servers[0] = Server(url, ports[0])
         async with AsyncExitStack() as stack:
-            blue = await _seat(stack, ports[0], table, blue_http)
-            brown = await _seat(stack, ports[1], table, brown_http)
+            blue = await sit(stack, ports[0], table, blue_http)
+            brown = await sit(stack, ports[1], table, brown_http)
             for seat in (blue, brown):
                 assert (await seat.now())["takeback"] == {"seat": 0, "version": 1, "plies": 1}
             await blue.refused("no_takeback", type="takeback", version=1, step="accept")
@@ -325,7 +200,7 @@ async def test_a_request_through_one_process_is_answered_through_another_and_out
             for seat in (blue, brown):
                 while (back := await seat.next("view"))["version"] != 0:
                     pass
-                assert back["takeback"] is None and _board(back) == _board(start)
+                assert back["takeback"] is None and position(back) == position(start)
             assert (await blue.now())["legal"] == start["legal"]
     finally:
         servers[0].stop()

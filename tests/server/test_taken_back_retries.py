@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
 from dataclasses import replace
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,34 +39,21 @@ from otherside.server.store.records import Timing
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.play import Play
 from otherside.server.tables.takebacks import Takeback
-from tests.server.conftest import Player, hub_of, people, postgres_database, running, table_with
+from tests.server.conftest import Player, hub_of, people, running, table_with
 from tests.server.processes import Server, free_port
-from tests.server.test_takebacks import WAIT, Seat, Served, _board, _client, _ply, _seat, _table
-
-
-@pytest.fixture(scope="module")
-def sqlite_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    path: Path = tmp_path_factory.mktemp("taken_back") / "otherside.db"
-    served = Served(sqlite_url(path))
-    yield served
-    served.server.stop()
-
-
-@pytest.fixture(scope="module")
-def postgres_served() -> Iterator[Served]:
-    with postgres_database() as url:
-        served = Served(url)
-        yield served
-        served.server.stop()
-
-
-@pytest.fixture(
-    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+from tests.server.takeback_tables import (
+    WAIT,
+    Seat,
+    Served,
+    board_ply,
+    position,
+    postgres_served_fixture,  # noqa: F401 (the fixture "postgres_served")
+    served_fixture,  # noqa: F401 (the fixture "served")
+    signed_in,
+    sit,
+    sqlite_served_fixture,  # noqa: F401 (the fixture "sqlite_served")
+    versus_table,
 )
-def served(request: pytest.FixtureRequest) -> Served:
-    """The module's server on a SQLite file, then on PostgreSQL."""
-    found: Served = request.getfixturevalue(f"{request.param}_served")
-    return found
 
 
 async def _until(seat: Seat, holds: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
@@ -95,20 +81,20 @@ async def test_a_move_sent_before_a_takeback_is_stale_after_it_and_a_retry_is_pl
 ) -> None:
     server, port = served.server, served.port
     async with AsyncExitStack() as stack:
-        blue_http = await stack.enter_async_context(_client(server.url))
-        brown_http = await stack.enter_async_context(_client(server.url))
-        table = await _table(blue_http, brown_http)
-        blue, brown = [await _seat(stack, port, table, h) for h in (blue_http, brown_http)]
+        blue_http = await stack.enter_async_context(signed_in(server.url))
+        brown_http = await stack.enter_async_context(signed_in(server.url))
+        table = await versus_table(blue_http, brown_http)
+        blue, brown = [await sit(stack, port, table, h) for h in (blue_http, brown_http)]
         start = await blue.now()
         assert start["version"] == 0 and start["takebacks"] == 0
-        first = _ply(start)
+        first = board_ply(start)
         move = {"type": "action", "version": 0, "takebacks": 0, "action": first}
         await blue.send(**move)
         one = await _until(brown, lambda v: v["version"] == 1)
 
         # Sent again (its answer lost): the same move, answered with the view, played once.
         again = await _answered(blue, **move)
-        assert again["version"] == 1 and _board(again) == _board(one)
+        assert again["version"] == 1 and position(again) == position(one)
         assert (await brown.now())["version"] == 1
         assert (await blue_http.get(f"/api/tables/{table}")).json()["version"] == 1
 
@@ -118,7 +104,7 @@ async def test_a_move_sent_before_a_takeback_is_stale_after_it_and_a_retry_is_pl
         await brown.send(type="takeback", version=1, takebacks=0, step="accept")
         for seat in (blue, brown):
             back = await _until(seat, lambda v: v["version"] == 0)
-            assert back["takebacks"] == 1 and _board(back) == _board(start)
+            assert back["takebacks"] == 1 and position(back) == position(start)
 
         # The move sent before the takeback, delivered now: the version and the board are
         # those it was sent at, but it was chosen in the line taken back.
@@ -139,7 +125,7 @@ async def test_a_move_sent_before_a_takeback_is_stale_after_it_and_a_retry_is_pl
         # Brown replies and takes the reply back, Blue agreeing: the reply sent again is
         # stale; Blue's move (which stands) sent again is that move, nothing changes.
         mine = await brown.now()
-        reply = {"type": "action", "version": 1, "takebacks": 1, "action": _ply(mine)}
+        reply = {"type": "action", "version": 1, "takebacks": 1, "action": board_ply(mine)}
         await brown.send(**reply)
         for seat in (blue, brown):
             await _until(seat, lambda v: v["version"] == 2)
@@ -148,21 +134,21 @@ async def test_a_move_sent_before_a_takeback_is_stale_after_it_and_a_retry_is_pl
         await blue.send(type="takeback", version=2, takebacks=1, step="accept")
         for seat in (blue, brown):
             back = await _until(seat, lambda v: v["version"] == 1)
-            assert back["takebacks"] == 2 and _board(back) == _board(mine)
+            assert back["takebacks"] == 2 and position(back) == position(mine)
         await brown.refused("stale", **reply)
         kept = await _answered(blue, type="action", version=0, takebacks=1, action=first)
         assert kept["version"] == 1 and kept["takebacks"] == 2
-        assert _board(kept) == _board(mine)
+        assert position(kept) == position(mine)
 
     # The count is stored: after a restart the reply chosen before the takeback is still stale.
     served.restart()
     async with AsyncExitStack() as stack:
-        brown = await _seat(stack, port, table, brown_http)
+        brown = await sit(stack, port, table, brown_http)
         resumed = await brown.now()
         assert resumed["version"] == 1 and resumed["takebacks"] == 2
-        assert _board(resumed) == _board(mine)
+        assert position(resumed) == position(mine)
         await brown.refused("stale", **reply)
-        http = await stack.enter_async_context(_client(served.server.url))
+        http = await stack.enter_async_context(signed_in(served.server.url))
         assert (await http.get(f"/api/tables/{table}")).json()["version"] == 1
 
 
@@ -175,14 +161,14 @@ async def test_a_takeback_accepted_through_another_process_makes_a_move_sent_bef
     other = Server(url, ports[0])
     try:
         async with AsyncExitStack() as stack:
-            blue_http = await stack.enter_async_context(_client(other.url))
-            brown_http = await stack.enter_async_context(_client(postgres_served.server.url))
-            table = await _table(blue_http, brown_http)
+            blue_http = await stack.enter_async_context(signed_in(other.url))
+            brown_http = await stack.enter_async_context(signed_in(postgres_served.server.url))
+            table = await versus_table(blue_http, brown_http)
             # Blue plays through the first process, Brown through the second.
-            blue = await _seat(stack, ports[0], table, blue_http)
-            brown = await _seat(stack, ports[1], table, brown_http)
+            blue = await sit(stack, ports[0], table, blue_http)
+            brown = await sit(stack, ports[1], table, brown_http)
             start = await blue.now()
-            move = {"type": "action", "version": 0, "takebacks": 0, "action": _ply(start)}
+            move = {"type": "action", "version": 0, "takebacks": 0, "action": board_ply(start)}
             await blue.send(**move)
             await _until(brown, lambda v: v["version"] == 1)
             await blue.send(type="takeback", version=1, takebacks=0, step="ask")
@@ -190,10 +176,10 @@ async def test_a_takeback_accepted_through_another_process_makes_a_move_sent_bef
             await brown.send(type="takeback", version=1, takebacks=0, step="accept")
             # The first process hears of it and reads the count with the table.
             back = await _until(blue, lambda v: v["version"] == 0)
-            assert back["takebacks"] == 1 and _board(back) == _board(start)
+            assert back["takebacks"] == 1 and position(back) == position(start)
             await blue.refused("stale", **move)
             # Sent again through the process that accepted the takeback: stale there too.
-            again = await _seat(stack, ports[1], table, blue_http)
+            again = await sit(stack, ports[1], table, blue_http)
             await again.refused("stale", **move)
             assert (await brown.now())["version"] == 0
     finally:
