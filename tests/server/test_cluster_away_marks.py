@@ -2,13 +2,15 @@
 PostgreSQL database (:mod:`otherside.server.cluster.away_marks`): a Recto Verso partner
 connected through the other process is never shown away in the ``table`` message — when either
 comes, or comes back — and one who leaves (closes their socket, or whose process dies) is shown
-away to the other within seconds, with no move made, and not away once back.
+away to the other within seconds, with no move made, and not away once back; and the page
+itself, in Chromium, marks no partner on the other process away.
 
 The two processes are the module's pair (:func:`tests.server.conftest.pair`); a test that kills
 one kills the first. Waits are for what the processes do, bounded by :data:`TOLD`."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from otherside.server.cluster.liveness import VANISHED_SECONDS
 from tests.server.cluster_processes import Heard, Wanted, connected, guest, heard, partners_table
 from tests.server.conftest import eventually
+from tests.server.test_browser_table import _context, _page
 
 pytestmark = pytest.mark.postgres
 TOLD = 15.0  # seconds a presence change may take to reach the other process's page, loaded
@@ -131,3 +134,45 @@ async def test_a_partner_whose_process_dies_is_shown_away_on_the_other(two: Any)
         await ada_ws.until(_table({1: True}), since=before, timeout=VANISHED_SECONDS + TOLD)
     await ada.aclose()
     await bob.aclose()
+
+
+def _until_connected(database: str, table: str, count: int, within: float = TOLD) -> None:
+    deadline = time.monotonic() + within
+    while connected(database, table) != count:
+        assert time.monotonic() < deadline, f"not {count} connected within {within:g} s"
+        time.sleep(0.05)
+
+
+@pytest.mark.browser
+def test_the_page_marks_no_partner_on_the_other_process_away(two: Any, browser: Any) -> None:
+    database, servers = two
+    first, second = (f"http://127.0.0.1:{server.port}" for server in servers)
+    errors: list[str] = []
+    # Each in a browser of their own (the cookies of one host are the same on every port).
+    ada, bob = _context(browser, first, False), _context(browser, second, False)
+    made = ada.request.post(
+        first + "/api/tables",
+        data={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
+    ).json()
+    table = str(made["id"])
+    assert bob.request.post(second + f"/api/tables/{table}/join", data={"seat": 1}).ok
+    assert ada.request.post(first + f"/api/tables/{table}/start").ok
+    bob_page = _page(bob, errors, f"{second}/table/{table}")
+    bob_page.wait_for_selector(".rv")
+    _until_connected(database, table, 1)
+    ada_page = _page(ada, errors, f"{first}/table/{table}")
+    ada_page.wait_for_selector(".rv")
+    # Ada's page, through the first process, never marks Bob (through the second) away...
+    assert ada_page.locator("[data-testid=away-mark-1]").count() == 0
+    assert ada_page.locator("[data-testid=away-1]").count() == 0
+    # ...and Bob's, which did while she was not there, stops once she came.
+    timeout = TOLD * 1000
+    bob_page.wait_for_selector("[data-testid=away-mark-0]", state="detached", timeout=timeout)
+    bob_page.wait_for_selector("[data-testid=away-0]", state="detached", timeout=timeout)
+    _until_connected(database, table, 2)
+    assert ada_page.locator("[data-testid=away-mark-1]").count() == 0
+    # Bob closes his page: Ada's says he is away, with no move made.
+    bob_page.close()
+    ada_page.wait_for_selector("[data-testid=away-mark-1]", timeout=timeout)
+    assert "has been away for" in ada_page.locator("[data-testid=away-1]").inner_text()
+    assert not errors, errors
