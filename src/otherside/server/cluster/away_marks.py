@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("otherside.server")
 FIRST_BACKOFF = 0.2  # seconds before a failed read is tried again (doubling)
 LAST_BACKOFF = 5.0
+UNREAD = "could not read who is connected to table %s; retrying"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class AwayMarks:
         self.hub = hub
         self.heard = 0  # announcements heard (one during a first read may have gone unheeded)
         self._asked = 0  # reads started, for their order (:class:`~.presence.Elsewhere`)
+        self._reading: set[LiveTable] = set()  # tables with a read under way in the background
+        self._again: set[LiveTable] = set()  # of those, the ones told of a change meanwhile
 
     def hear(self, message: dict[str, Any]) -> None:
         """Players came or went at ``message``'s table through another process: read it
@@ -80,7 +83,12 @@ class AwayMarks:
 
     def soon(self, live: LiveTable) -> None:
         """Read ``live``'s presence again in the background (until it succeeds, or nobody
-        watches the table here any more)."""
+        watches the table here any more); the changes told while a read is under way make one
+        more read, not one each."""
+        if live in self._reading:
+            self._again.add(live)
+            return
+        self._reading.add(live)
         self.hub.background(self._read_on(live))
 
     async def read(self, table_id: str) -> Read:
@@ -91,7 +99,7 @@ class AwayMarks:
         try:
             seen = await self.hub.cluster.presence.elsewhere(table_id)
         except Exception:
-            log_failure(log, "could not read who is connected to table %s; retrying", table_id)
+            log_failure(log, UNREAD, table_id)
             return Read(asked, heard, None)
         return Read(asked, heard, seen)
 
@@ -106,22 +114,31 @@ class AwayMarks:
 
     async def _read_on(self, live: LiveTable) -> None:
         backoff = FIRST_BACKOFF
-        while True:
-            self._asked += 1
-            asked = self._asked
-            try:
-                seen = await self.hub.cluster.presence.elsewhere(live.id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log_failure(log, "could not read who is connected to table %s; retrying", live.id)
-            else:
+        try:
+            while True:
+                self._again.discard(live)
+                self._asked += 1
+                asked = self._asked
+                try:
+                    seen = await self.hub.cluster.presence.elsewhere(live.id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log_failure(log, UNREAD, live.id)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, LAST_BACKOFF)
+                    if not live.watchers or self.hub.loaded(live.id) is not live:
+                        return  # nobody to show it to: read when someone comes
+                    continue
                 self._keep(live, asked, seen)
-                return
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, LAST_BACKOFF)
-            if not live.watchers or self.hub.loaded(live.id) is not live:
-                return  # nobody to show it to: read when someone comes
+                backoff = FIRST_BACKOFF
+                if live not in self._again:
+                    return
+        finally:
+            # No await since the last look at ``_again``: a change told from now on starts a
+            # read of its own.
+            self._reading.discard(live)
+            self._again.discard(live)
 
     def _keep(self, live: LiveTable, asked: int, seen: dict[int, Seen]) -> None:
         before = live.shown_away()
