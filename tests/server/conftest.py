@@ -41,6 +41,7 @@ from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from tests.core.toy import Nim
 from tests.server.browsing import SHARED, SHARED_GUARDS, SHARED_LIMITS
+from tests.server.cluster_processes import started
 from tests.server.processes import Server, free_port
 
 POSTGRES_ENV = "OTHERSIDE_TEST_POSTGRES_URL"
@@ -136,6 +137,39 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
         return
     with postgres_database(request.getfixturevalue("migrated_postgres")) as url:
         yield url
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """A fresh PostgreSQL database of its own (for real server processes; dropped after)."""
+    with postgres_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[tuple[str, list[Server]]]:
+    """Two server processes on one PostgreSQL database for the whole module
+    (:mod:`tests.server.cluster_processes`): a start costs seconds of CPU, and each test makes
+    its own tables and looks only at those."""
+    with postgres_database() as url:
+        servers = started(url, 2)
+        try:
+            yield url, servers
+        finally:
+            for server in servers:
+                server.kill()
+
+
+@pytest.fixture
+def two(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
+    """The module's two processes, both running: a test may kill the first (the second takes
+    its tables over; the next test that needs two gets a new first one, so that a hand-over is
+    always between exactly two)."""
+    database, servers = pair
+    if not servers[0].running():
+        servers[0].kill()
+        (servers[0],) = started(database, 1)
+    return pair
 
 
 @pytest.fixture

@@ -14,110 +14,30 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
 import httpx
 import pytest
-import websockets
 from sqlalchemy import create_engine, text
 
 from otherside.games import verso
 from otherside.server.cluster.liveness import LivenessLock, processes_alive
 from otherside.server.cluster.peers import PostgresCluster, _psycopg_url, node_name
 from otherside.server.store.db import Database
+from tests.server.cluster_processes import WAIT, guest, until, view_at, watch
 from tests.server.conftest import postgres_database
 from tests.server.processes import REQUEST_SECONDS, SRC, Server, free_port
 
 pytestmark = pytest.mark.postgres
-WAIT = 60.0
 LATE = 20.0  # seconds a clock that ran out may take to be acted on, on a loaded machine
-
-
-def _started(database: str, count: int) -> list[Server]:
-    servers = [
-        Server(database, free_port(), "--bot-workers", "1", bot_delay=0.05, wait=False)
-        for _ in range(count)
-    ]
-    for server in servers:
-        server.wait_up()
-    return servers
-
-
-@pytest.fixture
-def database() -> Iterator[str]:
-    with postgres_database() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def pair() -> Iterator[tuple[str, list[Server]]]:
-    """Two processes on one database for the whole module: a start costs seconds of CPU, and
-    each test makes its own tables and looks only at those."""
-    with postgres_database() as url:
-        servers = _started(url, 2)
-        try:
-            yield url, servers
-        finally:
-            for server in servers:
-                server.kill()
-
-
-def _alive(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
-    """``pair`` with a new first process in place of one that an earlier test killed (only
-    two processes on the database, as the tests of a hand-over expect)."""
-    database, servers = pair
-    if not servers[0].running():
-        servers[0].kill()
-        (servers[0],) = _started(database, 1)
-    return pair
-
-
-@pytest.fixture
-def two(pair: tuple[str, list[Server]]) -> tuple[str, list[Server]]:
-    """The module's two processes, both running: a test may kill the first (the second takes
-    its tables over; the next test that needs two gets a new first one)."""
-    return _alive(pair)
-
-
-async def _guest(port: int) -> tuple[httpx.AsyncClient, str]:
-    http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_SECONDS)
-    made = await http.post("/api/guest")
-    made.raise_for_status()
-    return http, f"otherside_session={http.cookies.get('otherside_session')}"
-
-
-@asynccontextmanager
-async def _watch(port: int, table: str, cookie: str) -> AsyncIterator[Any]:
-    url = f"ws://127.0.0.1:{port}/ws/tables/{table}"
-    async with websockets.connect(url, additional_headers={"Cookie": cookie}) as ws:
-        yield ws
-
-
-async def _until(ws: Any, wanted: Any, timeout: float = WAIT) -> dict[str, Any]:
-    """The first message ``wanted(message)`` accepts."""
-
-    async def scan() -> dict[str, Any]:
-        async for raw in ws:
-            message = json.loads(raw)
-            if wanted(message):
-                return message
-        raise AssertionError("the connection closed")
-
-    return await asyncio.wait_for(scan(), timeout)
-
-
-def _view_at(version: int) -> Any:
-    return lambda m: m["type"] == "view" and m["version"] >= version
 
 
 async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) -> None:
     _database, servers = two
     first, second = (server.port for server in servers)
-    ada, ada_cookie = await _guest(first)
-    bob, bob_cookie = await _guest(second)
+    ada, ada_cookie = await guest(first)
+    bob, bob_cookie = await guest(second)
     made = await ada.post(
         "/api/tables",
         json={
@@ -129,23 +49,23 @@ async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) 
     table = made.json()["id"]
     assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
     async with (
-        _watch(first, table, ada_cookie) as ada_ws,
-        _watch(second, table, bob_cookie) as bob_ws,
-        _watch(second, table, "") as spectator,
+        watch(first, table, ada_cookie) as ada_ws,
+        watch(second, table, bob_cookie) as bob_ws,
+        watch(second, table, "") as spectator,
     ):
         assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
         # The start, made through the first process, reaches the second one's watchers.
-        await _until(bob_ws, lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
-        await _until(ada_ws, _view_at(0))
+        await until(bob_ws, lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
+        await until(ada_ws, view_at(0))
         await ada_ws.send(json.dumps({"type": "action", "version": 0, "action": "flip"}))
-        seen = await _until(bob_ws, _view_at(1))
+        seen = await until(bob_ws, view_at(1))
         assert seen["legal"] and seen["seat"] == 1
-        assert (await _until(spectator, _view_at(1)))["legal"] == []
+        assert (await until(spectator, view_at(1)))["legal"] == []
         await bob_ws.send(json.dumps({"type": "action", "version": 1, "action": "flip"}))
-        back = await _until(ada_ws, _view_at(2))
+        back = await until(ada_ws, view_at(2))
         assert back["legal"] and back["view"]["tableaux"][1]["cards"]
         await bob_ws.send(json.dumps({"type": "chat", "text": "hello from the other process"}))
-        line = await _until(ada_ws, lambda m: m["type"] == "chat")
+        line = await until(ada_ws, lambda m: m["type"] == "chat")
         assert line["lines"][0]["text"] == "hello from the other process"
     await ada.aclose()
     await bob.aclose()
@@ -155,7 +75,7 @@ async def test_a_move_through_one_process_reaches_watchers_of_another(two: Any) 
 async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) -> None:
     database, servers = two
     first, second = (server.port for server in servers)
-    ada, cookie = await _guest(first)
+    ada, cookie = await guest(first)
     made = await ada.post(
         "/api/tables",
         json={
@@ -170,11 +90,11 @@ async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) ->
     assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
     engine = create_engine(database)
     try:
-        async with _watch(second, table, cookie) as ws:
+        async with watch(second, table, cookie) as ws:
             # The bots play, in the first process, until it is Ada's turn: then no bot waits
             # for an owner, only her clock (the second process loaded the table, maybe after
             # the bots' moves, with her deadline already set).
-            turn = await _until(ws, lambda m: m["type"] == "view" and m["legal"])
+            turn = await until(ws, lambda m: m["type"] == "view" and m["legal"])
             with engine.connect() as db:
                 owner = db.execute(
                     text("SELECT lease_owner FROM game_tables WHERE id = :t"), {"t": table}
@@ -187,13 +107,13 @@ async def test_kill_9_of_the_owner_hands_bots_and_clocks_to_another(two: Any) ->
             clock = turn["clock"]
             ends, now = (datetime.fromisoformat(clock[key]) for key in ("deadline_at", "now"))
             left = (ends - now).total_seconds()
-            forfeit = await _until(
+            forfeit = await until(
                 ws,
                 lambda m: m["type"] == "table" and m["table"]["seats"][0]["forfeit"],
                 timeout=left + LATE,
             )
             assert forfeit["table"]["seats"][0]["forfeit"] == "timeout"
-            end = await _until(ws, lambda m: m["type"] == "view" and m["view"]["outcome"])
+            end = await until(ws, lambda m: m["type"] == "view" and m["view"]["outcome"])
         with engine.connect() as db:
             numbers = [
                 row[0]
@@ -227,24 +147,24 @@ async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_
 ) -> None:
     _database, servers = two
     ports = [server.port for server in servers]
-    ada, ada_cookie = await _guest(ports[0])
-    bob, bob_cookie = await _guest(ports[1])
+    ada, ada_cookie = await guest(ports[0])
+    bob, bob_cookie = await guest(ports[1])
     made = await ada.post(
         "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
     )
     table = made.json()["id"]
     assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
     async with (
-        _watch(ports[0], table, ada_cookie) as ada_ws,
-        _watch(ports[1], table, bob_cookie) as bob_ws,
-        _watch(ports[0], table, "") as here,
-        _watch(ports[1], table, "") as there,
+        watch(ports[0], table, ada_cookie) as ada_ws,
+        watch(ports[1], table, bob_cookie) as bob_ws,
+        watch(ports[0], table, "") as here,
+        watch(ports[1], table, "") as there,
     ):
         assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
         players = [ada_ws, bob_ws]
-        views = [await _until(ws, _view_at(0)) for ws in players]
+        views = [await until(ws, view_at(0)) for ws in players]
         for ws in (here, there):
-            await _until(ws, _view_at(0))
+            await until(ws, view_at(0))
         before = [_counts(port) for port in ports]
         made_on = [0, 0]  # moves made through each process
         version, over = 0, False
@@ -259,10 +179,10 @@ async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_
             )
             made_on[mover] += 1
             version += 1
-            views = [await _until(ws, _view_at(version)) for ws in players]
+            views = [await until(ws, view_at(version)) for ws in players]
             # The spectators of both processes see the same game at every version: the one
             # that applied the move from its notification plays it exactly as its maker did.
-            seen = [await _until(ws, _view_at(version)) for ws in (here, there)]
+            seen = [await until(ws, view_at(version)) for ws in (here, there)]
             assert seen[0]["version"] == seen[1]["version"] == version
             assert seen[0]["view"] == seen[1]["view"]
             assert seen[0]["clock"]["to_move"] == seen[1]["clock"]["to_move"]
@@ -283,7 +203,7 @@ async def test_a_whole_game_across_two_processes_is_followed_without_reading_it_
 async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> None:
     database, servers = two
     first, second = (server.port for server in servers)
-    ada, cookie = await _guest(first)
+    ada, cookie = await guest(first)
     made = await ada.post(
         "/api/tables", json={"game": "verso", "players": 2, "options": {"first_player": 0}}
     )
@@ -292,17 +212,17 @@ async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> Non
     assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
     engine = create_engine(database)
     try:
-        async with _watch(first, table, cookie) as here:
+        async with watch(first, table, cookie) as here:
             # Ada's first move through the first process, the only one holding the table: it
             # takes the lease and its bot answers. (Were the table held in the second too, both
             # would reach for the lease when the bot's turn came, and either might get it.)
-            mine = await _until(here, lambda m: m["type"] == "view" and m["legal"])
+            mine = await until(here, lambda m: m["type"] == "view" and m["legal"])
             await here.send(
                 json.dumps({"type": "action", "version": 0, "action": mine["legal"][0]})
             )
-            await _until(here, lambda m: m["type"] == "view" and m["legal"] and m["version"] > 0)
-        async with _watch(second, table, cookie) as there:
-            mine = await _until(there, lambda m: m["type"] == "view" and m["legal"])
+            await until(here, lambda m: m["type"] == "view" and m["legal"] and m["version"] > 0)
+        async with watch(second, table, cookie) as there:
+            mine = await until(there, lambda m: m["type"] == "view" and m["legal"])
             with engine.connect() as db:
                 owner = db.execute(
                     text("SELECT lease_owner FROM game_tables WHERE id = :t"), {"t": table}
@@ -315,7 +235,7 @@ async def test_a_table_whose_owner_dies_plays_on_within_seconds(two: Any) -> Non
             moved = mine["version"] + 1
             # The bot answers from the second process: its lock told it at once that the
             # owner is gone, without waiting for the lease to lapse.
-            await _until(there, lambda m: m["type"] == "view" and m["version"] > moved)
+            await until(there, lambda m: m["type"] == "view" and m["version"] > moved)
             took = time.monotonic() - killed
         print(f"bot's next move {took:.2f} s after kill -9 of its owner")
         assert took < 4.0, took
@@ -355,21 +275,21 @@ async def test_workers_share_one_port(database: str) -> None:
             with httpx.Client(timeout=REQUEST_SECONDS) as probe:
                 nodes.add(probe.get(f"{server.url}/api/health").json()["node"])
         assert len(nodes) == 2, nodes
-        ada, cookie = await _guest(port)
-        bob, bob_cookie = await _guest(port)
+        ada, cookie = await guest(port)
+        bob, bob_cookie = await guest(port)
         made = await ada.post("/api/tables", json={"game": "versus", "players": 2})
         table = made.json()["id"]
         assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
         # Several connections: the kernel spreads them over the workers; each sees each move.
-        async with _watch(port, table, cookie) as blue, _watch(port, table, bob_cookie) as brown:
+        async with watch(port, table, cookie) as blue, watch(port, table, bob_cookie) as brown:
             try:
                 # Started through either worker, whether or not it has heard of Bob yet.
                 started = await ada.post(f"/api/tables/{table}/start")
                 assert started.status_code == 200, started.text
-                await _until(blue, _view_at(0))
+                await until(blue, view_at(0))
                 await blue.send(json.dumps({"type": "action", "version": 0, "action": "0:-4>0:-3"}))
                 for ws in (blue, brown):
-                    assert (await _until(ws, _view_at(1)))["view"]["last"] == "0:-4>0:-3"
+                    assert (await until(ws, view_at(1)))["view"]["last"] == "0:-4>0:-3"
             except TimeoutError:
                 pytest.fail(f"no view in time; the server said:\n{server.log()}")
         await ada.aclose()

@@ -9,100 +9,31 @@ so that an absence is reached in a few seconds; the tests wait for what the proc
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
 
 import httpx
 import pytest
-import websockets
-from sqlalchemy import create_engine, text
 
 from otherside.server.cluster.liveness import VANISHED_SECONDS
-from tests.server.conftest import eventually, postgres_database
-from tests.server.processes import REQUEST_SECONDS, Server, free_port
+from tests.server.cluster_processes import connected, guest, heard, partners_table, scalar, started
+from tests.server.conftest import eventually
+from tests.server.processes import REQUEST_SECONDS, Server
 
 pytestmark = pytest.mark.postgres
 AWAY = 3.0  # the processes' away_seconds
 LATE = 10.0  # seconds a loaded machine may add to a bound (start-ups, scheduling)
 
 
-@pytest.fixture
-def database() -> Iterator[str]:
-    with postgres_database() as url:
-        yield url
-
-
 def _started(database: str, count: int) -> list[Server]:
-    servers = [
-        Server(
-            database,
-            free_port(),
-            "--bot-workers",
-            "1",
-            "--limit",
-            f"away_seconds={AWAY:g}",
-            bot_delay=0.05,
-            wait=False,
-        )
-        for _ in range(count)
-    ]
-    for server in servers:
-        server.wait_up()
-    return servers
-
-
-async def _guest(port: int) -> tuple[httpx.AsyncClient, str]:
-    http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=REQUEST_SECONDS)
-    (await http.post("/api/guest")).raise_for_status()
-    return http, f"otherside_session={http.cookies.get('otherside_session')}"
-
-
-@asynccontextmanager
-async def _watch(port: int, table: str, cookie: str) -> AsyncIterator[Any]:
-    url = f"ws://127.0.0.1:{port}/ws/tables/{table}"
-    async with websockets.connect(url, additional_headers={"Cookie": cookie}) as ws:
-        # Read on in the background: the server must never wait for this client.
-        async def drain() -> None:
-            async for _ in ws:
-                pass
-
-        reader = asyncio.create_task(drain())
-        try:
-            yield ws
-        finally:
-            reader.cancel()
-
-
-async def _partners_table(ada: httpx.AsyncClient, bob: httpx.AsyncClient) -> str:
-    made = await ada.post(
-        "/api/tables",
-        json={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
-    )
-    assert made.status_code == 201, made.text
-    table = str(made.json()["id"])
-    assert (await bob.post(f"/api/tables/{table}/join", json={})).status_code == 200
-    assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
-    return table
+    return started(database, count, "--limit", f"away_seconds={AWAY:g}")
 
 
 def _play_on(port: int, cookie: str, table: str) -> httpx.Response:
     with httpx.Client(timeout=REQUEST_SECONDS, headers={"Cookie": cookie}) as http:
         return http.post(f"http://127.0.0.1:{port}/api/tables/{table}/play-on", json={"seat": 1})
-
-
-def _connected(database: str, table: str) -> int:
-    """How many players some process has written are connected to ``table``."""
-    return int(
-        _scalar(
-            database, "SELECT count(*) FROM table_presence WHERE table_id = :t AND here", t=table
-        )
-    )
 
 
 async def test_a_partner_connected_through_another_process_is_not_played_on_for(
@@ -111,18 +42,18 @@ async def test_a_partner_connected_through_another_process_is_not_played_on_for(
     servers = _started(database, 2)
     try:
         first, second = (server.port for server in servers)
-        ada, ada_cookie = await _guest(first)
-        bob, bob_cookie = await _guest(second)
+        ada, ada_cookie = await guest(first)
+        bob, bob_cookie = await guest(second)
         # Two tables of the same pair, both made through the first process: at ``present``
         # Bob is connected through the second, at ``absent`` nowhere.
-        present = await _partners_table(ada, bob)
-        absent = await _partners_table(ada, bob)
+        present = await partners_table(ada, bob)
+        absent = await partners_table(ada, bob)
         async with (
-            _watch(first, present, ada_cookie),
-            _watch(first, absent, ada_cookie),
-            _watch(second, present, bob_cookie) as bob_ws,
+            heard(first, present, ada_cookie),
+            heard(first, absent, ada_cookie),
+            heard(second, present, bob_cookie) as bob_ws,
         ):
-            await eventually(lambda: _connected(database, present) == 2)  # Ada and Bob
+            await eventually(lambda: connected(database, present) == 2)  # Ada and Bob
             # Bob never came to ``absent``: once he has been away long enough there (made
             # later than ``present``, so just as long at least), Ada plays on for him.
             tries: list[httpx.Response] = []
@@ -139,8 +70,8 @@ async def test_a_partner_connected_through_another_process_is_not_played_on_for(
             kept = _play_on(first, ada_cookie, present)
             assert kept.status_code == 409 and kept.json()["code"] == "not_away", kept.text
             closed = time.monotonic()
-            await bob_ws.close()
-            await eventually(lambda: _connected(database, present) == 1)  # Ada
+            await bob_ws.ws.close()
+            await eventually(lambda: connected(database, present) == 1)  # Ada
             # Gone from both processes now: played on for once away long enough, counted
             # from when he left the second process (the first has not seen him since the table
             # was made, longer ago than that).
@@ -162,15 +93,6 @@ async def test_a_partner_connected_through_another_process_is_not_played_on_for(
             server.kill()
 
 
-def _scalar(database: str, query: str, **params: Any) -> Any:
-    engine = create_engine(database)
-    try:
-        with engine.connect() as db:
-            return db.execute(text(query), params).scalar()
-    finally:
-        engine.dispose()
-
-
 HOLDERS = (
     "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
@@ -186,7 +108,7 @@ async def test_a_frozen_process_is_seen_gone_and_its_clocks_run_out_elsewhere(
     servers = _started(database, 2)
     first = servers[0]
     try:
-        ada, _cookie = await _guest(first.port)
+        ada, _cookie = await guest(first.port)
         made = await ada.post(
             "/api/tables",
             json={
@@ -199,21 +121,21 @@ async def test_a_frozen_process_is_seen_gone_and_its_clocks_run_out_elsewhere(
         table = made.json()["id"]
         await ada.post(f"/api/tables/{table}/bots", json={"bot": "greedy"})
         assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
-        assert _scalar(database, HOLDERS) == 2
+        assert scalar(database, HOLDERS) == 2
         # The bots play in the first process until it is Ada's turn: her clock runs there.
         turn = "SELECT to_move::text = '[0]' FROM game_tables WHERE id = :t"
-        await eventually(lambda: bool(_scalar(database, turn, t=table)), within=60)
-        owner = _scalar(database, "SELECT lease_owner FROM game_tables WHERE id = :t", t=table)
+        await eventually(lambda: bool(scalar(database, turn, t=table)), within=60)
+        owner = scalar(database, "SELECT lease_owner FROM game_tables WHERE id = :t", t=table)
         assert owner and f":{first.pid}:" in owner
         os.kill(first.pid, signal.SIGSTOP)
         frozen = time.monotonic()
-        await eventually(lambda: _scalar(database, HOLDERS) == 1, within=60)
+        await eventually(lambda: scalar(database, HOLDERS) == 1, within=60)
         gone_after = time.monotonic() - frozen
-        deadline: datetime = _scalar(
+        deadline: datetime = scalar(
             database, "SELECT deadline_at FROM game_tables WHERE id = :t", t=table
         )
         forfeit = "SELECT forfeit FROM seats WHERE table_id = :t AND seat = 0"
-        await eventually(lambda: _scalar(database, forfeit, t=table) == "timeout", within=90)
+        await eventually(lambda: scalar(database, forfeit, t=table) == "timeout", within=90)
         late = time.time() - deadline.timestamp()
         print(f"lock gone {gone_after:.1f} s after SIGSTOP; clock acted on {late:.1f} s late")
         assert gone_after < VANISHED_SECONDS + LATE, gone_after

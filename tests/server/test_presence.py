@@ -14,7 +14,7 @@ from otherside.server.clock import ManualClock
 from otherside.server.cluster.peers import PostgresCluster
 from otherside.server.store.models import TablePresence
 from otherside.server.tournaments.absentees import HandOverAbsent
-from tests.server.conftest import eventually, hub_of, people, running
+from tests.server.conftest import Recorder, eventually, hub_of, people, running
 
 
 def _rows(session: Session, table: str, user: int) -> list[tuple[bool, object]]:
@@ -68,6 +68,59 @@ async def test_a_partner_connected_elsewhere_is_no_absentee_until_that_process_d
             assert await hub.ask(table, HandOverAbsent(away)) == [1]
             live = await hub.live(table)
             assert [seat.forfeit for seat in live.info.seats] == [None, "away"]
+        finally:
+            await other.presence.stop(clock.now())
+            await other.liveness.stop()
+
+
+def _away(recorder: Recorder) -> list[str | None]:
+    """Each seat's ``away_since`` in the last ``table`` message ``recorder`` got."""
+    return [seat["away_since"] for seat in recorder.last("table")["table"]["seats"]]
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_the_table_shows_a_partner_connected_elsewhere_here_then_gone_since_they_left(
+    database_url: str,
+) -> None:
+    # What the page is told (the ``table`` message), where the tests above check what the
+    # server decides: Bob connected through another process is not away from the first
+    # message Ada gets; his going, there, reaches her page with the time he went, no move made.
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        ada, bob = await people(app, 2)
+        made = await ada.http.post(
+            "/api/tables",
+            json={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
+        )
+        table = made.json()["id"]
+        assert (await bob.http.post(f"/api/tables/{table}/join", json={})).status_code == 200
+        assert (await ada.http.post(f"/api/tables/{table}/start")).status_code == 200
+        hub = hub_of(app)
+        db = hub.db
+        assert db is not None
+        other = PostgresCluster(db, database_url, clock=clock)
+        await other.liveness.start()
+        other.presence.start()
+
+        def bob_rows() -> list[tuple[bool, object]]:
+            assert db is not None
+            return db.transaction(lambda s: _rows(s, table, bob.user.id))
+
+        try:
+            other.presence.tell(table, bob.user.id, True, clock.now())
+            await eventually(lambda: bob_rows() != [])
+            clock.advance(seconds=30)
+            seen = ada.recorder()
+            await hub.attach(table, seen)
+            assert _away(seen) == [None, None]
+            clock.advance(seconds=30)
+            left = clock.now()
+            other.presence.tell(table, bob.user.id, False, left)
+            await eventually(lambda: _away(seen) == [None, left.isoformat()])
+            clock.advance(seconds=30)
+            other.presence.tell(table, bob.user.id, True, clock.now())
+            await eventually(lambda: _away(seen) == [None, None])
+            assert all(m["type"] != "view" for m in seen.messages[2:])  # no move was made
         finally:
             await other.presence.stop(clock.now())
             await other.liveness.stop()

@@ -38,6 +38,7 @@ from otherside.server.analysis.plans import Budget
 from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
+from otherside.server.cluster.presence import PRESENCE
 from otherside.server.cluster.seated import SEATED, TOKEN_REVOKED
 from otherside.server.http import (
     accounts,
@@ -236,7 +237,8 @@ def create_app(
 def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
     """What this process does with another's announcement: a sign-out is forgotten here too;
     after a lost connection (``resync``) every session is read from the database again, since
-    a sign-out may have been missed; the rest is the tables'."""
+    a sign-out may have been missed; players who came or went at a table are shown as such
+    (:mod:`otherside.server.cluster.away_marks`); the rest is the tables'."""
 
     async def hear(message: dict[str, Any]) -> None:
         kind = message.get("kind")
@@ -249,9 +251,14 @@ def heard_by(app: FastAPI) -> Callable[[dict[str, Any]], Awaitable[None]]:
         app.state.nudges.hear(message)
         if kind in (SEATED, TOKEN_REVOKED):
             return
+        hub = app.state.hub
+        if kind == PRESENCE:
+            hub.away_marks.hear(message)  # players came or went: not the table's own change
+            return
         if kind == "resync":
             app.state.sessions.cache.clear()
-        await app.state.hub.catch_up.on_remote(message)
+            hub.away_marks.resync()
+        await hub.catch_up.on_remote(message)
 
     return hear
 

@@ -10,7 +10,8 @@ Concern → module:
 - liveness: a process gone is told at once by its advisory lock, and one frozen or cut off
   within :data:`~.liveness.VANISHED_SECONDS` (the lock's session settings) → :mod:`.liveness`
 - who is connected to a table through which process (a partner away, an event's absentees
-  judged across processes) → :mod:`.presence`
+  judged across processes) → :mod:`.presence`; what a table's watchers are shown of it (a
+  partner connected through another process is not shown away) → :mod:`.away_marks`
 - a move told with the move itself, so the others apply it without a read → :mod:`.moves`
 - catching up with another process's change (or re-reading the database after a failure),
   taking over the tables a dead process left → :mod:`.catch_up`

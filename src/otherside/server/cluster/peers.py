@@ -142,8 +142,8 @@ class PostgresCluster:
         # Held while this process lives: the others tell at once that it is gone.
         self.liveness = LivenessLock(_psycopg_url(url), self.node)
         # Who is connected through this process, for the others (and theirs, for this one).
-        self.presence = Presence(db, self.node, self.liveness)
-        self._sweep = PresenceSweeper(clock or SystemClock())
+        self.presence = Presence(db, self.node, self.liveness, CHANNEL)
+        self._sweep = PresenceSweeper(clock or SystemClock(), CHANNEL)
 
     # -- fan-out -------------------------------------------------------------------------------
 

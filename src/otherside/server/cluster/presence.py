@@ -8,6 +8,12 @@ may be on any of them, so each process writes who is connected to which table th
 process judging an absence reads the others' rows beside its own connections
 (:func:`away_since`).
 
+**What the pages show.** Each write also tells the other processes, by a ``NOTIFY``
+(:data:`PRESENCE`, one announcement per table whose players came or went), and so does the
+process that marks a dead process's players gone (:func:`mark_gone`): a process with watchers
+at such a table reads its rows once and keeps them for the ``table`` message
+(:mod:`.away_marks`), so that a partner connected through another process is not shown away.
+
 **How stale it can be.** A process writes a player's coming or going as soon as it happens
 (the writes of one moment go in one statement; a failed write is retried until it succeeds).
 A process that dies cannot say its players went: its rows count as here only while it holds
@@ -28,10 +34,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
@@ -42,6 +48,7 @@ from otherside.server.cluster.liveness import HELD_HERE, NAMESPACE, LivenessLock
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, TablePresence
 from otherside.server.store.outage import log_failure
+from otherside.server.store.writer import payloads
 
 if TYPE_CHECKING:
     from otherside.server.tables.live import LiveTable
@@ -50,6 +57,7 @@ log = logging.getLogger("otherside.server")
 Told = dict[tuple[str, int], tuple[bool, datetime]]  # (table, user): (here, since when)
 RETRY_EVERY = 1.0  # seconds between attempts to write presence while the database is away
 SWEEP_EVERY = 60  # looks for gone processes between removals of finished tables' rows
+PRESENCE = "presence"  # the announcement that players came or went at a table
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,40 @@ class Seen:
 
     here: bool
     since: datetime
+
+
+def combined(here_since: datetime | None, seen: Seen | None) -> datetime | None:
+    """Since when a user has had no connection to a table through any process (``None``:
+    connected now), from this process's record (``here_since``, ``None``: connected here) and
+    the others' (``seen``, ``None``: never connected through them): here anywhere is here,
+    else the later "since".
+
+    >>> at, later = datetime(2026, 1, 1, 12), datetime(2026, 1, 1, 13)
+    >>> combined(at, Seen(False, later)) == later, combined(at, Seen(True, later))
+    (True, None)
+    >>> combined(None, Seen(False, later)), combined(at, None) == at
+    (None, True)
+    """
+    if here_since is None or seen is None:
+        return here_since
+    return None if seen.here else max(here_since, seen.since)
+
+
+@dataclass
+class Elsewhere:
+    """A table's users as the other processes were last read to see them (``seen``), kept by a
+    process for what its pages show (:mod:`.away_marks`). Reads may end out of order: each is
+    numbered as it starts, and one that started before the one kept is not kept."""
+
+    seen: dict[int, Seen] = field(default_factory=dict)
+    kept: int = 0  # the number of the read kept
+
+    def keep(self, asked: int, seen: dict[int, Seen]) -> bool:
+        """Keep what read number ``asked`` found, unless a later read's is kept already."""
+        if asked <= self.kept:
+            return False
+        self.seen, self.kept = seen, asked
+        return True
 
 
 class Presences(Protocol):
@@ -91,11 +133,13 @@ class Presence:
         db: the shared database (PostgreSQL).
         node: this process's node name.
         liveness: this process's liveness lock (its rows count only while it is held).
+        channel: the ``NOTIFY`` channel the tables whose presence changed are told on.
     """
 
-    def __init__(self, db: Database, node: str, liveness: LivenessLock) -> None:
+    def __init__(self, db: Database, node: str, liveness: LivenessLock, channel: str) -> None:
         self.db = db
         self.node = node
+        self.channel = channel
         self.key = owner_key(node)
         self.liveness = liveness
         self._here: dict[tuple[str, int], datetime] = {}  # connected through this process
@@ -144,14 +188,16 @@ class Presence:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        node = self.node
+        node, channel = self.node, self.channel
 
         def went(session: Session) -> None:
-            session.execute(
+            tables = session.scalars(
                 update(TablePresence)
                 .where(TablePresence.node == node, TablePresence.here)
                 .values(here=False, seen_at=at)
+                .returning(TablePresence.table_id)
             )
+            tell(session, channel, node, set(tables))
 
         with contextlib.suppress(Exception):
             await self.db.run(went)
@@ -204,36 +250,56 @@ class Presence:
                 set_={"here": upsert.excluded.here, "seen_at": upsert.excluded.seen_at},
             )
         )
+        tell(session, self.channel, self.node, {table_id for table_id, _user in batch})
 
 
 class PresenceSweeper:
     """What the process looking for gone peers does about presence: their players went when
     it saw them gone (:func:`mark_gone`); now and then the rows of finished games go."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, channel: str) -> None:
         self.clock = clock
+        self.channel = channel
         self._looks = 0
 
     def __call__(self, session: Session) -> None:
         """One look (in the session of the look for gone owners)."""
-        mark_gone(session, self.clock.now())
+        mark_gone(session, self.clock.now(), self.channel)
         self._looks += 1
         if self._looks % SWEEP_EVERY == 0:
             finished = select(GameTable.id).where(GameTable.status == "over")
             session.execute(delete(TablePresence).where(TablePresence.table_id.in_(finished)))
 
 
-def mark_gone(session: Session, at: datetime) -> int:
+def mark_gone(session: Session, at: datetime, channel: str) -> int:
     """Players counted here by processes that no longer hold their liveness lock went ``at``;
-    how many."""
-    done = session.execute(
+    how many. Their tables are told on ``channel`` in the gone process's name, so that every
+    live process hears it (this one too: it does not hear its own)."""
+    rows = session.execute(
         text(
             "UPDATE table_presence SET here = false, seen_at = :at WHERE here AND node_key"
-            f" NOT IN (SELECT objid::bigint {HELD_HERE})"
+            f" NOT IN (SELECT objid::bigint {HELD_HERE}) RETURNING table_id, node"
         ),
         {"at": at, "namespace": NAMESPACE},
-    )
-    return int(done.rowcount)  # type: ignore[attr-defined]
+    ).all()
+    by_node: dict[str, set[str]] = {}
+    for table_id, node in rows:
+        by_node.setdefault(node, set()).add(table_id)
+    for node, tables in by_node.items():
+        tell(session, channel, node, tables)
+    return len(rows)
+
+
+def tell(session: Session, channel: str, node: str, tables: set[str]) -> None:
+    """Announce on ``channel``, when ``session`` commits, that players came or went at
+    ``tables`` through ``node`` (:data:`PRESENCE`, one announcement a table)."""
+    notes: list[dict[str, Any]] = [
+        {"table": table_id, "kind": PRESENCE, "node": node} for table_id in sorted(tables)
+    ]
+    for payload in payloads(notes):
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload}
+        )
 
 
 async def away_since(
@@ -246,9 +312,4 @@ async def away_since(
     if all(since is None for since in found.values()):
         return found
     others = await presence.elsewhere(live.id)
-    for user, since in found.items():
-        seen = others.get(user)
-        if since is None or seen is None:
-            continue
-        found[user] = None if seen.here else max(since, seen.since)
-    return found
+    return {user: combined(since, others.get(user)) for user, since in found.items()}

@@ -27,13 +27,8 @@ from otherside.server.tables.live import Connection, LiveTable
 
 def table_text(live: LiveTable, seat: int | None, language: str) -> str:
     """The ``table`` message for ``seat`` (``None``: a spectator), its words in ``language``."""
-    away = {}
-    if live.info.status == "playing":
-        for s in live.info.seats:
-            if s.human and s.user_id is not None:
-                since = live.away_since(s.user_id)
-                if since is not None:
-                    away[s.user_id] = since
+    # Away through every process, as last heard from the others: no read on a move's way out.
+    away = live.shown_away()
     out = table_out(
         live.info, live.adapter.title, live.ratings, live.rating_changes, away, language
     )

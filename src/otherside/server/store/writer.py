@@ -287,7 +287,7 @@ class Writer:
     def _announce(self, connection: Connection, notes: list[dict[str, Any]]) -> None:
         if not notes or self.channel is None:
             return
-        for payload in _payloads(notes):
+        for payload in payloads(notes):
             connection.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": self.channel, "payload": payload},
@@ -309,10 +309,10 @@ def _settle(pending: Sequence[_Pending[Any]], outcomes: Sequence[_Outcome]) -> N
             item.future.set_result(outcome.value)
 
 
-def _payloads(notes: list[dict[str, Any]]) -> list[str]:
+def payloads(notes: list[dict[str, Any]]) -> list[str]:
     """The announcements as JSON arrays, each small enough for one ``NOTIFY``.
 
-    >>> _payloads([{"table": "a"}, {"table": "b"}])
+    >>> payloads([{"table": "a"}, {"table": "b"}])
     ['[{"table": "a"}, {"table": "b"}]']
     """
     out: list[str] = []

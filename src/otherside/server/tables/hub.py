@@ -20,6 +20,7 @@ from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock, SystemClock
+from otherside.server.cluster.away_marks import AwayMarks
 from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.live import fanout
@@ -84,6 +85,7 @@ class TableHub:
                 self.services.limits, Limiter(db, self.services.clock)
             )
         self.catch_up = CatchUp(self)
+        self.away_marks = AwayMarks(self)
         self._actors: dict[str, TableActor] = {}
         self._loads: dict[str, asyncio.Future[TableActor]] = {}  # tables being loaded
         self._tasks: set[asyncio.Task[None]] = set()  # bots and catch-ups, stopped at close
@@ -163,9 +165,14 @@ class TableHub:
     async def attach(self, table_id: str, conn: Connection) -> LiveTable:
         """Start sending table ``table_id`` to ``conn``: its state and recent chat at once,
         then every change."""
+        # Who is connected through the other processes, read before the table is sent: a
+        # partner there is not away (and followed from now on, cluster.away_marks).
+        others = await self.away_marks.read(table_id) if self.cluster.shared else None
         live = await self.live(table_id)
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
         came_back = conn.user is not None and live.away_since(conn.user.id) is not None
+        if others is not None:
+            self.away_marks.watched(live, others)
         live.watchers.add(conn)
         if conn.user is not None:
             live.gone.pop(conn.user.id, None)
@@ -193,12 +200,7 @@ class TableHub:
     ) -> None:
         """A player came or went: the others learn it where it matters, at a game in play whose
         players have no clock (a partner gone long may be played on for, :mod:`.absence`)."""
-        info = live.info
-        if (
-            info.status == "playing"
-            and info.pace.kind == "rounds"
-            and info.playing_seat_of(user_id) is not None
-        ):
+        if live.tells_presence() and live.info.playing_seat_of(user_id) is not None:
             fanout.broadcast(live, self.services.clock.now(), table=True, view=False, skip=skip)
 
     def forget_if_idle(self, live: LiveTable) -> None:

@@ -19,6 +19,7 @@ from otherside.core.simultaneous import apply_as
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
+from otherside.server.cluster.presence import Elsewhere, combined
 from otherside.server.live.protocol import ChatLineOut
 from otherside.server.ratings.elo import START
 from otherside.server.store.records import MoveRow, TableInfo, TakebackRequest
@@ -69,6 +70,9 @@ class LiveTable:
     # in it is here, or was never seen since the table was loaded at ``loaded_at``).
     gone: dict[int, datetime] = field(default_factory=dict)
     loaded_at: datetime | None = None
+    # Its people as the other server processes see them, as last read while it is watched
+    # here (:mod:`otherside.server.cluster.away_marks`; empty in a process alone).
+    elsewhere: Elsewhere = field(default_factory=Elsewhere)
     # The recent chat lines, oldest first, while this process alone writes the table's chat
     # (``None``: not known here, read from the database); ``chat_said`` counts the lines said
     # since the table was loaded, so that a read overtaken by a line is not kept.
@@ -99,6 +103,28 @@ class LiveTable:
         if any(c.user is not None and c.user.id == user_id for c in self.watchers):
             return None
         return self.gone.get(user_id, self.loaded_at)
+
+    def shown_away(self) -> dict[int, datetime]:
+        """The people seated at the game in play who have no connection to the table through
+        any process, as far as this one knows (its own, and the others' as last read, with no
+        database read), with since when: what its ``table`` message says."""
+        away: dict[int, datetime] = {}
+        if self.info.status != "playing":
+            return away
+        for seat in self.info.seats:
+            if seat.human and seat.user_id is not None:
+                since = combined(
+                    self.away_since(seat.user_id), self.elsewhere.seen.get(seat.user_id)
+                )
+                if since is not None:
+                    away[seat.user_id] = since
+        return away
+
+    def tells_presence(self) -> bool:
+        """Whether its watchers are told at once when a player comes or goes: a game in play
+        without player clocks (a partner gone long may be played on for,
+        :mod:`.absence`); elsewhere the ``table`` message says it when it is sent anyway."""
+        return self.info.status == "playing" and self.info.pace.kind == "rounds"
 
     def seat_of(self, conn: Connection) -> int | None:
         """The seat the connection's user plays, or ``None`` for a spectator (also for a
