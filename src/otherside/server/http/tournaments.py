@@ -273,11 +273,7 @@ async def join(event_id: str, db: DatabaseDep, clock: ClockDep, user: Me) -> Eve
     async def work() -> None:
         _person(user)
         now = clock.now()
-        await db.run(
-            lambda s: events.add_entrant(
-                s, event_id, user.name, now, user_id=user.id, bot_account=user.is_bot
-            )
-        )
+        await db.run(lambda s: events.add_entrant(s, event_id, user.name, now, user_id=user.id))
 
     await _told(work)
     return await _event(db, event_id)

@@ -44,6 +44,7 @@ from otherside.server.store.records import (
 from otherside.server.store.takebacks import add_answer, add_request, add_takeback
 from otherside.server.store.writer import Batch, Writer
 from otherside.server.store.writes import (
+    check_accounts,
     check_seats,
     create_table,
     save_chat,
@@ -156,6 +157,7 @@ class SqlTableStore:
     ) -> None:
         def write(batch: Batch) -> None:
             check_seats(batch.connection, known.id, "waiting", known.seats)
+            check_accounts(batch.connection, seats)
             save_seats(batch.connection, known.id, seats, now)
             if host is not None:
                 save_host(batch.connection, known.id, host)

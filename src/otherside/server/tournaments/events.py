@@ -185,11 +185,16 @@ def add_entrant(
     user_id: int | None = None,
     bot: str | None = None,
     host_id: int | None = None,
-    bot_account: bool = False,
 ) -> None:
-    """Enter an account (``user_id``; a program's when ``bot_account``) or, for the host
-    ``host_id``, a built-in bot; refused when the event has started, is full or closed to
-    them, or the account is in already.
+    """Enter an account (``user_id``) or, for the host ``host_id``, a built-in bot; refused
+    when the event has started, is full or closed to them, or the account is in already.
+
+    Whether the account is a program's is read from its row, locked: a declaration that it is
+    a bot (:mod:`otherside.server.http.bot_account`, which locks it too) comes wholly before
+    the entry, which then sees it, or after, and then finds the account entered. (The flag
+    the request was signed in with may be a cached one from before; and read unlocked, a
+    declaration and an entry at once each missed the other, and a program entered an event
+    for people only.)
 
     Who an event is open to (``people``, ``bots`` or ``both``) is the rule a table's host
     sets with its ``bot_accounts`` option, made for the event: a bot account enters an event
@@ -205,6 +210,9 @@ def add_entrant(
         if row.open_to == "people":
             raise EventRefused("closed_to_bots")
     else:
+        assert user_id is not None  # an account enters when no bot does
+        lock_account(session, user_id)
+        bot_account = bool(session.scalar(select(User.is_bot).where(User.id == user_id)))
         if row.open_to == ("people" if bot_account else "bots"):
             raise EventRefused("closed_to_bots" if bot_account else "closed_to_people")
         taken = session.scalar(
