@@ -124,6 +124,8 @@ class SqlTableStore:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
+            # Raised (rare): the owner declared a bot since the session said otherwise.
+            check_accounts(connection, [SeatInfo(0, owner.id, bot_account=owner.is_bot)])
             made = create_table(connection, owner.id, game, players, options, pace, now)
             self._announce(batch, made, SEATED, users=[owner.id])
             return made
