@@ -4,7 +4,10 @@ entrants a moment later: a host watching for the table in that moment filled it 
 table started with the host and the bot, and their game stood for the entrants' (seen in two
 tries of eight); or started it, and the game of an unrated event was rated. The entrants are
 now seated in the write that makes the table, and the director starts it before anything else
-is asked of it."""
+is asked of it.
+
+And bots the host enters at once: each was numbered ("random 2") by the entrants read before its
+write, and several took one name; now under the event's lock."""
 
 from __future__ import annotations
 
@@ -75,3 +78,24 @@ async def test_an_event_s_host_cannot_take_a_board_before_its_entrants_sit(
             assert [seat["name"] for seat in seats] == names, seats
             assert all(seat["kind"] == "human" for seat in seats), seats
             assert table["rated"] is False
+
+
+async def test_bots_entered_at_once_each_have_a_name_of_their_own(shared: Server) -> None:
+    api = shared
+    async with client(api) as host:
+        await _signed_up(host)
+        made = await host.post("/api/tournaments", json={"game": "versus", "rounds": 1})
+        event_id = made.json()["id"]
+        entered = await asyncio.gather(
+            *(
+                host.post(f"/api/tournaments/{event_id}/bots", json={"bot": "random"})
+                for _ in range(6)
+            )
+        )
+        assert all(answer.status_code == 200 for answer in entered)
+        names = [
+            e["name"]
+            for e in (await host.get(f"/api/tournaments/{event_id}")).json()["entrant_list"]
+        ]
+        # Before: each numbered by the entrants read before the write ("random 2" twice).
+        assert sorted(names) == ["random", *(f"random {n}" for n in range(2, 7))], names

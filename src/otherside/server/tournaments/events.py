@@ -171,10 +171,9 @@ def _check_open(row: Tournament) -> None:
         raise EventRefused("event_started")
 
 
-def _count(session: Session, event_id: str) -> int:
-    return int(
-        session.scalar(select(func.count()).where(TournamentEntrant.tournament_id == event_id)) or 0
-    )
+def _count(session: Session, event_id: str, *where: Any) -> int:
+    entrants = select(func.count()).where(TournamentEntrant.tournament_id == event_id, *where)
+    return int(session.scalar(entrants) or 0)
 
 
 def add_entrant(
@@ -186,8 +185,9 @@ def add_entrant(
     bot: str | None = None,
     host_id: int | None = None,
 ) -> None:
-    """Enter an account (``user_id``) or, for the host ``host_id``, a built-in bot; refused
-    when the event has started, is full or closed to them, or the account is in already.
+    """Enter an account (``user_id``) or, for the host ``host_id``, a built-in bot (named
+    ``name``, numbered from the second of its kind: ``greedy 2``); refused when the event has
+    started, is full or closed to them, or the account is in already.
 
     Whether the account is a program's is read from its row, locked: a declaration that it is
     a bot (:mod:`otherside.server.http.bot_account`, which locks it too) comes wholly before
@@ -209,6 +209,9 @@ def add_entrant(
             raise EventRefused("not_host", host=host.name if host else "")
         if row.open_to == "people":
             raise EventRefused("closed_to_bots")
+        # Numbered under the event's lock: read before it, bots entered at once took one name.
+        same = _count(session, event_id, TournamentEntrant.bot == bot)
+        name = name if not same else f"{name} {same + 1}"
     else:
         assert user_id is not None  # an account enters when no bot does
         lock_account(session, user_id)
