@@ -2,12 +2,15 @@
 cluster of the test's own (stopped and started again by it), over real sockets: the bot API's
 actions and event stream, an e-mail address and its confirmation, events, a bot declaration.
 
-Each must answer 503 with ``Retry-After`` in our words, and leave nothing half done once the
-database is back. Two did not: an action refused because it could not be saved (``server_error``,
-503) came without ``Retry-After``; and the event stream, opened with a session cookie (cached:
-no database read before the answer), answered 200 and was then cut mid-answer (a protocol
-error to the client, a traceback in the log). The stream now reads what it needs before its
-status goes out, and ends (rather than breaks) if the database goes once it has begun.
+Each must answer 503 with ``Retry-After`` in our words (a websocket: close 1013, "try again
+later"), and leave nothing half done once the database is back. Three did not: an action
+refused because it could not be saved (``server_error``, 503) came without ``Retry-After``; the
+event stream, opened with a session cookie (cached: no database read before the answer),
+answered 200 and was then cut mid-answer (a protocol error to the client, a traceback in the
+log); and a table websocket opened with an API token was dropped without a close frame (its
+token's read failed outside the socket's handling of an outage). The stream now reads what it
+needs before its status goes out, and ends (rather than breaks) if the database goes once it
+has begun; the socket's token read is handled as its table's is.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from tests.security.outside import bearer, client, fresh
 from tests.security.test_mail_flood import smtp_envelopes
+from tests.security.test_tokens import open_with_token
 from tests.server.private_postgres import private_postgres
 
 pytestmark = pytest.mark.postgres
@@ -81,6 +86,12 @@ async def test_the_newest_routes_answer_503_in_an_outage_and_change_nothing(serv
                 async with ada.stream("GET", "/api/stream/events", headers=headers) as stream:
                     await stream.aread()
                     _unavailable(stream, f"stream {bool(headers)}")
+            # A program's table websocket: closed "try again later" (1013), in our words.
+            socket = await open_with_token(api, table["id"], token["Authorization"][7:])
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(socket.recv(), 30)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            assert not any(words in closed.value.rcvd.reason.lower() for words in DRIVER_WORDS)
             cluster.start()
 
             deadline = time.monotonic() + 30
