@@ -171,6 +171,15 @@ def _check_open(row: Tournament) -> None:
         raise EventRefused("event_started")
 
 
+BOT_EVENTS_PER_HOST = 2  # events of built-in bots only one host runs at once
+# An event none of whose entrants is an account: built-in bots only.
+_BOTS_ONLY = ~(
+    select(TournamentEntrant.number)
+    .where(TournamentEntrant.tournament_id == Tournament.id, TournamentEntrant.user_id.is_not(None))
+    .exists()
+)
+
+
 def _count(session: Session, event_id: str, *where: Any) -> int:
     entrants = select(func.count()).where(TournamentEntrant.tournament_id == event_id, *where)
     return int(session.scalar(entrants) or 0)
@@ -268,7 +277,13 @@ def start_event(
     now: datetime,
 ) -> None:
     """Start an open event: its entrants seeded (``seeds``: their numbers in order, as the
-    caller read them; any change since is refused), ``rounds`` set; round 1 is paired next."""
+    caller read them; any change since is refused), ``rounds`` set; round 1 is paired next.
+
+    An event of built-in bots only is a host's games of bots only, as the lobby's are
+    (limited there to a few at once): a host runs at most :data:`BOT_EVENTS_PER_HOST` of them
+    at once. (Else one account started one event of 64 bots after another, each up to 32
+    games at once, without end: only events not yet started counted.) The host's row is locked
+    after the event's, in the order an entry locks them, so that two starts count in turn."""
     row = _locked(session, event_id)
     if row.host_id != host_id:
         host = session.get(User, row.host_id)
@@ -282,6 +297,15 @@ def start_event(
     }
     if len(entrants) < least:
         raise EventRefused("too_few_entrants", least=least)
+    if all(e.user_id is None for e in entrants.values()):
+        lock_account(session, host_id)
+        running = session.scalar(
+            select(func.count()).where(
+                Tournament.host_id == host_id, Tournament.status == "playing", _BOTS_ONLY
+            )
+        )
+        if (running or 0) >= BOT_EVENTS_PER_HOST:
+            raise EventRefused("too_many_bot_events", most=BOT_EVENTS_PER_HOST)
     if sorted(entrants) != sorted(seeds):
         raise EventRefused("event_started")  # entrants came or went meanwhile: ask again
     for place, number in enumerate(seeds):
