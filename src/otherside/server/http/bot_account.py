@@ -80,8 +80,8 @@ async def become_bot(
     cluster = hub.cluster
 
     def declare(session: Session) -> str:
-        # The row locked first: an entry into an event at once (which locks it too) comes
-        # wholly before, and is found, or after, and sees a bot.
+        # The row locked first: an entry into an event or a seat written at once (which lock
+        # it too) comes wholly before, and is found, or after, and sees a bot.
         lock_account(session, user.id)
         row = session.get(User, user.id)
         if row is None or row.is_bot:
