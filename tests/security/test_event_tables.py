@@ -4,14 +4,22 @@ entrants a moment later: a host watching for the table in that moment filled it 
 table started with the host and the bot, and their game stood for the entrants' (seen in two
 tries of eight); or started it, and the game of an unrated event was rated. The entrants are
 now seated in the write that makes the table, and the director starts it before anything else
-is asked of it."""
+is asked of it.
+
+And bots the host enters at once: each was numbered ("random 2") by the entrants read before its
+write, and several took one name; now under the event's lock. And events of built-in bots only:
+the lobby lets an account run two games of bots only at once, but a host started one event of
+bots after another (only events not yet started counted), each up to 32 games at once, without
+end; a host now runs at most a few at once."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 
+from otherside.server.tournaments.events import BOT_EVENTS_PER_HOST
 from tests.security.outside import (
     client,
     fresh,
@@ -75,3 +83,48 @@ async def test_an_event_s_host_cannot_take_a_board_before_its_entrants_sit(
             assert [seat["name"] for seat in seats] == names, seats
             assert all(seat["kind"] == "human" for seat in seats), seats
             assert table["rated"] is False
+
+
+async def test_bots_entered_at_once_each_have_a_name_of_their_own(shared: Server) -> None:
+    api = shared
+    async with client(api) as host:
+        await _signed_up(host)
+        made = await host.post("/api/tournaments", json={"game": "versus", "rounds": 1})
+        event_id = made.json()["id"]
+        entered = await asyncio.gather(
+            *(
+                host.post(f"/api/tournaments/{event_id}/bots", json={"bot": "random"})
+                for _ in range(6)
+            )
+        )
+        assert all(answer.status_code == 200 for answer in entered)
+        names = [
+            e["name"]
+            for e in (await host.get(f"/api/tournaments/{event_id}")).json()["entrant_list"]
+        ]
+        # Before: each numbered by the entrants read before the write ("random 2" twice).
+        assert sorted(names) == ["random", *(f"random {n}" for n in range(2, 7))], names
+
+
+async def test_a_host_runs_only_a_few_events_of_built_in_bots_at_once(serve: Any) -> None:
+    api = serve()  # no bot workers: the bots never move, and every game stays in play
+    async with client(api) as host:
+        await _signed_up(host)
+        bots_only = {"game": "versus", "rounds": 1, "open_to": "bots", "max_entrants": 64}
+        started = []
+        for _ in range(BOT_EVENTS_PER_HOST + 1):
+            event_id = (await host.post("/api/tournaments", json=bots_only)).json()["id"]
+            for _ in range(4):
+                await host.post(f"/api/tournaments/{event_id}/bots", json={"bot": "random"})
+            started.append(await host.post(f"/api/tournaments/{event_id}/start"))
+        # Before: every one started, two games of bots each, and as many more as asked for.
+        assert [answer.status_code for answer in started[:-1]] == [200] * BOT_EVENTS_PER_HOST
+        refused = started[-1].json()
+        assert started[-1].status_code == 429 and refused["code"] == "too_many_bot_events"
+        assert refused["params"] == {"most": BOT_EVENTS_PER_HOST}
+        # An event where a person plays is no game of bots only.
+        with_people = {**bots_only, "open_to": "both"}
+        event_id = (await host.post("/api/tournaments", json=with_people)).json()["id"]
+        assert (await host.post(f"/api/tournaments/{event_id}/join")).is_success
+        await host.post(f"/api/tournaments/{event_id}/bots", json={"bot": "random"})
+        assert (await host.post(f"/api/tournaments/{event_id}/start")).status_code == 200

@@ -74,9 +74,10 @@ async def test_an_idle_stream_reads_nothing_and_wakes_when_its_account_sits_down
             lambda: token_still_valid(state, token["token"]),
             "en",
         )
+        # The stream opens (its token checked, its tables read once, before the answer's
+        # status) and waits: the first keep-alive comes when the clock has moved on.
+        assert await feed.open()
         lines = feed.lines()
-        # The stream opens (its token checked, its tables read once) and waits: the first
-        # keep-alive comes when the clock has moved on.
         assert await keep_alive(lines, clock) == b"\n"
         opened = len(reads)
         assert opened >= 2  # the token, the tables

@@ -18,5 +18,5 @@ Concern → module:
 - an account's language (for its mail) → :mod:`.languages`; its settings (confirm moves) →
   :mod:`.settings`
 - an e-mail address confirmed by a link mailed to it before any other mail goes there, where
-  an account's mail goes → :mod:`.email_links`
+  an account's mail goes, a plain address and the mailbox it reaches → :mod:`.email_links`
 """

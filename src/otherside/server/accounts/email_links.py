@@ -6,10 +6,17 @@ A link is a random token of 256 bits. The database keeps only its SHA-256 (as fo
 :mod:`.tokens`), the address it confirms and when it expires (:data:`LINK_LIFETIME` after it was
 made, on the server's clock). An account has one pending link at most: a new address or a new
 link replaces the row, so every older link is unknown from then on. A link works once.
+
+An address is a plain one (:data:`ADDRESS`), and the limit on the mail that goes to one counts
+its mailbox (:func:`mailbox`): mail software reads a comment (``v(1)@x.org``), quotes
+(``"v"@x.org``) or a comma (``a,v@x.org``) as the same recipient or as several, and most
+providers deliver ``v+1@x.org`` to ``v@x.org``; each of those, counted apart, let strangers mail
+one victim without end.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,6 +31,11 @@ from otherside.server.store.models import EmailLink, User
 from otherside.server.store.queries import lock_account
 
 LINK_LIFETIME = timedelta(hours=24)
+# RFC 5321's dot-atom before the "@" (letters of any script, digits and its symbols), a domain of
+# labels after it, nothing else: no comment, quote, bracket, comma or space.
+_ATOM = r"[\w!#$%&'*+/=?^`{|}~-]+"
+ADDRESS = re.compile(rf"(?={_ATOM}(?:\.{_ATOM})*@)[^@]{{1,64}}@(?:[\w-]+\.)+[\w-]{{2,}}")
+GMAIL = ("gmail.com", "googlemail.com")  # where dots before the "@" make no other mailbox
 TOKEN_CHARS = 100  # longer than any token made (43): anything longer is refused unread
 
 # What each refusal says (the catalogs' messages), by its stable code.
@@ -38,6 +50,33 @@ LINK_WORDS = {
     "email_confirmed": N_("your e-mail address is confirmed already"),
     "no_mail": N_("this server sends no e-mail"),
 }
+
+
+def plain_address(text: str) -> str | None:
+    """``text`` as an address mail may go to (spaces around it dropped), or ``None`` if it is
+    none or another form than a plain ``name@domain.tld``.
+
+    >>> plain_address(" ada@example.org "), plain_address("ada.l+chess@ex-ample.co.uk")
+    ('ada@example.org', 'ada.l+chess@ex-ample.co.uk')
+    >>> [plain_address(t) for t in ("v(1)@x.org", '"v"@x.org', "a,v@x.org", "v@x.org.", "@x.org")]
+    [None, None, None, None, None]
+    """
+    address = text.strip()
+    return address if ADDRESS.fullmatch(address) else None
+
+
+def mailbox(address: str) -> str:
+    """The mailbox ``address`` reaches, as the limit on mail to one address counts it: in lower
+    case, without a ``+tag``, and at Gmail without the dots it ignores.
+
+    >>> mailbox("Ada.L+chess@GoogleMail.com"), mailbox("ada.l+x@Example.org")
+    ('adal@gmail.com', 'ada.l@example.org')
+    """
+    local, _, domain = address.lower().rpartition("@")
+    local = local.split("+", 1)[0] or local
+    if domain in GMAIL:
+        local, domain = local.replace(".", ""), GMAIL[0]
+    return f"{local}@{domain}"
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,6 @@ from otherside.server.store.models import AuthSession, User
 COOKIE = "otherside_session"
 SESSION_DAYS = 30
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{2,24}$")
-EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]{2,}$")
 PASSWORD_MIN = 6
 
 

@@ -27,6 +27,7 @@ from otherside.server.accounts.sessions import UserInfo, require_user
 from otherside.server.http.deps import DatabaseDep, HubDep
 from otherside.server.http.errors import Told
 from otherside.server.store.models import GameTable, Seat, Tournament, TournamentEntrant, User
+from otherside.server.store.queries import lock_account
 
 router = APIRouter(prefix="/api")
 ACCOUNTS_CHANGED = "accounts_changed"
@@ -79,6 +80,9 @@ async def become_bot(
     cluster = hub.cluster
 
     def declare(session: Session) -> str:
+        # The row locked first: an entry into an event or a seat written at once (which lock
+        # it too) comes wholly before, and is found, or after, and sees a bot.
+        lock_account(session, user.id)
         row = session.get(User, user.id)
         if row is None or row.is_bot:
             return "same"

@@ -22,10 +22,12 @@ from otherside.server.accounts.email_links import (
     NewLink,
     address_of,
     confirm,
+    mailbox,
+    plain_address,
     renew_link,
     set_address,
 )
-from otherside.server.accounts.sessions import EMAIL_PATTERN, UserInfo, current_user
+from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.http.deps import ClockDep, DatabaseDep, PostDep, ThrottlesDep
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import reader_language
@@ -66,7 +68,7 @@ class ConfirmedOut(BaseModel):
 
 
 def check_email(address: str) -> str:
-    """A plausible e-mail address, or ``ValueError`` saying what is wrong.
+    """A plain e-mail address (:func:`plain_address`), or ``ValueError`` saying what is wrong.
 
     >>> check_email(" ada@example.org ")
     'ada@example.org'
@@ -75,10 +77,10 @@ def check_email(address: str) -> str:
     ...
     ValueError: 'ada@' is not an e-mail address (name@domain.tld)
     """
-    address = address.strip()
-    if not EMAIL_PATTERN.match(address):
-        raise ValueError(f"{address!r} is not an e-mail address (name@domain.tld)")
-    return address
+    plain = plain_address(address)
+    if plain is None:
+        raise ValueError(f"{address.strip()!r} is not an e-mail address (name@domain.tld)")
+    return plain
 
 
 def refused(error: LinkRefused) -> Told:
@@ -93,12 +95,12 @@ def _signed_in(user: UserInfo | None) -> UserInfo:
 
 
 async def _count_mail(throttles: ThrottlesDep, user_id: int, email: str) -> None:
-    """Count one confirmation mail for the account and for its recipient, or ``TooMany``
-    (429, nothing changed)."""
+    """Count one confirmation mail for the account and for its recipient's mailbox, or
+    ``TooMany`` (429, nothing changed)."""
     await throttles.limiter.reserve_all(
         [
             (throttles.email_links_account, str(user_id)),
-            (throttles.email_links_address, email.lower()),
+            (throttles.email_links_address, mailbox(email)),
         ]
     )
 

@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 
 from otherside.i18n import N_, say
 from otherside.server.accounts.limiter import TOO_MANY, TooMany, span
+from otherside.server.http.outage import RETRY_AFTER_SECONDS
 from otherside.server.http.reader import reader_language
 from otherside.server.tables.errors import Refused
 
@@ -49,7 +50,11 @@ def _answer(
 async def refused_response(request: Request, exc: Exception) -> JSONResponse:
     """The answer to a request a table refused (registered for :class:`Refused`)."""
     assert isinstance(exc, Refused)  # registered for Refused only
-    return _answer(exc.status, exc.code, exc.words(reader_language(request)), exc.params)
+    # A 503 (``server_error``: the move could not be saved, the database out of reach) says
+    # when to try again, as every other answer of an outage does.
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if exc.status == 503 else None
+    words = exc.words(reader_language(request))
+    return _answer(exc.status, exc.code, words, exc.params, headers)
 
 
 async def told_response(request: Request, exc: Exception) -> JSONResponse:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
@@ -42,6 +43,7 @@ import orjson
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.background import BackgroundTask
 
 from otherside.server.accounts.sessions import (
     BEARER_SCOPE_KEY,
@@ -64,6 +66,7 @@ from otherside.server.live.nudges import (
     token_credential,
 )
 from otherside.server.store.db import Database
+from otherside.server.store.outage import OUTAGE_ERRORS, short
 from otherside.server.store.queries import open_table_ids_of
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import Resign
@@ -72,6 +75,7 @@ from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 
 router = APIRouter(prefix="/api")
+log = logging.getLogger("otherside.server")
 Me = Annotated[UserInfo, Depends(require_user)]
 # Under the 5 s a read waits by default in common HTTP clients (httpx): an idle stream stays open.
 KEEP_ALIVE_SECONDS = 4.0
@@ -225,13 +229,33 @@ class Feed:
             await getter
         return KEEP_ALIVE
 
-    async def lines(self) -> AsyncIterator[bytes]:
-        """The stream's lines (see the module)."""
-        self.nudges.add(self)
+    async def open(self) -> bool:
+        """Check the credential and watch the account's tables, before the answer's status
+        goes out: whether it still signs the account in. A database out of reach raises here
+        (answered 503 with ``Retry-After``, :mod:`.outage`); once the stream has begun, it
+        ends the stream (:meth:`lines`), and the client opens another."""
+        self.nudges.add(self)  # first: nothing that concerns the stream from now on is missed
         try:
-            if not await self.still_signed_in():
-                return
-            await self.look()
+            if await self.still_signed_in():
+                await self.look()
+                return True
+        except BaseException:
+            self.close()
+            raise
+        self.close()
+        return False
+
+    def close(self) -> None:
+        """Stop being nudged and let go of every table (again: nothing)."""
+        self.nudges.discard(self)
+        watched, self.watched = self.watched, {}
+        for live, watch in watched.values():
+            with contextlib.suppress(Exception):
+                self.hub.detach(live, watch)
+
+    async def lines(self) -> AsyncIterator[bytes]:
+        """The stream's lines once :meth:`open` (see the module)."""
+        try:
             while True:
                 item = await self._next()
                 if item is None:
@@ -249,11 +273,12 @@ class Feed:
                     yield orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS) + b"\n"
                     if item["type"] == "tableEnd":
                         self._let_go(str(item["table"]["id"]))
+        except OUTAGE_ERRORS as exc:
+            # Ended, not cut: a chunked answer cut short is a protocol error to the client
+            # (and a traceback in the log); an ended one is reopened, as after a restart.
+            log.warning("event stream ended: database unavailable (%s)", short(exc))
         finally:
-            self.nudges.discard(self)
-            for live, watch in self.watched.values():
-                with contextlib.suppress(Exception):
-                    self.hub.detach(live, watch)
+            self.close()
 
 
 def opened_with(request: Request) -> tuple[str, Callable[[], Awaitable[bool]]]:
@@ -292,7 +317,13 @@ async def stream_events(request: Request, hub: HubDep, user: Me) -> StreamingRes
         still_signed_in,
         reader_language(request),
     )
-    return StreamingResponse(feed.lines(), media_type="application/x-ndjson")
+    if not await feed.open():
+        return StreamingResponse(iter(()), media_type="application/x-ndjson")
+    # ``close`` after the answer too: a client gone before the first line never runs
+    # ``lines`` (nor its ``finally``).
+    return StreamingResponse(
+        feed.lines(), media_type="application/x-ndjson", background=BackgroundTask(feed.close)
+    )
 
 
 class ActBody(BaseModel):

@@ -273,11 +273,7 @@ async def join(event_id: str, db: DatabaseDep, clock: ClockDep, user: Me) -> Eve
     async def work() -> None:
         _person(user)
         now = clock.now()
-        await db.run(
-            lambda s: events.add_entrant(
-                s, event_id, user.name, now, user_id=user.id, bot_account=user.is_bot
-            )
-        )
+        await db.run(lambda s: events.add_entrant(s, event_id, user.name, now, user_id=user.id))
 
     await _told(work)
     return await _event(db, event_id)
@@ -308,11 +304,9 @@ async def add_bot(
             spec = get_adapter(found.settings.game).check_bot(body.bot, limits.bot_think_cap)
         except ValueError as exc:
             raise EventRefused("bad_bot", **setup_refusals.problem(exc)) from exc
-        same = sum(e.bot == spec for e in found.entrants)
-        name = spec if not same else f"{spec} {same + 1}"
         now = clock.now()
         await db.run(
-            lambda s: events.add_entrant(s, event_id, name, now, bot=spec, host_id=user.id)
+            lambda s: events.add_entrant(s, event_id, spec, now, bot=spec, host_id=user.id)
         )
 
     await _told(work)

@@ -99,7 +99,11 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     address = socket.client.host if socket.client else "unknown"
     token = state.sessions.token(cookie)
     digest = None if token is None else session_digest(token)
-    signer = await socket_signer(socket)
+    try:
+        signer = await socket_signer(socket)
+    except OUTAGE_ERRORS as exc:  # a program's token could not be read
+        await _try_later(socket, table_id, exc)
+        return
     if signer is None:
         return
     try:
@@ -107,6 +111,12 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
             await _watch(socket, table_id, signer, hub, admission.message_rate())
     except OverCap as over:
         await socket.close(over.code, close_reason(language, over.template, **over.params))
+
+
+async def _try_later(socket: WebSocket, table_id: str, exc: Exception) -> None:
+    """The database is away: say "try again later" with a close frame, in our words."""
+    log.warning("table socket %s: database unavailable (%s)", table_id, short(exc))
+    await socket.close(CLOSE_TRY_LATER, close_reason(_language(socket), BUSY))
 
 
 async def _watch(
@@ -121,9 +131,7 @@ async def _watch(
         await socket.close(CLOSE_NOT_FOUND, fit(reason))
         return
     except OUTAGE_ERRORS as exc:
-        # The database is away: say "try again later" with a close frame, in our words.
-        log.warning("table socket %s: database unavailable (%s)", table_id, short(exc))
-        await socket.close(CLOSE_TRY_LATER, close_reason(_language(socket), BUSY))
+        await _try_later(socket, table_id, exc)
         return
     sender = asyncio.create_task(conn.pump())
     try:

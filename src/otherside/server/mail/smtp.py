@@ -83,7 +83,8 @@ class Mailer:
                 smtp.starttls(context=context)
             if config.user:
                 smtp.login(config.user, config.password or "")
-            smtp.send_message(message)
+            # To ``to`` alone, whatever else mail software might read in its header.
+            smtp.send_message(message, to_addrs=[to])
 
     async def send(self, to: str, subject: str, body: str) -> bool:
         """Send in a worker thread; ``False`` (and a log line) if it failed."""

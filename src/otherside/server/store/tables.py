@@ -44,6 +44,7 @@ from otherside.server.store.records import (
 from otherside.server.store.takebacks import add_answer, add_request, add_takeback
 from otherside.server.store.writer import Batch, Writer
 from otherside.server.store.writes import (
+    check_accounts,
     check_seats,
     create_table,
     save_chat,
@@ -123,6 +124,8 @@ class SqlTableStore:
                 # Answered, not raised: a work that raises sends its whole batch to be
                 # written again one by one, and a refusal is no failure of the others.
                 return None
+            # Raised (rare): the owner declared a bot since the session said otherwise.
+            check_accounts(connection, [SeatInfo(0, owner.id, bot_account=owner.is_bot)])
             made = create_table(connection, owner.id, game, players, options, pace, now)
             self._announce(batch, made, SEATED, users=[owner.id])
             return made
@@ -156,6 +159,7 @@ class SqlTableStore:
     ) -> None:
         def write(batch: Batch) -> None:
             check_seats(batch.connection, known.id, "waiting", known.seats)
+            check_accounts(batch.connection, seats)
             save_seats(batch.connection, known.id, seats, now)
             if host is not None:
                 save_host(batch.connection, known.id, host)

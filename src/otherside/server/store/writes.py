@@ -19,7 +19,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
-from otherside.server.store.models import ChatLine, GameTable, Seat
+from otherside.server.store.models import ChatLine, GameTable, Seat, User
 from otherside.server.store.play_rows import CLOCK, clock_rows
 from otherside.server.store.records import SeatInfo, StaleWrite, Timing
 from otherside.server.tables.pace import Pace
@@ -126,6 +126,30 @@ def check_seats(db: Writable, table_id: str, status: str, seats: tuple[SeatInfo,
     seen = [(s.seat, s.user_id, s.bot) for s in seats]
     if found != status or [tuple(row) for row in rows] != seen:
         raise StaleWrite(f"table {table_id} changed in another process")
+
+
+# Shared locks: two writes seating one account never wait on each other; a declaration that the
+# account is a bot (``POST /api/account/bot``, which locks the row for update) waits for them.
+_BOT_FLAGS = (
+    select(User.id, User.is_bot)
+    .where(User.id.in_(bindparam("u_ids", expanding=True)))
+    .order_by(User.id)
+    .with_for_update(read=True)
+)
+
+
+def check_accounts(db: Writable, seats: Sequence[SeatInfo]) -> None:
+    """Lock the rows of the accounts that ``seats`` sit down (shared, until the transaction
+    ends), and raise :class:`StaleWrite` unless each is still a program's or a person's as the
+    seat says: the account may have been declared a bot since the flag the decision read was
+    cached (and a declaration at the same moment, which finds the seat once this commits,
+    waits for it)."""
+    said = {s.user_id: s.bot_account for s in seats if s.user_id is not None}
+    if not said:
+        return
+    rows = _connection(db).execute(_BOT_FLAGS, {"u_ids": sorted(said)}).all()
+    if any(bool(is_bot) != said[user_id] for user_id, is_bot in rows):
+        raise StaleWrite("an account seated was declared a bot meanwhile")
 
 
 def save_seats(db: Writable, table_id: str, seats: Sequence[SeatInfo], now: datetime) -> None:

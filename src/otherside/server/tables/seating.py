@@ -49,6 +49,8 @@ async def create(
         table_id = await store.create(user, game, players, clean, chosen, now, most_waiting=most)
     except LimitReached as exc:
         raise Refused("too_many_tables", most=most) from exc
+    except StaleWrite as exc:  # the account was declared a bot meanwhile: ask again
+        raise Refused("changed_meanwhile") from exc
     # Nobody else knows the new table yet: it is taken into memory as written, not read back.
     made = seat_rules.created(table_id, user, game, players, clean, chosen, now)
     info = (await hub.live(table_id, known=made)).info

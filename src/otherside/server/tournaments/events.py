@@ -171,10 +171,18 @@ def _check_open(row: Tournament) -> None:
         raise EventRefused("event_started")
 
 
-def _count(session: Session, event_id: str) -> int:
-    return int(
-        session.scalar(select(func.count()).where(TournamentEntrant.tournament_id == event_id)) or 0
-    )
+BOT_EVENTS_PER_HOST = 2  # events of built-in bots only one host runs at once
+# An event none of whose entrants is an account: built-in bots only.
+_BOTS_ONLY = ~(
+    select(TournamentEntrant.number)
+    .where(TournamentEntrant.tournament_id == Tournament.id, TournamentEntrant.user_id.is_not(None))
+    .exists()
+)
+
+
+def _count(session: Session, event_id: str, *where: Any) -> int:
+    entrants = select(func.count()).where(TournamentEntrant.tournament_id == event_id, *where)
+    return int(session.scalar(entrants) or 0)
 
 
 def add_entrant(
@@ -185,11 +193,17 @@ def add_entrant(
     user_id: int | None = None,
     bot: str | None = None,
     host_id: int | None = None,
-    bot_account: bool = False,
 ) -> None:
-    """Enter an account (``user_id``; a program's when ``bot_account``) or, for the host
-    ``host_id``, a built-in bot; refused when the event has started, is full or closed to
-    them, or the account is in already.
+    """Enter an account (``user_id``) or, for the host ``host_id``, a built-in bot (named
+    ``name``, numbered from the second of its kind: ``greedy 2``); refused when the event has
+    started, is full or closed to them, or the account is in already.
+
+    Whether the account is a program's is read from its row, locked: a declaration that it is
+    a bot (:mod:`otherside.server.http.bot_account`, which locks it too) comes wholly before
+    the entry, which then sees it, or after, and then finds the account entered. (The flag
+    the request was signed in with may be a cached one from before; and read unlocked, a
+    declaration and an entry at once each missed the other, and a program entered an event
+    for people only.)
 
     Who an event is open to (``people``, ``bots`` or ``both``) is the rule a table's host
     sets with its ``bot_accounts`` option, made for the event: a bot account enters an event
@@ -204,7 +218,13 @@ def add_entrant(
             raise EventRefused("not_host", host=host.name if host else "")
         if row.open_to == "people":
             raise EventRefused("closed_to_bots")
+        # Numbered under the event's lock: read before it, bots entered at once took one name.
+        same = _count(session, event_id, TournamentEntrant.bot == bot)
+        name = name if not same else f"{name} {same + 1}"
     else:
+        assert user_id is not None  # an account enters when no bot does
+        lock_account(session, user_id)
+        bot_account = bool(session.scalar(select(User.is_bot).where(User.id == user_id)))
         if row.open_to == ("people" if bot_account else "bots"):
             raise EventRefused("closed_to_bots" if bot_account else "closed_to_people")
         taken = session.scalar(
@@ -257,7 +277,13 @@ def start_event(
     now: datetime,
 ) -> None:
     """Start an open event: its entrants seeded (``seeds``: their numbers in order, as the
-    caller read them; any change since is refused), ``rounds`` set; round 1 is paired next."""
+    caller read them; any change since is refused), ``rounds`` set; round 1 is paired next.
+
+    An event of built-in bots only is a host's games of bots only, as the lobby's are
+    (limited there to a few at once): a host runs at most :data:`BOT_EVENTS_PER_HOST` of them
+    at once. (Else one account started one event of 64 bots after another, each up to 32
+    games at once, without end: only events not yet started counted.) The host's row is locked
+    after the event's, in the order an entry locks them, so that two starts count in turn."""
     row = _locked(session, event_id)
     if row.host_id != host_id:
         host = session.get(User, row.host_id)
@@ -271,6 +297,15 @@ def start_event(
     }
     if len(entrants) < least:
         raise EventRefused("too_few_entrants", least=least)
+    if all(e.user_id is None for e in entrants.values()):
+        lock_account(session, host_id)
+        running = session.scalar(
+            select(func.count()).where(
+                Tournament.host_id == host_id, Tournament.status == "playing", _BOTS_ONLY
+            )
+        )
+        if (running or 0) >= BOT_EVENTS_PER_HOST:
+            raise EventRefused("too_many_bot_events", most=BOT_EVENTS_PER_HOST)
     if sorted(entrants) != sorted(seeds):
         raise EventRefused("event_started")  # entrants came or went meanwhile: ask again
     for place, number in enumerate(seeds):

@@ -45,6 +45,10 @@ CODES: dict[str, tuple[int, str]] = {
         429,
         N_("you already host {most} events not yet started: start one first"),
     ),
+    "too_many_bot_events": (
+        429,
+        N_("you already run {most} events of built-in bots only: wait until one ends"),
+    ),
 }
 
 
