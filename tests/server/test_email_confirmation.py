@@ -226,6 +226,30 @@ async def test_confirmation_mails_are_limited_per_account_and_per_address(
         assert len(mailbox.messages) == 5
 
 
+async def test_confirmation_mails_to_one_address_are_limited_in_a_day_too(
+    database_url: str, mailbox: Mailbox
+) -> None:
+    clock = ManualClock()
+    limits = {"email_links_per_address": 2, "email_links_per_address_day": 3}
+    async with mailing(database_url, mailbox, clock, **limits) as app:
+        strangers = await registered(app, "S1", "S2", "S3", "S4")
+
+        async def give(player: Player) -> Any:
+            return await player.http.post("/api/me/email", json={"email": "v@example.org"})
+
+        assert [(await give(s)).status_code for s in strangers[:3]] == [200, 200, 429]
+        clock.advance(hours=1)  # the hour's count starts again, the day's does not
+        assert (await give(strangers[2])).status_code == 200
+        refused = await give(strangers[3])
+        assert refused.status_code == 429
+        assert "confirmation mails to this address in a day" in refused.json()["detail"]
+        assert 3600 < int(refused.headers["Retry-After"]) <= 86400
+        assert len(mailbox.messages) == 3 and await state(strangers[3]) == (None, False)
+        clock.advance(hours=23)
+        assert (await give(strangers[3])).status_code == 200
+        assert len(mailbox.messages) == 4
+
+
 async def test_the_confirmation_mail_is_in_the_account_language(
     database_url: str, mailbox: Mailbox
 ) -> None:

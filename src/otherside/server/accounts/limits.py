@@ -18,6 +18,7 @@ from otherside.i18n import N_
 from otherside.server.accounts.limiter import Limiter, Quota
 
 S = TypeVar("S")
+DAY_SECONDS = 86400.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class Limits:
         email_links_per_address: confirmation mails that may go to one e-mail address (from
             any accounts) per ``email_links_window``: nobody can flood a stranger's mailbox.
         email_links_window: seconds, for those.
+        email_links_per_address_day: confirmation mails that may go to one e-mail address in
+            a day, however the hours are spread (else a stranger's accounts could send it
+            ``email_links_per_address`` every hour, a hundred and twenty a day).
 
     A refused request gets HTTP 429 with ``Retry-After`` and changes nothing.
     """
@@ -86,6 +90,7 @@ class Limits:
     email_links_per_account: int = 3
     email_links_per_address: int = 5
     email_links_window: float = 3600.0
+    email_links_per_address_day: int = 10
 
 
 def parse_limits(items: list[str]) -> Limits:
@@ -189,4 +194,10 @@ class Throttles:
             limits.email_links_per_address,
             limits.email_links_window,
             N_("confirmation mails to this address"),
+        )
+        self.email_links_address_day = Quota(
+            "email-links-address-day",
+            limits.email_links_per_address_day,
+            DAY_SECONDS,
+            N_("confirmation mails to this address in a day"),
         )

@@ -101,6 +101,7 @@ async def _count_mail(throttles: ThrottlesDep, user_id: int, email: str) -> None
         [
             (throttles.email_links_account, str(user_id)),
             (throttles.email_links_address, mailbox(email)),
+            (throttles.email_links_address_day, mailbox(email)),
         ]
     )
 
