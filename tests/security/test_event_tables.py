@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from otherside.server.tournaments.events import BOT_EVENTS_PER_HOST
+from otherside.server.accounts.limits import Limits
 from tests.security.outside import (
     client,
     fresh,
@@ -29,6 +29,7 @@ from tests.server.processes import Server
 
 TRIES = 10
 PASSWORD = "secret-pw"
+MOST_BOT_EVENTS = Limits().all_bot_events_per_user  # the server's default
 
 
 async def _signed_up(http: httpx.AsyncClient) -> str:
@@ -112,16 +113,16 @@ async def test_a_host_runs_only_a_few_events_of_built_in_bots_at_once(serve: Any
         await _signed_up(host)
         bots_only = {"game": "versus", "rounds": 1, "open_to": "bots", "max_entrants": 64}
         started = []
-        for _ in range(BOT_EVENTS_PER_HOST + 1):
+        for _ in range(MOST_BOT_EVENTS + 1):
             event_id = (await host.post("/api/tournaments", json=bots_only)).json()["id"]
             for _ in range(4):
                 await host.post(f"/api/tournaments/{event_id}/bots", json={"bot": "random"})
             started.append(await host.post(f"/api/tournaments/{event_id}/start"))
         # Before: every one started, two games of bots each, and as many more as asked for.
-        assert [answer.status_code for answer in started[:-1]] == [200] * BOT_EVENTS_PER_HOST
+        assert [answer.status_code for answer in started[:-1]] == [200] * MOST_BOT_EVENTS
         refused = started[-1].json()
         assert started[-1].status_code == 429 and refused["code"] == "too_many_bot_events"
-        assert refused["params"] == {"most": BOT_EVENTS_PER_HOST}
+        assert refused["params"] == {"most": MOST_BOT_EVENTS}
         # An event where a person plays is no game of bots only.
         with_people = {**bots_only, "open_to": "both"}
         event_id = (await host.post("/api/tournaments", json=with_people)).json()["id"]

@@ -47,6 +47,8 @@ class Limits:
         bot_think_cap: seconds one bot decision may think; a host's ``think`` above it is
             refused, a worker past it (and a grace) is stopped and the bot plays a random move.
         all_bot_tables_per_user: games with no person seated one account may run at once.
+        all_bot_events_per_user: events of built-in bots only one account may run at once
+            (each may play many games at once).
         all_bot_moves: moves after which a game with no person seated ends, aborted.
         away_seconds: how long a player without a clock (a Recto Verso partner) must have been
             gone from the table before the others may play on with a bot in their seat.
@@ -82,6 +84,7 @@ class Limits:
     chat_lines_per_minute: int = 12
     bot_think_cap: float = 10.0
     all_bot_tables_per_user: int = 2
+    all_bot_events_per_user: int = 2
     all_bot_moves: int = 400
     away_seconds: float = 60.0
     token_requests_per_minute: int = 300

@@ -143,9 +143,9 @@ class Director:
         seeds = await self._seeding(event)
         least = sizes(event.settings.game, event.settings.group_size)[0]
         rounds = event.settings.rounds or round_count(len(seeds))
-        now = self.clock.now()
+        now, most = self.clock.now(), self.hub.services.limits.all_bot_events_per_user
         await self.db.run(
-            lambda s: events.start_event(s, event_id, host.id, seeds, rounds, least, now)
+            lambda s: events.start_event(s, event_id, host.id, seeds, rounds, least, now, most)
         )
         await self.advance(event_id)
 

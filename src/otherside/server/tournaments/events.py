@@ -171,7 +171,6 @@ def _check_open(row: Tournament) -> None:
         raise EventRefused("event_started")
 
 
-BOT_EVENTS_PER_HOST = 2  # events of built-in bots only one host runs at once
 # An event none of whose entrants is an account: built-in bots only.
 _BOTS_ONLY = ~(
     select(TournamentEntrant.number)
@@ -275,15 +274,17 @@ def start_event(
     rounds: int,
     least: int,
     now: datetime,
+    most_bot_events: int,
 ) -> None:
     """Start an open event: its entrants seeded (``seeds``: their numbers in order, as the
     caller read them; any change since is refused), ``rounds`` set; round 1 is paired next.
 
     An event of built-in bots only is a host's games of bots only, as the lobby's are
-    (limited there to a few at once): a host runs at most :data:`BOT_EVENTS_PER_HOST` of them
-    at once. (Else one account started one event of 64 bots after another, each up to 32
-    games at once, without end: only events not yet started counted.) The host's row is locked
-    after the event's, in the order an entry locks them, so that two starts count in turn."""
+    (limited there to a few at once): a host runs at most ``most_bot_events`` of them at once
+    (``Limits.all_bot_events_per_user``). (Else one account started one event of 64 bots after
+    another, each up to 32 games at once, without end: only events not yet started counted.)
+    The host's row is locked after the event's, in the order an entry locks them, so that two
+    starts count in turn."""
     row = _locked(session, event_id)
     if row.host_id != host_id:
         host = session.get(User, row.host_id)
@@ -304,8 +305,8 @@ def start_event(
                 Tournament.host_id == host_id, Tournament.status == "playing", _BOTS_ONLY
             )
         )
-        if (running or 0) >= BOT_EVENTS_PER_HOST:
-            raise EventRefused("too_many_bot_events", most=BOT_EVENTS_PER_HOST)
+        if (running or 0) >= most_bot_events:
+            raise EventRefused("too_many_bot_events", most=most_bot_events)
     if sorted(entrants) != sorted(seeds):
         raise EventRefused("event_started")  # entrants came or went meanwhile: ask again
     for place, number in enumerate(seeds):
