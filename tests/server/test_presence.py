@@ -7,6 +7,7 @@ saw it gone, not from when they came (:func:`otherside.server.cluster.presence.m
 from __future__ import annotations
 
 import pytest
+from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -14,7 +15,7 @@ from otherside.server.clock import ManualClock
 from otherside.server.cluster.peers import PostgresCluster
 from otherside.server.store.models import TablePresence
 from otherside.server.tournaments.absentees import HandOverAbsent
-from tests.server.conftest import Recorder, eventually, hub_of, people, running
+from tests.server.conftest import Player, Recorder, eventually, hub_of, people, running
 
 
 def _rows(session: Session, table: str, user: int) -> list[tuple[bool, object]]:
@@ -25,20 +26,26 @@ def _rows(session: Session, table: str, user: int) -> list[tuple[bool, object]]:
     return [(row.here, row.seen_at) for row in found]
 
 
+async def _partners(app: FastAPI) -> tuple[Player, Player, str]:
+    """Ada and Bob, and the Recto Verso table they started."""
+    ada, bob = await people(app, 2)
+    made = await ada.http.post(
+        "/api/tables",
+        json={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
+    )
+    table = str(made.json()["id"])
+    assert (await bob.http.post(f"/api/tables/{table}/join", json={})).status_code == 200
+    assert (await ada.http.post(f"/api/tables/{table}/start")).status_code == 200
+    return ada, bob, table
+
+
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_partner_connected_elsewhere_is_no_absentee_until_that_process_dies(
     database_url: str,
 ) -> None:
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:
-        ada, bob = await people(app, 2)
-        made = await ada.http.post(
-            "/api/tables",
-            json={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
-        )
-        table = made.json()["id"]
-        assert (await bob.http.post(f"/api/tables/{table}/join", json={})).status_code == 200
-        assert (await ada.http.post(f"/api/tables/{table}/start")).status_code == 200
+        ada, bob, table = await _partners(app)
         hub = hub_of(app)
         db = hub.db
         assert db is not None
@@ -87,14 +94,7 @@ async def test_the_table_shows_a_partner_connected_elsewhere_here_then_gone_sinc
     # message Ada gets; his going, there, reaches her page with the time he went, no move made.
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:
-        ada, bob = await people(app, 2)
-        made = await ada.http.post(
-            "/api/tables",
-            json={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
-        )
-        table = made.json()["id"]
-        assert (await bob.http.post(f"/api/tables/{table}/join", json={})).status_code == 200
-        assert (await ada.http.post(f"/api/tables/{table}/start")).status_code == 200
+        ada, bob, table = await _partners(app)
         hub = hub_of(app)
         db = hub.db
         assert db is not None
