@@ -22,7 +22,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,6 +37,8 @@ from otherside.server.http.feed import FeedWatch
 from otherside.server.store.db import sqlite_url
 from otherside.server.store.records import Timing
 from otherside.server.tables.errors import Refused
+from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from otherside.server.tables.takebacks import Takeback
 from tests.server.conftest import Player, hub_of, people, running, table_with
@@ -202,22 +204,48 @@ def _scalar(url: str, query: str, **params: Any) -> Any:
         engine.dispose()
 
 
-def _mover(players: list[Player], user_id: int | None) -> Player:
-    return next(p for p in players if p.user.id == user_id)
+@dataclass(frozen=True)
+class Duel:
+    """A started VERSUS table of two people, as the first process holds it: the seat that moves
+    first, its player, the other, and the board plies the first may play."""
+
+    table: str
+    live: LiveTable
+    seat: int
+    mover: Player
+    other: Player
+    plies: list[str]
+
+    async def new_line(self, hub: TableHub) -> None:
+        """Through ``hub``: the first move (``plies[0]``, played) taken back, and ``plies[1]``
+        played instead, at version 1 again."""
+        await hub.ask(self.table, Takeback(self.mover.user, 1, "ask", 0))
+        await hub.ask(self.table, Takeback(self.other.user, 1, "accept", 0))
+        await hub.ask(self.table, Play(self.mover.user, 0, self.plies[1], 1))
+
+
+async def _duel(app: FastAPI) -> Duel:
+    players = await people(app, 2)
+    table = await table_with(app, players, game="versus")
+    live = await hub_of(app).live(table)
+    assert live.state is not None
+    seat = live.info.to_move[0]
+    mover, other = (
+        next(p for p in players if p.user.id == live.info.seats[s].user_id)
+        for s in (seat, 1 - seat)
+    )
+    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
+    return Duel(table, live, seat, mover, other, plies)
 
 
 async def test_a_retry_through_a_process_that_had_not_heard_of_the_move_is_that_move(
     apps: tuple[FastAPI, FastAPI, str],
 ) -> None:
     first, second, url = apps
-    players = await people(first, 2)
-    table = await table_with(first, players, game="versus")
+    duel = await _duel(first)
+    table, mover, plies = duel.table, duel.mover, duel.plies
     here, there = hub_of(first), hub_of(second)
-    live, behind = await here.live(table), await there.live(table)
-    assert live.state is not None
-    seat = live.info.to_move[0]
-    mover = _mover(players, live.info.seats[seat].user_id)
-    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
+    behind = await there.live(table)
     assert await here.ask(table, Play(mover.user, 0, plies[0], 0)) is True
     # The answer was lost; the page reconnects to the second process, which has not heard of
     # the move yet (its commit finds the table moved on): it is the move played, not a refusal.
@@ -237,22 +265,14 @@ async def test_a_process_catching_up_after_a_takeback_and_a_new_move_shows_the_n
     apps: tuple[FastAPI, FastAPI, str],
 ) -> None:
     first, second, _url = apps
-    players = await people(first, 2)
-    table = await table_with(first, players, game="versus")
+    duel = await _duel(first)
+    table, live, mover, plies = duel.table, duel.live, duel.mover, duel.plies
     here, there = hub_of(first), hub_of(second)
-    live = await here.live(table)
-    assert live.state is not None
-    seat = live.info.to_move[0]
-    mover = _mover(players, live.info.seats[seat].user_id)
-    other = _mover(players, live.info.seats[1 - seat].user_id)
-    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
     await here.ask(table, Play(mover.user, 0, plies[0], 0))
     behind = await there.live(table)  # the second process holds the table at version 1
     assert behind.info.version == 1
     # Through the first: the move is taken back and another played, at version 1 again.
-    await here.ask(table, Takeback(mover.user, 1, "ask", 0))
-    await here.ask(table, Takeback(other.user, 1, "accept", 0))
-    await here.ask(table, Play(mover.user, 0, plies[1], 1))
+    await duel.new_line(here)
     assert live.info.version == 1 and live.info.takebacks == 1
     # The second catches up at the same version: the game is the new line, not the old one.
     await there.ask(table, Refresh())
@@ -268,14 +288,9 @@ async def test_a_process_catching_up_after_a_takeback_and_a_new_move_shows_the_n
 async def test_a_program_is_told_its_turn_again_when_a_takeback_brings_its_version_back(
     app: FastAPI,
 ) -> None:
-    players = await people(app, 2)
-    table = await table_with(app, players, game="versus")
+    duel = await _duel(app)
+    table, live, seat, mover, program = duel.table, duel.live, duel.seat, duel.mover, duel.other
     hub = hub_of(app)
-    live = await hub.live(table)
-    assert live.state is not None
-    seat = live.info.to_move[0]
-    mover = _mover(players, live.info.seats[seat].user_id)
-    program = _mover(players, live.info.seats[1 - seat].user_id)
     # The other player's stream watches the table as ``/api/stream/events`` does.
     events: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
     await hub.attach(table, FeedWatch(program.user, events, "en"))
@@ -288,13 +303,10 @@ async def test_a_program_is_told_its_turn_again_when_a_takeback_brings_its_versi
                 told.append(event)
         return told
 
-    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
-    await hub.ask(table, Play(mover.user, 0, plies[0], 0))
+    await hub.ask(table, Play(mover.user, 0, duel.plies[0], 0))
     (turn,) = turns()
     assert (turn["version"], turn["takebacks"]) == (1, 0)
-    await hub.ask(table, Takeback(mover.user, 1, "ask", 0))
-    await hub.ask(table, Takeback(program.user, 1, "accept", 0))
-    await hub.ask(table, Play(mover.user, 0, plies[1], 1))
+    await duel.new_line(hub)
     # Version 1 again, another position: the program's turn is told again, with the count it
     # sends back.
     (turn,) = turns()
@@ -308,22 +320,14 @@ async def test_a_process_behind_a_takeback_neither_writes_nor_follows_a_move_on_
     apps: tuple[FastAPI, FastAPI, str],
 ) -> None:
     first, second, url = apps
-    players = await people(first, 2)
-    table = await table_with(first, players, game="versus")
+    duel = await _duel(first)
+    table, live, seat, other = duel.table, duel.live, duel.seat, duel.other
     here, there = hub_of(first), hub_of(second)
-    live = await here.live(table)
-    assert live.state is not None
-    seat = live.info.to_move[0]
-    mover = _mover(players, live.info.seats[seat].user_id)
-    other = _mover(players, live.info.seats[1 - seat].user_id)
-    plies = [str(a) for a in legal_actions_of(live.state, seat) if ">" in str(a)]
-    await here.ask(table, Play(mover.user, 0, plies[0], 0))
+    await here.ask(table, Play(duel.mover.user, 0, duel.plies[0], 0))
     behind = await there.live(table)  # at version 1 of the first line
     assert behind.state is not None
     old_line = behind.state
-    await here.ask(table, Takeback(mover.user, 1, "ask", 0))
-    await here.ask(table, Takeback(other.user, 1, "accept", 0))
-    await here.ask(table, Play(mover.user, 0, plies[1], 1))
+    await duel.new_line(here)
     # The second process has heard nothing: to it the table is still at version 1 of the
     # first line. A reply chosen there is not written after the other line's move (the
     # database's version is the same): refused, and the process catches up.
