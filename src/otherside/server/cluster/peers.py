@@ -47,6 +47,7 @@ from otherside.server.cluster.receipts import RECEIPT, Receipts
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
 from otherside.server.store.outage import log_failure
+from otherside.server.store.writer import NOTIFY
 
 log = logging.getLogger("otherside.server")
 CHANNEL = "otherside_tables"
@@ -150,13 +151,7 @@ class PostgresCluster:
     def announce(self, session: Session, table_id: str, kind: str, **data: Any) -> None:
         """Tell every other process, when ``session`` commits, that ``table_id`` changed."""
         payload = json.dumps(self.message(table_id, kind, **data))
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {
-                "channel": CHANNEL,
-                "payload": payload,
-            },
-        )
+        session.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     def message(self, table_id: str, kind: str, **data: Any) -> dict[str, Any]:
         """What :meth:`announce` tells the others (a writer's batch sends many in one
@@ -180,10 +175,7 @@ class PostgresCluster:
     async def _acknowledge(self, message: dict[str, Any]) -> None:
         receipt = json.dumps(self.message("", RECEIPT, ask=message["ask"]))
         await self.db.run(
-            lambda session: session.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": receipt},
-            )
+            lambda session: session.execute(NOTIFY, {"channel": CHANNEL, "payload": receipt})
         )
 
     async def _listen(self, listener: Listener) -> None:

@@ -37,7 +37,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
@@ -48,7 +48,7 @@ from otherside.server.cluster.liveness import HELD_HERE, NAMESPACE, LivenessLock
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, TablePresence
 from otherside.server.store.outage import log_failure
-from otherside.server.store.writer import payloads
+from otherside.server.store.writer import notify
 
 if TYPE_CHECKING:
     from otherside.server.tables.live import LiveTable
@@ -293,13 +293,8 @@ def mark_gone(session: Session, at: datetime, channel: str) -> int:
 def tell(session: Session, channel: str, node: str, tables: set[str]) -> None:
     """Announce on ``channel``, when ``session`` commits, that players came or went at
     ``tables`` through ``node`` (:data:`PRESENCE`, one announcement a table)."""
-    notes: list[dict[str, Any]] = [
-        {"table": table_id, "kind": PRESENCE, "node": node} for table_id in sorted(tables)
-    ]
-    for payload in payloads(notes):
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload}
-        )
+    notes = [{"table": table_id, "kind": PRESENCE, "node": node} for table_id in sorted(tables)]
+    notify(session, channel, notes)
 
 
 async def away_since(

@@ -46,6 +46,7 @@ T = TypeVar("T")
 log = logging.getLogger("otherside.server")
 MOST_WRITES = 500  # per transaction: a bound on how long one commit keeps its callers waiting
 NOTIFY_BYTES = 7900  # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")  # sent when the transaction commits
 
 
 @dataclass(frozen=True)
@@ -285,13 +286,8 @@ class Writer:
         return values
 
     def _announce(self, connection: Connection, notes: list[dict[str, Any]]) -> None:
-        if not notes or self.channel is None:
-            return
-        for payload in payloads(notes):
-            connection.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": self.channel, "payload": payload},
-            )
+        if self.channel is not None:
+            notify(connection, self.channel, notes)
 
     async def close(self) -> None:
         """Wait for the writes queued so far to be committed (or to fail)."""
@@ -307,6 +303,13 @@ def _settle(pending: Sequence[_Pending[Any]], outcomes: Sequence[_Outcome]) -> N
             item.future.set_exception(outcome.error)
         else:
             item.future.set_result(outcome.value)
+
+
+def notify(db: Connection | Session, channel: str, notes: list[dict[str, Any]]) -> None:
+    """Send ``notes`` on ``channel`` when ``db``'s transaction commits, in as few ``NOTIFY``s
+    as their size allows (:func:`payloads`); none for no notes."""
+    for payload in payloads(notes):
+        db.execute(NOTIFY, {"channel": channel, "payload": payload})
 
 
 def payloads(notes: list[dict[str, Any]]) -> list[str]:
