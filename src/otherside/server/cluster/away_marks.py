@@ -92,8 +92,8 @@ class AwayMarks:
         self.hub.background(self._read_on(live))
 
     async def read(self, table_id: str) -> Read:
-        """The others' presence at ``table_id``, read now for someone about to watch it here
-        (:meth:`watched` keeps it)."""
+        """The others' presence at ``table_id``, read now (numbered, and a failure logged):
+        for someone about to watch it here (:meth:`watched` keeps it), or again."""
         self._asked += 1
         asked, heard = self._asked, self.heard
         try:
@@ -117,20 +117,14 @@ class AwayMarks:
         try:
             while True:
                 self._again.discard(live)
-                self._asked += 1
-                asked = self._asked
-                try:
-                    seen = await self.hub.cluster.presence.elsewhere(live.id)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log_failure(log, UNREAD, live.id)
+                found = await self.read(live.id)
+                if found.seen is None:  # failed (logged)
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, LAST_BACKOFF)
                     if not live.watchers or self.hub.loaded(live.id) is not live:
                         return  # nobody to show it to: read when someone comes
                     continue
-                self._keep(live, asked, seen)
+                self._keep(live, found.asked, found.seen)
                 backoff = FIRST_BACKOFF
                 if live not in self._again:
                     return
