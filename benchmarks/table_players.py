@@ -28,6 +28,8 @@ from typing import Any
 import httpx
 import websockets
 
+from otherside.testing.servers import shared_tls
+
 SILENCE = 10.0  # seconds without a message on a socket before it is given up as dead
 FIRST_RETRY, LAST_RETRY = 0.5, 8.0  # the table page's reconnection backoff (web/js/table.js)
 KEEP_ALIVE = httpx.Limits(keepalive_expiry=3.0)
@@ -183,8 +185,8 @@ class Pair:
         async with (
             # A browser drops an idle connection before the server does (its keep-alive is 5 s),
             # rather than reuse one the server is closing.
-            httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE) as host,
-            httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE) as guest,
+            httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE, verify=shared_tls()) as host,
+            httpx.AsyncClient(timeout=30, limits=KEEP_ALIVE, verify=shared_tls()) as guest,
         ):
             players = (host,) if self.bot else (host, guest)
             for client in players:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import json
 import os
 import random
@@ -28,6 +29,7 @@ import resource
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,19 @@ KEEP_IDLE_SECONDS = 2.0
 than the server's keep-alive (5 s), so that it never sends a request on a connection the
 server is closing (on a loaded machine the two cross: "Server disconnected without sending a
 response")."""
+
+
+@functools.cache
+def shared_tls() -> ssl.SSLContext:
+    """One TLS context for every HTTP client a process makes (``httpx.AsyncClient(...,
+    verify=shared_tls())``, or its transport's): httpx otherwise loads the system's certificates
+    for each client or transport, some 45 ms of CPU each, though plain HTTP uses none. Many
+    clients made at once (a burst of requests "at once", a load's players) blocked the event loop
+    for seconds: the burst came spread over that time, and a connection opened before the stall
+    sent its request after the server's request timeout, which closed it unanswered."""
+    return ssl.create_default_context()
+
+
 SOURCE = Path(__file__).resolve().parents[2]
 """The ``src`` directory this package was imported from."""
 LIFTED_LIMITS = (
