@@ -19,6 +19,7 @@ import pytest
 import websockets
 
 from otherside.server.store.db import sqlite_url
+from otherside.testing.servers import shared_tls
 from tests.server.conftest import postgres_database
 from tests.server.processes import KEEP_IDLE_SECONDS, REQUEST_SECONDS, Server, free_port
 
@@ -105,7 +106,7 @@ def client(process: Server, address: str = HONEST, **kwargs: Any) -> httpx.Async
     # given a transport (the client then opened up to 100 connections, past the address's
     # share of 64, and kept idle ones 5 s, as long as the server does).
     limits = kwargs.pop("limits", CLIENT_LIMITS)
-    transport = httpx.AsyncHTTPTransport(local_address=address, limits=limits)
+    transport = httpx.AsyncHTTPTransport(local_address=address, limits=limits, verify=shared_tls())
     kwargs.setdefault("timeout", REQUEST_SECONDS)
     return httpx.AsyncClient(base_url=process.url, transport=transport, **kwargs)
 

@@ -33,7 +33,7 @@ import websockets
 
 from otherside.server.bots.process import MODULE, workers_of
 from otherside.server.store.db import sqlite_url
-from otherside.testing.servers import STARTUP_SECONDS
+from otherside.testing.servers import STARTUP_SECONDS, shared_tls
 from tests.server.conftest import postgres_database
 from tests.server.processes import SRC, Server, free_port
 
@@ -75,7 +75,7 @@ async def stop_all(http: httpx.AsyncClient, tables: list[str]) -> None:
 
 async def signed_in(process: Server) -> httpx.AsyncClient:
     """A new guest's client."""
-    http = httpx.AsyncClient(base_url=process.url, timeout=30)
+    http = httpx.AsyncClient(base_url=process.url, timeout=30, verify=shared_tls())
     (await http.post("/api/guest")).raise_for_status()
     return http
 

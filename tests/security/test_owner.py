@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import httpx
 
+from otherside.testing.servers import shared_tls
 from tests.security.conftest import limit_args
 from tests.server.processes import Server
 
@@ -33,7 +34,7 @@ def test_the_owner_is_never_locked_out_by_a_flood(serve: Callable[..., Server]) 
             async def one(n: int) -> httpx.Response:
                 spoofed = {"X-Forwarded-For": f"198.51.{n // 200}.{n % 200 + 1}"}
                 async with httpx.AsyncClient(
-                    base_url=server.url, headers=spoofed, timeout=60
+                    base_url=server.url, headers=spoofed, timeout=60, verify=shared_tls()
                 ) as bot:
                     return await bot.post("/api/signin", json={"name": "ada", "password": "x!"})
 

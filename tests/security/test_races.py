@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, func, select
 
 from otherside.server.store.db import sqlite_url
 from otherside.server.store.models import User
+from otherside.testing.servers import shared_tls
 from tests.security.conftest import limit_args
 from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
@@ -52,7 +53,7 @@ async def _burst(
     ``address``)."""
 
     async def one(body: Any) -> httpx.Response:
-        transport = httpx.AsyncHTTPTransport(local_address=address)
+        transport = httpx.AsyncHTTPTransport(local_address=address, verify=shared_tls())
         async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as http:
             return await http.post(path, json=body)
 

@@ -17,6 +17,7 @@ import pytest
 import websockets
 
 from otherside.server.store.db import sqlite_url
+from otherside.testing.servers import shared_tls
 from tests.server.conftest import postgres_database
 from tests.server.processes import Server, free_port
 
@@ -109,7 +110,7 @@ async def signed_in(
 ) -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client of the server at ``base``, signed in as a new guest, or (not ``guest``)
     as a new account ``name``."""
-    async with httpx.AsyncClient(base_url=base, timeout=WAIT) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=WAIT, verify=shared_tls()) as http:
         if guest:
             (await http.post("/api/guest")).raise_for_status()
         else:
