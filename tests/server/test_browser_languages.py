@@ -323,7 +323,7 @@ def test_a_recto_verso_round_in_german_refusal_and_result(server: str, browser: 
     card = frame["view"]["card"][role]
     assert "Deine Seite der Karte:" in said and "Deine Seite des Bauwerks:\nnoch nichts." in said
     ground = ", ".join(RV_COLOURS[letter] for letter in card[-1])
-    assert f"Ebene 1, von links: {ground}." in said, (card, said)
+    assert f"Ebene 1, von links: {ground}." in said, f"{card}\n{said}"
     assert "Verbleibende Zeit: 1:" in said and "von 1:30." in said, said
     assert "Draufsicht: leerer Boden." in said and "noch 10 Bauteile zu setzen: schwarz" in said
     assert not _english(said), _english(said)
