@@ -227,3 +227,78 @@ async def test_the_writer_on_the_event_loop_and_the_thread_pool_wait_for_each_ot
     assert await Writer(db).write(adding("after")) == "after"
     await slow
     assert names(db) == {"writer", "pool", "slow", "after"}
+
+
+class Crossing:
+    """A transaction under test (:meth:`work`) and another one (:meth:`other`, in a thread)
+    that lock two users' rows in opposite orders: a deadlock. PostgreSQL aborts the one whose
+    ``deadlock_timeout`` comes first, the work's (100 ms against 10 s); the other then gets
+    its rows and commits. The work waits for the other only on its first run."""
+
+    LOCK = text("SELECT id FROM users WHERE id = :id FOR UPDATE")
+
+    def __init__(self, db: Database, first: int, second: int) -> None:
+        self.db, self.first, self.second = db, first, second
+        self.runs = 0
+        self.work_locked, self.other_locked = threading.Event(), threading.Event()
+        self.other_committed = False
+
+    def work(self, connection: Any) -> int:
+        self.runs += 1
+        if self.runs == 1:
+            connection.execute(text("SET LOCAL deadlock_timeout = '100ms'"))
+        connection.execute(self.LOCK, {"id": self.first})
+        if self.runs == 1:
+            self.work_locked.set()
+            assert self.other_locked.wait(10)
+        connection.execute(self.LOCK, {"id": self.second})
+        return self.runs
+
+    def other(self) -> None:
+        with self.db.engine.begin() as connection:
+            connection.execute(text("SET LOCAL deadlock_timeout = '10s'"))
+            assert self.work_locked.wait(10)
+            connection.execute(self.LOCK, {"id": self.second})
+            self.other_locked.set()
+            connection.execute(self.LOCK, {"id": self.first})  # waits for the work
+        self.other_committed = True
+
+
+async def two_users(database_url: str) -> tuple[Database, int, int]:
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite has one writer at a time: no deadlock")
+    db = Database(database_url)
+    await asyncio.to_thread(db.migrate)
+    for name in ("a", "b"):
+        db.transaction(lambda s, n=name: s.execute(ADD_USER, {"name": n, "key": n, "guest": True}))
+    first, second = db.transaction(lambda s: sorted(s.scalars(select(User.id))))
+    return db, first, second
+
+
+@pytest.mark.postgres
+async def test_a_transaction_postgres_aborts_for_a_deadlock_runs_again(database_url: str) -> None:
+    db, first, second = await two_users(database_url)
+    crossing = Crossing(db, first, second)
+    try:
+        other = asyncio.ensure_future(asyncio.to_thread(crossing.other))
+        # The second run succeeds: the caller sees its result, not the deadlock.
+        assert await db.run(crossing.work) == 2
+        await other
+    finally:
+        db.close()
+    assert crossing.other_committed
+
+
+@pytest.mark.postgres
+async def test_a_batch_postgres_aborts_for_a_deadlock_is_written_again(database_url: str) -> None:
+    db, first, second = await two_users(database_url)
+    crossing = Crossing(db, first, second)
+    writer = Writer(db)
+    try:
+        other = asyncio.ensure_future(asyncio.to_thread(crossing.other))
+        # A write alone: before, its own transaction's deadlock was its caller's error.
+        assert await writer.write(lambda batch: crossing.work(batch.connection)) == 2
+        await other
+    finally:
+        db.close()
+    assert crossing.other_committed and writer.batches == 2

@@ -16,13 +16,23 @@ and wait for it (``busy_timeout``), never failing half-way. The thread pool's tr
 pysqlite's own control, which begins a transaction at the first write, so they too only ever
 wait for the lock (its reads before that are not a snapshot that the writer's commit could make
 stale).
+
+On PostgreSQL two transactions can wait on each other's row locks (a deadlock: the writer's
+batch of one process locks tables and accounts in its works' order, which another process's
+batch or a request may cross); PostgreSQL then aborts one of them. Such an abort, or a
+serialization failure, changed nothing and is not the database being out of reach: the
+transaction is run again (:func:`retried`), up to :data:`TRANSIENT_TRIES` times, and only then
+does it fail.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import random
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -32,7 +42,7 @@ from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from otherside.server.store.models import ServerSecret
@@ -41,6 +51,30 @@ T = TypeVar("T")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 POSTGRES_WORKERS = 4
 MIGRATION_LOCK = 7_461_101  # the advisory lock held while a process migrates the schema
+TRANSIENT_TRIES = 3  # runs of a transaction that PostgreSQL aborted for a deadlock, in all
+log = logging.getLogger("otherside.server")
+
+
+def transient(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL rolling a transaction back for another's sake (a
+    deadlock, a serialization failure: SQLSTATE class 40), which run again succeeds."""
+    state = getattr(exc.orig, "sqlstate", None) if isinstance(exc, DBAPIError) else None
+    return isinstance(state, str) and state.startswith("40")
+
+
+def retried(attempt: Callable[[], T], tries: int = TRANSIENT_TRIES) -> T:
+    """``attempt()`` (one transaction, blocking), run again after a moment while PostgreSQL
+    rolls it back for another transaction's sake (:func:`transient`), ``tries`` times at most."""
+    for left in range(tries - 1, -1, -1):
+        try:
+            return attempt()
+        except DBAPIError as exc:
+            if not left or not transient(exc):
+                raise
+            log.info("a transaction was rolled back (%s); running it again", exc.orig)
+            # Apart, so that the two sides of a deadlock do not meet again at once.
+            time.sleep(random.uniform(0.005, 0.05))
+    raise AssertionError("unreachable")
 
 
 def sqlite_url(path: str | Path) -> str:
@@ -154,9 +188,14 @@ class Database:
             yield kept
 
     def transaction(self, work: Callable[[Session], T]) -> T:
-        """Run ``work(session)`` in one transaction, blocking; commit, or roll back on error."""
-        with self.sessions.begin() as session:
-            return work(session)
+        """Run ``work(session)`` in one transaction, blocking; commit, or roll back on error
+        (again, if PostgreSQL rolled it back for a deadlock: see :func:`retried`)."""
+
+        def attempt() -> T:
+            with self.sessions.begin() as session:
+                return work(session)
+
+        return retried(attempt)
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """Run ``work(session)`` in one transaction on the database thread pool."""

@@ -18,8 +18,10 @@ statements themselves). A row may say how many rows it must change (an update at
 server applied a move to); if the total of a statement falls short, some table changed under its
 writer (another server process) and the batch is checked write by write, below.
 
-When a batch fails, no write of it is lost silently and none fails for another's sake: the
-transaction is rolled back, then each of its writes runs again alone, in a transaction of its
+A batch that PostgreSQL rolls back for another transaction's sake (a deadlock with another
+process's batch: see ``store/db.py``) runs again whole. When a batch fails otherwise, no write
+of it is lost silently and none fails for another's sake: the transaction is rolled back, then
+each of its writes runs again alone, in a transaction of its
 own, and gets its own result — committed, or its own error (``StaleWrite``, a constraint broken,
 the database down). A caller retries, or not, by its own policy. Works may therefore run twice
 and must only touch the database through the batch they are given.
@@ -39,7 +41,7 @@ from sqlalchemy import Connection, Executable, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
-from otherside.server.store.db import Database
+from otherside.server.store.db import Database, retried
 from otherside.server.store.records import StaleWrite
 
 T = TypeVar("T")
@@ -256,9 +258,10 @@ class Writer:
 
     def _commit(self, pending: Sequence[_Pending[Any]]) -> list[_Outcome]:
         """One transaction for every write (blocking: on the database thread, or on the event
-        loop on SQLite), else each write alone."""
+        loop on SQLite), else each write alone; either run again if PostgreSQL rolled it back
+        for a deadlock (:func:`~otherside.server.store.db.retried`)."""
         try:
-            return [_Outcome(value) for value in self._transaction(pending)]
+            return [_Outcome(value) for value in retried(partial(self._transaction, pending))]
         except Exception as exc:
             if len(pending) == 1:
                 return [_Outcome(error=exc)]
@@ -267,7 +270,7 @@ class Writer:
 
     def _alone(self, pending: _Pending[Any]) -> _Outcome:
         try:
-            [value] = self._transaction([pending])
+            [value] = retried(partial(self._transaction, [pending]))
             return _Outcome(value)
         except Exception as exc:
             return _Outcome(error=exc)
