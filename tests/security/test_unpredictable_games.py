@@ -30,7 +30,8 @@ SERVER = Path(entropy.__file__).resolve().parents[1]
 COOKIE = "otherside_session"
 # A generator, or a draw from one, anywhere in the server's code.
 GENERATOR_DRAWS = re.compile(
-    r"\b_rng\b|getrandbits|randrange|random\.(random|choice|shuffle|randint|seed|sample)\("
+    r"\b_rng\b|getrandbits|randrange"
+    r"|random\.(random|choices?|shuffle|randint|seed|sample|uniform|gauss|triangular)\("
     r"|random\.Random\(\s*\)|random\.Random\((?!seed\))"
 )
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import random
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -52,6 +51,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 POSTGRES_WORKERS = 4
 MIGRATION_LOCK = 7_461_101  # the advisory lock held while a process migrates the schema
 TRANSIENT_TRIES = 3  # runs of a transaction that PostgreSQL aborted for a deadlock, in all
+RETRY_PAUSE = 0.01  # seconds before the second run (three times that before the third)
 log = logging.getLogger("otherside.server")
 
 
@@ -65,15 +65,15 @@ def transient(exc: BaseException) -> bool:
 def retried(attempt: Callable[[], T], tries: int = TRANSIENT_TRIES) -> T:
     """``attempt()`` (one transaction, blocking), run again after a moment while PostgreSQL
     rolls it back for another transaction's sake (:func:`transient`), ``tries`` times at most."""
-    for left in range(tries - 1, -1, -1):
+    for run in range(1, tries + 1):
         try:
             return attempt()
         except DBAPIError as exc:
-            if not left or not transient(exc):
+            if run == tries or not transient(exc):
                 raise
             log.info("a transaction was rolled back (%s); running it again", exc.orig)
-            # Apart, so that the two sides of a deadlock do not meet again at once.
-            time.sleep(random.uniform(0.005, 0.05))
+            # The other side of a deadlock goes on meanwhile: 10 ms, then 30 ms.
+            time.sleep(RETRY_PAUSE * 3 ** (run - 1))
     raise AssertionError("unreachable")
 
 
