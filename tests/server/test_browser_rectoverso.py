@@ -526,8 +526,9 @@ def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left
     browser: Any,
 ) -> None:
     """Two builders are one team (R16): a game with a bot partner that a builder resigns during
-    a round is 'Game over' on the table and in its replay, never 'the partner won'; and the
-    round's clock is not left counting down to a red 0:00 on a finished table."""
+    a round is 'Game over' on the table and in its replay, never 'the partner won', and
+    'finished' in the lobby, not 'lost'; the round's clock is not left counting down to a red
+    0:00 on a finished table."""
     errors: list[str] = []
     context = _guest(browser, server, DESKTOP)
     table = context.request.post(
@@ -559,5 +560,10 @@ def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left
     page.locator("#summary div").nth(1).wait_for()
     summary = page.inner_text("#summary")
     assert "Game over — " in summary and "won —" not in summary, summary
+    # In the lobby's list of the player's games: neither won nor lost, the team's game is over.
+    page.goto(f"{server}/")
+    badge = page.locator("#my-tables .badge").first
+    badge.wait_for()
+    assert badge.inner_text() == "finished"
     assert not errors, errors
     context.close()
