@@ -16,7 +16,7 @@ export function toast(text, ms = 3500) {
   }
   const node = el("div", { class: "toast", role: "status" }, text);
   // The same words again (a move refused twice) replace the first, rather than pile up.
-  for (const shown of stack.children) if (shown.textContent === node.textContent) shown.remove();
+  for (const shown of [...stack.children]) if (shown.textContent === node.textContent) shown.remove();
   stack.append(node);
   setTimeout(() => {
     node.remove();
