@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from fastapi import FastAPI
+
 from otherside.server.tables.adapters import RECTOVERSO, VERSO, VERSUS, available_adapters
+from tests.server.conftest import people, sqlite_only
 
 WEB = Path(__file__).resolve().parents[2] / "src/otherside/web"
 
@@ -26,6 +29,16 @@ def test_each_game_tells_the_pages_what_its_board_does_differently() -> None:
     assert RECTOVERSO.to_json()["board"]["analysis"] == "cards"  # the solver, not move by move
     assert RECTOVERSO.to_json()["board"]["replay"] == "timed"  # it has a round timer
     assert RECTOVERSO.to_json()["board"]["together"] == [2]  # R16: two builders, one card
+
+
+@sqlite_only("database_url")
+async def test_the_games_answer_carries_every_board_trait(app: FastAPI) -> None:
+    # The answer's schema once dropped analysis and together: a Recto Verso result said "the
+    # partner won" and its replay offered the bots' move-by-move analysis instead of the cards.
+    http = (await people(app, 1))[0].http
+    games = {g["name"]: g for g in (await http.get("/api/games")).json()}
+    for adapter in available_adapters():
+        assert games[adapter.name]["board"] == adapter.board_traits(), adapter.name
 
 
 def test_every_board_named_by_the_server_exists_with_the_contract() -> None:

@@ -5,6 +5,7 @@ move shown on the board. Screenshots on a desktop and a phone go to ``SHOTS``.""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -126,6 +127,13 @@ def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, s
     assert page.locator("#costliest li code.notation").count() == 2 * lines
     notes = page.locator("#log .analysis-note")
     assert notes.locator("code.notation").count() == notes.count()
+    # Each note tells which value is the better move's and which the move played's, and the
+    # two differ as shown: a cost rounded away ("54 % to win / 54 % to win") was marked too.
+    for text in notes.all_inner_texts():
+        shown = re.fullmatch(
+            r"better: \S+(?: \S+)* \((\d+) % to win; played: (\d+) % to win\)", text
+        )
+        assert shown and shown.group(1) != shown.group(2), text
     page.locator("#costliest li button").first.click()
     shoot(page.locator("#analysis"), "analysis-verso-phone.png")
     assert page.errors == []

@@ -262,6 +262,31 @@ def test_a_bad_typed_move_is_refused_with_the_servers_reason(server: str, browse
     page.context.close()
 
 
+def test_refusals_in_a_row_stack_their_messages_instead_of_drawing_one_over_the_other(
+    server: str, browser: Any
+) -> None:
+    page = _guest(browser, server)
+    table = _post(
+        page, server, "/api/tables", {"game": "verso", "players": 2, "options": {"first_player": 0}}
+    )["id"]
+    _post(page, server, f"/api/tables/{table}/bots", {"bot": "random"})
+    page.goto(f"{server}/table/{table}")
+    _to_the_move_box(page)
+    _offered(page)
+    # Verso's board shows a refusal as a message at the foot of the screen (a toast).
+    for move, said in (("xyz", "'xyz'"), ("series blue 1 2", "no blue"), ("xyz", "'xyz'")):
+        page.keyboard.press("Control+A")
+        page.keyboard.type(move)
+        page.keyboard.press("Enter")
+        page.locator(".toast:last-child", has_text=said).wait_for()  # the newest at the bottom
+    toasts = page.locator(".toast")
+    assert toasts.count() == 2, toasts.all_inner_texts()  # "xyz" again replaced the first
+    first, second = (toasts.nth(i).bounding_box() for i in range(2))
+    assert first and second
+    assert first["y"] + first["height"] <= second["y"], "one message is drawn over the other"
+    page.context.close()
+
+
 @pytest.mark.slow
 def test_recto_verso_partners_build_a_card_with_the_keyboard(server: str, browser: Any) -> None:
     pages = {who: _guest(browser, server) for who in SIDES}

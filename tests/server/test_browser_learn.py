@@ -135,6 +135,29 @@ def test_the_verso_lesson_is_played_with_the_tables_own_board(browser: Any, serv
     context.close()
 
 
+def test_a_wrong_move_on_a_phone_shows_its_buttons_and_trying_again_keeps_the_focus(
+    browser: Any, server: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/learn/verso")
+    # The first step asks for the 3-point face: drawing the 1-point one is explained as wrong.
+    page.locator(".lesson-board [data-act=draw]").click()
+    page.locator(".lesson-feedback.wrong").wait_for(timeout=WAIT)
+    for name in ("Try again", "Show me"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        # (to a pixel: a scroll goes by whole pixels, the row may lie at a fraction of one)
+        assert box and box["y"] + box["height"] <= PHONE["height"] + 1, f"{name} cut off: {box}"
+    page.get_by_role("button", name="Try again").click()
+    # The button is hidden by the new try: the focus is on the board's first move, not lost.
+    assert page.evaluate("document.activeElement.dataset.act") == "draw"
+    page.keyboard.press("Enter")  # drawn again, by the keyboard this time
+    page.locator(".lesson-feedback.wrong").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Show me").click()
+    assert page.evaluate("document.activeElement.dataset.act") == "draw"
+    context.close()
+
+
 def test_a_newcomer_builds_every_recto_verso_step_on_a_phone(browser: Any, server: str) -> None:
     _game, taught = lesson("rectoverso")
     context = browser.new_context(viewport=PHONE, locale="nl-NL", has_touch=True)

@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from otherside.server.store.db import sqlite_url
 from tests.server.browsing import shoot
+from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
@@ -57,6 +59,13 @@ def _get(page: Any, server: str, path: str) -> Any:
 def _shoot(page: Any, name: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, f"{name}.png", full_page=True)
+
+
+def _in_sight(page: Any, selector: str) -> bool:
+    """Whether the element is on the screen as it is (no scrolling)."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
 
 
 def _width(page: Any) -> tuple[int, int]:
@@ -110,6 +119,27 @@ def test_a_signed_out_visitor_is_welcomed_with_the_three_games(server: str, brow
         assert _get(page, server, "/api/me")["user"]["guest"] is True
         assert page.is_hidden("#welcome")
         assert not page.errors and not page.missing, page.errors + page.missing
+
+
+def test_play_now_refused_says_why_beside_the_button(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # A server that lets an address make no guest: "Play now" is refused (429). The refusal
+    # was written in the sign-in form's line far below; on a phone the button did nothing.
+    url = sqlite_url(tmp_path_factory.mktemp("no-guests") / "otherside.db")
+    process = Server(url, free_port(), limits=("guests_per_address=0",))
+    try:
+        page = _visitor(browser, PHONE)
+        page.goto(process.url + "/")
+        page.click("#play-now")
+        said = page.locator("#play-now-error")
+        said.wait_for()
+        assert "guest" in said.inner_text()
+        assert _in_sight(page, "#play-now-error")
+        assert page.inner_text("#auth-error") == ""  # said once, where it was asked
+        _shoot(page, "welcome-play-now-refused-phone")
+    finally:
+        process.kill()
 
 
 def test_signing_up_on_the_welcome_opens_the_lobby(server: str, browser: Any) -> None:

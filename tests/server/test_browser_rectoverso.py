@@ -519,3 +519,51 @@ def test_a_finger_slides_a_piece_onto_the_top_view_with_the_page_scrolled_down(
     assert not errors, errors
     phone.close()
     partner.close()
+
+
+def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left(
+    server: str,
+    browser: Any,
+) -> None:
+    """Two builders are one team (R16): a game with a bot partner that a builder resigns during
+    a round is 'Game over' on the table and in its replay, never 'the partner won', and
+    'finished' in the lobby, not 'lost'; the round's clock is not left counting down to a red
+    0:00 on a finished table."""
+    errors: list[str] = []
+    context = _guest(browser, server, DESKTOP)
+    table = context.request.post(
+        server + "/api/tables",
+        data={"game": "rectoverso", "players": 2, "options": {"difficulty": "easy"}},
+    ).json()
+    # A table whose seats are filled with bots starts at once.
+    assert context.request.post(
+        server + f"/api/tables/{table['id']}/bots", data={"bot": "partner"}
+    ).ok
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{server}/table/{table['id']}")
+    page.wait_for_selector("[data-testid=next-round], .rv[data-phase=build]")
+    if page.locator("[data-testid=next-round]").count():  # who reveals first is the seats' turn
+        page.click("[data-testid=next-round]")
+    page.wait_for_selector(".rv[data-phase=build] [data-rv-clock]")
+    page.click("#resign")
+    page.get_by_role("button", name="Yes", exact=True).click()
+    page.wait_for_selector(".outcome-line")
+    outcome = page.inner_text(".outcome-line")
+    assert outcome.startswith("Game over — ") and "won —" not in outcome, outcome
+    clock = page.locator("[data-testid=clock]")
+    assert clock.inner_text() == "Game over"
+    assert page.locator("[data-rv-clock]").count() == 0  # nothing counts down
+    _shot(page, "resigned-mid-round")
+    page.goto(f"{server}/replay/{table['id']}")
+    page.locator("#summary div").nth(1).wait_for()
+    summary = page.inner_text("#summary")
+    assert "Game over — " in summary and "won —" not in summary, summary
+    # In the lobby's list of the player's games: neither won nor lost, the team's game is over.
+    page.goto(f"{server}/")
+    badge = page.locator("#my-tables .badge").first
+    badge.wait_for()
+    assert badge.inner_text() == "finished"
+    assert not errors, errors
+    context.close()

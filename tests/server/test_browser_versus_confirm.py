@@ -146,7 +146,15 @@ def test_a_move_is_chosen_shown_cancelled_chosen_again_and_confirmed(
     blue.wait_for_selector("#board[data-ply='3'] .vs-svg", timeout=WAIT)
     assert not blue.is_checked(SWITCH)
 
-    # A takeback asked by Blue is shown to Brown, who accepts: both are back at ply 2.
+    # A takeback asked by Blue and declined by Brown: Blue is told so (the note "waiting for
+    # Brown" just vanished), and the game is where it was.
+    blue.click("[data-testid=vs-takeback-ask]")
+    brown.click("[data-testid=vs-takeback-decline]", timeout=WAIT)
+    blue.locator(".toast", has_text="declined to take back your move").wait_for(timeout=WAIT)
+    blue.wait_for_selector("[data-testid=vs-takeback-ask]", timeout=WAIT)
+    assert blue.get_attribute("#board", "data-ply") == "3"
+
+    # Asked again, and accepted: both are back at ply 2.
     blue.click("[data-testid=vs-takeback-ask]")
     brown.wait_for_selector("[data-testid=vs-takeback-accept]", timeout=WAIT)
     blue.wait_for_selector("[data-testid=vs-takeback].mine", timeout=WAIT)

@@ -105,13 +105,17 @@ class BotInfoOut(BaseModel):
 
 class BoardOut(BaseModel):
     """What the pages do differently for a game: the board module and whether it has styles,
-    who shows Resign (``board`` or ``table``) and how a replay is paced (``timed`` or
-    ``steps``)."""
+    who shows Resign (``board`` or ``table``), how a replay is paced (``timed`` or ``steps``),
+    what its analysis gives (``moves`` or ``cards``) and at which player counts the players
+    are one team (``together``). Every trait of ``GameAdapter.board_traits`` is here: a field
+    left out is dropped from the answer, and the pages fall back to the generic board's."""
 
     module: str
     styles: bool
     resign: Literal["board", "table"]
     replay: Literal["timed", "steps"]
+    analysis: Literal["moves", "cards"]
+    together: list[int]
 
 
 class GameOut(BaseModel):

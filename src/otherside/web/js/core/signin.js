@@ -21,14 +21,16 @@ export function authForm({ prefix = "", guestLabel = t("Play as a guest"), done 
   const error = el("p", { class: "error", id: id("auth-error"), role: "alert" });
   const name = el("input", { id: id("name"), name: "name", autocomplete: "username", required: true });
   const password = el("input", { id: id("password"), name: "password", type: "password", autocomplete: "current-password" });
-  const go = async (mode) => {
-    error.textContent = "";
+  // A refusal is said in `said`: the form's own line, or the line beside a button elsewhere on
+  // the page that asked (form.playAsGuest).
+  const go = async (mode, said = error) => {
+    for (const line of new Set([error, said])) line.textContent = "";
     try {
       if (mode === "guest") await api("POST", "/api/guest");
       else await api("POST", `/api/${mode}`, { name: name.value, password: password.value });
       done(await currentUser());
     } catch (failure) {
-      error.textContent = failure.message;
+      said.textContent = failure.message;
     }
   };
   const form = el("form", { class: "auth-form", id: id("auth-form") },
@@ -41,6 +43,8 @@ export function authForm({ prefix = "", guestLabel = t("Play as a guest"), done 
     el("div", { class: "guest-line" },
       el("button", { type: "button", id: id("guest-btn"), class: "secondary", onclick: () => go("guest") }, guestLabel),
       el("p", { class: "muted" }, GUEST_NOTE())));
+  /** Play as a guest from a button outside the form, its refusal said in the element `said`. */
+  form.playAsGuest = (said) => go("guest", said);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     go(event.submitter?.dataset.mode ?? "signin");

@@ -79,6 +79,9 @@ export function analysisPanel(page) {
     const value = (v) => (answer.measure === "points" ? t("{points} points", { points: number(v, { maximumFractionDigits: 1 }) })
       : t("{percent} % to win", { percent: number(100 * v, { maximumFractionDigits: 0 }) }));
     const byPly = new Map(answer.decisions.map((d) => [d.ply, d]));
+    // A cost too small to show ("54 % to win" both ways) is no better move to a reader.
+    const costs = (d) => d.cost > 0 && value(d.best_value) !== value(d.played_value);
+    const costliest = answer.costliest.map((ply) => byPly.get(ply)).filter(costs);
     const line = (d) => el("li", {}, el("button", { type: "button", class: "link", onclick: () => { page.show(d.ply - 1); } },
       t("Move {ply}", { ply: d.ply })), ` · ${page.names[d.seat]}: `,
     sentence(t("played {played} ({value}); best {best} ({best_value})",
@@ -89,14 +92,15 @@ export function analysisPanel(page) {
         ? t("Each decision weighed from its player's view: the points expected at the end after it, and after the bots' choice.")
         : t("Each decision weighed from its player's view: the chance to win after it, and after the bots' choice.")),
       el("h3", {}, t("The costliest decisions")),
-      answer.costliest.length ? el("ol", { id: "costliest", class: "costliest" }, answer.costliest.map((ply) => line(byPly.get(ply))))
+      costliest.length ? el("ol", { id: "costliest", class: "costliest" }, costliest.map(line))
         : el("p", {}, t("No decision cost anything: every one was as good as the bots'.")));
     for (const d of answer.decisions) {
       const item = page.log.children[d.ply - 1];
-      if (!item || d.cost <= 0) continue;
+      if (!item || !costs(d)) continue;
       item.querySelector(".analysis-note")?.remove();
-      item.append(el("span", { class: "analysis-note block" }, sentence(t("better: {move}", { move: mark("move") }), { move: notation(d.best) }),
-        ` (${value(d.best_value)} / ${value(d.played_value)})`));
+      item.append(el("span", { class: "analysis-note block" },
+        sentence(t("better: {move} ({best_value}; played: {value})", { move: mark("move"), best_value: value(d.best_value), value: value(d.played_value) }),
+          { move: notation(d.best) })));
     }
   }
 

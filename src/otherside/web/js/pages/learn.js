@@ -102,14 +102,16 @@ function show(lesson, done, createBoard, at) {
     }
     feedback.className = `lesson-feedback ${answer.outcome}`;
     feedback.textContent = answer.message;
-    // On a phone the board fills the screen: bring the answer and its buttons into sight.
-    feedback.nextElementSibling?.scrollIntoView({ block: "nearest" });
     solution = answer.solution;
     if (answer.view) board.update(frame(answer.view, [], step.view));
     else board.update(frame(step.view, step.legal, null));
     again.hidden = answer.outcome === "done" || !answer.view;
     hint.hidden = answer.outcome === "done";
     next.hidden = answer.outcome !== "done";
+    // On a phone the board fills the screen: bring the answer and its buttons into sight, once
+    // they are shown and the board is redrawn (before, the hidden row had no height, and the
+    // buttons stayed cut off at the foot of the screen).
+    feedback.nextElementSibling?.scrollIntoView({ block: "nearest" });
     if (answer.outcome === "done") {
       done.add(step.id);
       keepHere(done);
@@ -126,15 +128,20 @@ function show(lesson, done, createBoard, at) {
     again.hidden = true;
   }
 
+  // The button pressed is hidden by the new try: the focus goes to the board's first control
+  // (or the board), not to the top of the page with the button.
+  const backToBoard = () => (boardRoot.querySelector("[data-act]:not(:disabled), [tabindex='0']") ?? boardRoot).focus();
   again.addEventListener("click", () => {
     reset();
     feedback.textContent = "";
+    backToBoard();
   });
   hint.addEventListener("click", () => {
     if (!solution) return;
     reset();
     feedback.className = "lesson-feedback hint";
     feedback.textContent = t("One move that works: {move}", { move: solution });
+    backToBoard();
   });
   next.addEventListener("click", () => {
     if (at + 1 < lesson.steps.length) go(at + 1);

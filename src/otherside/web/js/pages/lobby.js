@@ -118,6 +118,10 @@ function stateOf(table) {
   if (table.status === "over" && table.outcome) {
     const mine = table.you !== undefined && table.you !== null;
     if (!mine) return "finished";
+    // Players who are one team (Recto Verso's two builders, the game's board traits) did not
+    // win or lose against each other: a partner's resignation made the other "won".
+    const together = games.find((g) => g.name === table.game)?.board.together ?? [];
+    if (together.includes(table.seats.length)) return "finished";
     if (!table.outcome.winners.length) return "draw";
     return table.outcome.winners.includes(table.you) ? "won" : "lost";
   }

@@ -66,8 +66,11 @@ function replayPage(tableId, data, module, traits) {
   const outcome = data.table.outcome;
   const winners = new Intl.ListFormat(language, { type: "conjunction" }).format(outcome.winners.map((s) => names[s]));
   byId("page-title").textContent = t("Replay of a {game} game", { game: data.table.title });
+  // Players who are one team (Recto Verso's two builders) beat no one, as on the table page.
+  const together = traits.together.includes(data.table.seats.length);
+  const result = outcome.winners.length === 0 ? t("Draw") : together ? t("Game over") : t("{names} won", { names: winners });
   byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
-    el("div", {}, outcome.winners.length ? t("{names} won", { names: winners }) : t("Draw"), " — ", ruleNodes(reasonWords(outcome), data.table.game)),
+    el("div", {}, result, " — ", ruleNodes(reasonWords(outcome), data.table.game)),
     el("div", {}, t("final scores: {scores}", { scores: outcome.scores.join(" – ") })));
   byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", {}, el("button", { type: "button", class: "step", onclick: () => show(i + 1) },
     // The move in the rules' notation, the same in every language: marked as such (not words).

@@ -223,6 +223,11 @@ function tablePage(state) {
       }
       // Said, and the log told again from the game as it now is (below).
       if (undone) toast(t("The last move was taken back."), 5000);
+      // The asker's request gone with the game where it was: declined (else the note "waiting
+      // for…" just vanished, and the asker could not tell a no from a lost request).
+      else if (before?.takeback && before.takeback.seat === state.you && !message.takeback && message.version === before.version) {
+        toast(t("{player} declined to take back your move; play goes on.", { player: seatNames(state)[1 - state.you] }), 5000);
+      }
       state.frame = { ...message, previous };
       state.clock = clockState(message.clock);
       if (state.table) renderTable();

@@ -17,16 +17,21 @@ export async function welcome(root, done) {
     name: game.name,
     ...(await import(`/static/js/games/${game.board.module}/about.js`)).about,
   })));
+  const form = authForm({ done, guestLabel: t("Play now as a guest") });
+  // A refusal of "Play now" (too many guests from one address) is said under it: the form's
+  // own line is far below, out of sight on a phone, and the button seemed to do nothing.
+  const refused = el("p", { class: "error", id: "play-now-error", role: "alert" });
   root.replaceChildren(
     el("div", { class: "welcome-hero" },
       el("h1", {}, t("Three games to play with friends, or against bots")),
       el("p", {}, t("Live at the table or a move a day. No download, nothing to install.")),
       el("div", { class: "row" },
-        el("button", { type: "button", id: "play-now", class: "big", onclick: () => document.getElementById("guest-btn").click() }, t("Play now")),
+        el("button", { type: "button", id: "play-now", class: "big", onclick: () => form.playAsGuest(refused) }, t("Play now")),
         el("a", { class: "button big secondary", href: "#auth-form", onclick: (event) => {
           event.preventDefault();
           document.getElementById("name").focus();
-        } }, t("Sign in or sign up")))),
+        } }, t("Sign in or sign up"))),
+      refused),
     el("div", { class: "welcome-games" }, games.map((game) => el("article", { class: "panel game-card", "data-game": game.name },
       el("div", { class: "game-art" }, game.art()),
       el("h2", {}, game.title, " ", el("span", { class: "muted" }, game.players)),
@@ -36,5 +41,5 @@ export async function welcome(root, done) {
         lessons.includes(game.name) ? el("a", { href: `/learn/${game.name}` }, t("Learn to play")) : "")))),
     el("section", { class: "panel welcome-auth" },
       el("h2", {}, t("Sign in to keep your games and your rating")),
-      authForm({ done, guestLabel: t("Play now as a guest") })));
+      form));
 }

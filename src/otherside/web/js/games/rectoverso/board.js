@@ -82,7 +82,7 @@ export function createBoard(root, context) {
       ticking: context.mode === "live",
     };
     reconcile(view);
-    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names]);
+    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status]);
     if (signature !== painted || !root.querySelector(".rv")) paint();
     painted = signature;
     tick();
@@ -359,6 +359,11 @@ export function createBoard(root, context) {
   }
 
   function clock(view) {
+    // A game that ended mid-round (a resignation, a forfeit) has no round clock left: its
+    // view's elapsed time runs on with the server's, and counted down to 0:00 in red.
+    if (live.ctx.table?.status === "over") {
+      return el("div", { class: "rv-clock over", "data-testid": "clock" }, el("div", { class: "time" }, t("Game over")));
+    }
     const limit = view.clock.limit;
     return el("div", { class: "rv-clock", "data-rv-clock": "", "data-testid": "clock", role: "timer", "aria-label": t("time left in the round") },
       el("div", { class: "time" }, clockText(limit - view.clock.elapsed)),
