@@ -114,3 +114,16 @@ async def test_wrong_types_and_numbers_are_refused_and_change_nothing(shared: Se
             for ws in (*sockets, watcher):
                 await ws.close()
 
+
+async def test_a_table_id_with_a_control_character_is_refused_in_our_words(
+    shared: Server,
+) -> None:
+    api = shared
+    # On PostgreSQL the NUL reached the database, which refused it: the socket was closed with
+    # 1013, "the server is busy; try again shortly", and the log said the database was away.
+    ws = await websockets.connect(f"ws://127.0.0.1:{api.port}/ws/tables/abc%00def")
+    assert await close_code(ws) == 4404
+    assert ws.close_reason == "path holds the control character U+0000; text may not hold one"
+    assert "database unavailable" not in api.log()
+    async with client(api) as http:
+        assert (await http.get("/api/health")).status_code == 200
