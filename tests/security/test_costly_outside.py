@@ -1,0 +1,103 @@
+"""Endpoints that cost the server work, flooded by a stranger from outside while two players
+play at another table of the same real server process: the players' moves must still be
+answered at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+
+import httpx
+
+from tests.security.outside import (
+    ATTACKER,
+    COOKIE,
+    client,
+    next_message,
+    open_socket,
+    shared_fixture,  # noqa: F401 (the fixture "shared")
+)
+from tests.server.conftest import sqlite_only
+from tests.server.processes import Server
+
+MOVES = 12
+FLOODERS = 16
+
+
+async def _move_times(
+    api: Server, first: httpx.AsyncClient, second: httpx.AsyncClient
+) -> list[float]:
+    """Two guests play ``MOVES`` moves of an unrated VERSUS duel; how long each move took
+    from being sent to the mover's view of it (ms)."""
+    for http in (first, second):
+        (await http.post("/api/guest")).raise_for_status()
+    made = await first.post("/api/tables", json={"game": "versus", "players": 2, "rated": False})
+    table_id = made.json()["id"]
+    (await second.post(f"/api/tables/{table_id}/join", json={})).raise_for_status()
+    (await first.post(f"/api/tables/{table_id}/start")).raise_for_status()
+    sockets = [
+        await open_socket(api, table_id, cookie=http.cookies.get(COOKIE))
+        for http in (first, second)
+    ]
+    times: list[float] = []
+    try:
+        views = [await next_message(ws, "view") for ws in sockets]
+        for _ in range(MOVES):
+            (mover, view), *_ = [
+                (ws, v) for ws, v in zip(sockets, views, strict=True) if v["legal"]
+            ]
+            sent = time.monotonic()
+            action = {"type": "action", "version": view["version"], "action": view["legal"][0]}
+            await mover.send(json.dumps(action))
+            views = []
+            for ws in sockets:
+                while (seen := await next_message(ws, "view"))["version"] <= view["version"]:
+                    pass
+                views.append(seen)
+                if ws is mover:
+                    times.append((time.monotonic() - sent) * 1000)
+    finally:
+        for ws in sockets:
+            await ws.close()
+    return times
+
+
+async def _flood(api: Server, path: str, body: dict[str, str], stop: asyncio.Event) -> int:
+    """``FLOODERS`` connections of the attacker sending ``body`` to ``path`` until ``stop``;
+    how many requests they sent."""
+    sent = 0
+    async with client(api, ATTACKER) as http:
+
+        async def one() -> None:
+            nonlocal sent
+            while not stop.is_set():
+                answer = await http.post(path, json=body)
+                assert answer.status_code == 200, answer.text
+                sent += 1
+
+        await asyncio.gather(*(one() for _ in range(FLOODERS)))
+    return sent
+
+
+@sqlite_only("shared")  # the lessons touch no database
+async def test_a_flood_of_lesson_moves_leaves_the_players_served(shared: Server) -> None:
+    api = shared
+    async with client(api, ATTACKER) as http:
+        steps = (await http.get("/api/lessons/rectoverso")).json()["steps"]
+    step = next(s for s in steps if s["id"] == "support")
+    path, body = "/api/lessons/rectoverso/support", {"action": step["legal"][0]}
+    stop = asyncio.Event()
+    flood = asyncio.create_task(_flood(api, path, body, stop))
+    try:
+        await asyncio.sleep(0.5)
+        async with client(api) as first, client(api) as second:
+            times = await _move_times(api, first, second)
+    finally:
+        stop.set()
+        sent = await flood
+    # Before: each try replayed the step and judged the move on the event loop (10 ms of a
+    # Recto Verso step), and a move at the other table took a second (median of twelve).
+    assert sent > 100
+    assert statistics.median(times) < 250, times
