@@ -141,3 +141,20 @@ async def test_a_flood_of_lobby_lists_leaves_the_players_served(shared: Server) 
     # which reads the database too, waited 600 ms (median of twelve) instead of 3.
     assert sent > 100
     assert statistics.median(syncs) < 150, syncs
+
+
+@sqlite_only("shared")
+async def test_a_flood_of_a_player_page_leaves_the_players_served(shared: Server) -> None:
+    api = shared
+    async with client(api, "127.0.0.30") as player:
+        (await player.post("/api/guest")).raise_for_status()
+        name = (await player.get("/api/me")).json()["user"]["name"]
+        for _ in range(5):
+            made = await player.post("/api/tables", json={"game": "versus", "players": 2})
+            assert made.status_code == 201
+    _times, syncs, sent = await _while_flooded(api, f"/api/players/{name}", None)
+    # Before: each request read the player's ratings, history, bests and recent tables (six
+    # queries through the database's threads), and the other table's "sync" waited 140 ms
+    # (median of twelve) instead of 3.
+    assert sent > 100
+    assert statistics.median(syncs) < 70, syncs

@@ -1,4 +1,5 @@
-"""Answers many clients ask for at once, computed once for all of them: the lobby's lists.
+"""Answers many clients ask for at once, computed once for all of them: the lobby's lists, a
+player's page.
 
 The lobby's list of tables is the same for every reader of a language, and each one read
 the database and built fifty tables' summaries on the event loop: sixteen connections of one
@@ -15,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
+
+from fastapi import Request
 
 
 class Coalesced:
@@ -51,3 +54,12 @@ class Coalesced:
         finally:
             if self._running.get(key) is me:
                 del self._running[key]
+
+
+def coalesced(request: Request) -> Coalesced:
+    """The app's shared computations (made on first use)."""
+    state = request.app.state
+    if getattr(state, "coalesced", None) is None:
+        state.coalesced = Coalesced()
+    found: Coalesced = state.coalesced
+    return found

@@ -19,7 +19,7 @@ from otherside.guide import GAMES, guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
-from otherside.server.http.coalesce import Coalesced
+from otherside.server.http.coalesce import coalesced
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import LanguageDep, reader_language
@@ -167,15 +167,6 @@ async def create(body: NewTable, making: MakingDep) -> TableOut:
 _TABLE_LIST = TypeAdapter(list[TableOut])
 
 
-def _lists(request: Request) -> Coalesced:
-    """This app's lists of tables being computed (made on first use)."""
-    state = request.app.state
-    if getattr(state, "table_lists", None) is None:
-        state.table_lists = Coalesced()
-    lists: Coalesced = state.table_lists
-    return lists
-
-
 @router.get("/tables", response_model=list[TableOut])
 async def tables(
     request: Request, db: DatabaseDep, language: LanguageDep, status: str = "waiting"
@@ -196,7 +187,9 @@ async def tables(
         return _TABLE_LIST.dump_json([_out(i, ratings.get(i.game), language) for i in infos])
 
     # The same list for every reader of a language: computed once for those who ask at once.
-    body: bytes = await _lists(request).answer((status, language), lambda: db.run(listed))
+    body: bytes = await coalesced(request).answer(
+        ("tables", status, language), lambda: db.run(listed)
+    )
     return Response(body, media_type="application/json")
 
 
