@@ -100,9 +100,11 @@ def start(game: Any, step: Step) -> Any:
     return game.replay(step.record)
 
 
-def try_move(game: Any, step: Step, action: str) -> Answer:
-    """Play ``action`` (the rules' notation) in ``step``'s position and judge it."""
-    before = start(game, step)
+def try_move(game: Any, step: Step, action: str, before: Any = None) -> Answer:
+    """Play ``action`` (the rules' notation) in ``step``'s position (``before``, when the
+    caller kept it: states are never changed) and judge it."""
+    if before is None:
+        before = start(game, step)
     if step.seat not in actors(before):
         raise ValueError(f"step {step.id} does not give the learner the move")
     try:

@@ -4,7 +4,8 @@ first; :mod:`otherside.server.app` includes each module's router.
 Concern → module:
 
 - tables in the lobby: games on offer, create, join, leave, bots, start, stop, rematch,
-  play on, lists, ratings → :mod:`.lobby`
+  play on, lists, ratings → :mod:`.lobby`; its lists computed once for the many who ask at
+  once → :mod:`.coalesce`
 - a table's history, the replay of a finished game, its record → :mod:`.replays`; finished
   games' answers cached and their fetches counted → :mod:`.finished`
 - a finished game's analysis by the bots → :mod:`.analysis`

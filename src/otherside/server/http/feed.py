@@ -42,7 +42,7 @@ from typing import Annotated, Any
 import orjson
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.background import BackgroundTask
 
 from otherside.server.accounts.sessions import (
@@ -65,6 +65,7 @@ from otherside.server.live.nudges import (
     session_credential,
     token_credential,
 )
+from otherside.server.live.protocol import MOST
 from otherside.server.store.db import Database
 from otherside.server.store.outage import OUTAGE_ERRORS, short
 from otherside.server.store.queries import open_table_ids_of
@@ -329,11 +330,14 @@ async def stream_events(request: Request, hub: HubDep, user: Me) -> StreamingRes
 class ActBody(BaseModel):
     """Body of ``POST /api/tables/{id}/act``: the action (its notation) and the version of the
     state it answers, with its count of takebacks (``yourTurn``'s; optional: without it the
-    version alone is checked)."""
+    version alone is checked). Strict, as the websocket's ``action`` message: "3" or true is
+    no version."""
 
-    version: int = Field(ge=0)
+    model_config = ConfigDict(strict=True)
+
+    version: int = Field(ge=0, le=MOST)
     action: str = Field(min_length=1, max_length=200)
-    takebacks: int | None = Field(default=None, ge=0)
+    takebacks: int | None = Field(default=None, ge=0, le=MOST)
 
 
 class Acted(BaseModel):

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 from sqlalchemy.orm import Session
 
 from otherside.guide import GAMES, guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
+from otherside.server.http.coalesce import coalesced
 from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import LanguageDep, reader_language
@@ -77,18 +78,24 @@ def _out(info: TableInfo, ratings: dict[int, float] | None, language: str) -> Ta
     return table_out(info, _title(info), ratings, language=language)
 
 
-async def _ratings(db: Database, infos: list[TableInfo]) -> dict[str, dict[int, float]]:
-    """Every seated player's rating in the table's game, by game, for a list of tables."""
+def _wanted(infos: list[TableInfo]) -> dict[str, set[int]]:
+    """The seated players whose ratings a list of tables shows, by game."""
     wanted: dict[str, set[int]] = {}
     for info in infos:
         ids = rated_user_ids(info)  # guests never have a rating: nothing to read for them
         if ids:
             wanted.setdefault(info.game, set()).update(ids)
+    return wanted
 
-    def load(session: Session) -> dict[str, dict[int, float]]:
-        return {game: ratings_of(session, game, sorted(ids)) for game, ids in wanted.items()}
 
-    return await db.run(load) if wanted else {}
+def _ratings_in(session: Session, wanted: dict[str, set[int]]) -> dict[str, dict[int, float]]:
+    return {game: ratings_of(session, game, sorted(ids)) for game, ids in wanted.items()}
+
+
+async def _ratings(db: Database, infos: list[TableInfo]) -> dict[str, dict[int, float]]:
+    """Every seated player's rating in the table's game, by game, for a list of tables."""
+    wanted = _wanted(infos)
+    return await db.run(lambda s: _ratings_in(s, wanted)) if wanted else {}
 
 
 async def table_summary(db: Database, info: TableInfo, language: str) -> TableOut:
@@ -157,8 +164,13 @@ async def create(body: NewTable, making: MakingDep) -> TableOut:
     )
 
 
-@router.get("/tables")
-async def tables(db: DatabaseDep, language: LanguageDep, status: str = "waiting") -> list[TableOut]:
+_TABLE_LIST = TypeAdapter(list[TableOut])
+
+
+@router.get("/tables", response_model=list[TableOut])
+async def tables(
+    request: Request, db: DatabaseDep, language: LanguageDep, status: str = "waiting"
+) -> Response:
     """Tables by status: ``waiting`` (open to join), ``playing`` (to watch) or ``over``."""
     if status not in ("waiting", "playing", "over"):
         raise Told(
@@ -167,9 +179,18 @@ async def tables(db: DatabaseDep, language: LanguageDep, status: str = "waiting"
             N_("a table's status is 'waiting', 'playing' or 'over', not '{given}'"),
             given=status,
         )
-    infos = await db.run(lambda s: list_tables(s, status))
-    ratings = await _ratings(db, infos)
-    return [_out(info, ratings.get(info.game), language) for info in infos]
+
+    def listed(session: Session) -> bytes:
+        # Read and written in the database's thread, off the tables' event loop.
+        infos = list_tables(session, status)
+        ratings = _ratings_in(session, _wanted(infos))
+        return _TABLE_LIST.dump_json([_out(i, ratings.get(i.game), language) for i in infos])
+
+    # The same list for every reader of a language: computed once for those who ask at once.
+    body: bytes = await coalesced(request).answer(
+        ("tables", status, language), lambda: db.run(listed)
+    )
+    return Response(body, media_type="application/json")
 
 
 @router.get("/my/tables")

@@ -42,6 +42,9 @@ from otherside.server.tables.errors import PLAYING, code_words
 
 MAX_MESSAGE_CHARS = 4096
 CHAT_CHARS = 300
+# The largest version or count of takebacks a message may name: a table's column holds no more
+# (a larger number is no state a table was ever at: refused as malformed, not as stale).
+MOST = 2**31 - 1
 
 # Every code of an ``error`` message: the protocol's own (a message it cannot read), then a
 # table's refusals of what it asks (:mod:`otherside.server.tables.errors`).
@@ -56,17 +59,19 @@ ERROR_CODES = {
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: a field of the wrong JSON type is refused, not converted ("3" or true for a
+    # version, 3.0 for a count were taken as the number 3 and acted on).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ActionMessage(_Message):
     """Play an action at the state version the client saw."""
 
     type: Literal["action"]
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=MOST)
     action: str = Field(min_length=1, max_length=200)
     # The view's count of takebacks (optional: a program written before it sends none).
-    takebacks: int | None = Field(default=None, ge=0)
+    takebacks: int | None = Field(default=None, ge=0, le=MOST)
 
 
 class ResignMessage(_Message):
@@ -79,9 +84,9 @@ class TakebackMessage(_Message):
     """Ask to take back one's last move, or answer the other player's request."""
 
     type: Literal["takeback"]
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, le=MOST)
     step: Literal["ask", "accept", "decline"]
-    takebacks: int | None = Field(default=None, ge=0)
+    takebacks: int | None = Field(default=None, ge=0, le=MOST)
 
 
 class ChatMessage(_Message):

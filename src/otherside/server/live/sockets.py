@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from otherside.i18n import COOKIE as LANGUAGE_COOKIE
 from otherside.i18n import choose
 from otherside.server.accounts.sessions import COOKIE, UserInfo, session_digest
+from otherside.server.http.inputs import InputRefused, check_text
 from otherside.server.http.outage import CLOSE_TRY_LATER, OUTAGE_ERRORS
 from otherside.server.live.admission import CLOSE_SIGNED_OUT, Admission, OverCap
 from otherside.server.live.close_words import (
@@ -93,6 +94,16 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     language = _language(socket)
     if not _same_origin(socket):
         await socket.close(CLOSE_FORBIDDEN, close_reason(language, CROSS_ORIGIN))
+        return
+    try:
+        # As an HTTP request's path is checked (by the request guard): a NUL in the table's
+        # id reached PostgreSQL, which refused it, and the socket was closed as if the
+        # database were away ("try again shortly", a warning "database unavailable" logged).
+        check_text(table_id, "path")
+    except InputRefused as refused:
+        await socket.close(
+            CLOSE_NOT_FOUND, close_reason(language, refused.template, **refused.params)
+        )
         return
     cookie = socket.cookies.get(COOKIE)
     admission: Admission = state.admission
