@@ -1,7 +1,8 @@
 """Floods against a fresh table server while an honest player plays: does the player notice?
 
 For each flood (a thousand websockets, a thousand slow-header connections, 100 MiB bodies,
-2,000-deep JSON, a replay and history flood on finished games, a wrong-password sign-in flood) a
+2,000-deep JSON, a replay and history flood on finished games, a wrong-password sign-in flood,
+lesson moves, the lobby's list of 50 waiting tables, one player's page) a
 fresh ``otherside serve`` (SQLite, default guards) is started; an honest client from 127.0.0.1
 plays Verso against a bot through its websocket and times each of its actions (sent → the view
 that results), first quiet, then while an attacker process floods from other loopback addresses
@@ -217,6 +218,20 @@ async def _sign_ins(url: str, extra: dict[str, Any], deadline: float) -> Counter
     )
 
 
+async def _lesson_moves(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    path, body = extra["lesson"]
+    return await _requests(url, deadline, lambda http: http.post(path, json=body))
+
+
+async def _lobby_lists(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    return await _requests(url, deadline, lambda http: http.get("/api/tables?status=waiting"))
+
+
+async def _player_page(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    name = extra["player"]
+    return await _requests(url, deadline, lambda http: http.get(f"/api/players/{name}"))
+
+
 FLOODS: dict[str, Callable[[str, dict[str, Any], float], Awaitable[Counter[str]]]] = {
     "1,000 websockets": _websockets,
     "1,000 slow headers": _slow_headers,
@@ -224,6 +239,11 @@ FLOODS: dict[str, Callable[[str, dict[str, Any], float], Awaitable[Counter[str]]
     "2,000-deep JSON": _deep_json,
     "replay/history": _replays,
     "wrong sign-ins": _sign_ins,
+    # Requests that cost work each (tests/security found them starving the players): a Recto
+    # Verso lesson move judged, the lobby's list of 50 waiting tables, one player's page.
+    "lesson moves": _lesson_moves,
+    "lobby lists": _lobby_lists,
+    "a player page": _player_page,
 }
 
 
@@ -240,6 +260,28 @@ def _percentiles(times: list[float]) -> tuple[float, float]:
         return float("nan"), float("nan")
     cuts = statistics.quantiles(times, n=100)
     return statistics.median(times) * 1000, cuts[94] * 1000
+
+
+async def _waiting_tables(url: str, count: int) -> str:
+    """``count`` waiting Recto Verso tables, from guests of addresses of their own (each
+    makes five); the name of the first host (whose page the player-page flood asks for)."""
+    names = []
+    for number in range(10, 10 + (count + 4) // 5):
+        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{number}")
+        async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as host:
+            (await host.post("/api/guest")).raise_for_status()
+            names.append((await host.get("/api/me")).json()["user"]["name"])
+            for _ in range(5):
+                made = await host.post("/api/tables", json={"game": "rectoverso", "players": 2})
+                made.raise_for_status()
+    return names[0]
+
+
+async def _lesson(url: str) -> tuple[str, dict[str, str]]:
+    """A Recto Verso lesson step's path and a move to try there."""
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        step = (await http.get("/api/lessons/rectoverso")).json()["steps"][-1]
+    return f"/api/lessons/rectoverso/{step['id']}", {"action": step["legal"][0]}
 
 
 async def _finished_games(url: str, count: int) -> list[str]:
@@ -279,6 +321,10 @@ def _measure(api: Server, name: str, seconds: float) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if name == "replay/history":
         extra["finished"] = asyncio.run(_finished_games(api.url, 3))
+    if name in ("lobby lists", "a player page"):
+        extra["player"] = asyncio.run(_waiting_tables(api.url, 50))
+    if name == "lesson moves":
+        extra["lesson"] = asyncio.run(_lesson(api.url))
 
     async def a_table() -> str:
         async with httpx.AsyncClient(base_url=api.url) as http:

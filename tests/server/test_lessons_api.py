@@ -72,3 +72,27 @@ async def test_bad_requests_are_refused_and_change_nothing(app: FastAPI) -> None
         answer = await http.post("/api/lessons/versus/stone-move", json=body)
         assert answer.status_code == 422, body
     assert await _kept(app) == 0
+
+
+async def test_a_move_tried_again_is_judged_once_from_a_position_replayed_once(
+    app: FastAPI,
+) -> None:
+    # A flood of one lesson move replayed the step and judged the move on the event loop each
+    # time (10 ms for a Recto Verso step): now the process judges each move once.
+    from otherside.server.http import lessons as lessons_route
+
+    for kept in (lessons_route._start, lessons_route._position, lessons_route._judged):
+        kept.cache_clear()
+    http = client(app)
+    step = (await http.get("/api/lessons/rectoverso")).json()["steps"][0]
+    path = f"/api/lessons/rectoverso/{step['id']}"
+    replayed = lessons_route._start.cache_info().misses  # each step's, to show the lesson
+    answers = [(await http.post(path, json={"action": step["legal"][0]})).json() for _ in range(5)]
+    assert all(a == answers[0] for a in answers) and answers[0]["outcome"] in ("done", "wrong")
+    judged = lessons_route._judged.cache_info()
+    assert (judged.misses, judged.hits) == (1, 4)
+    assert lessons_route._start.cache_info().misses == replayed  # the step's, not replayed
+    # Another move of the same step is judged from the same kept position.
+    other = step["legal"][-1]
+    assert (await http.post(path, json={"action": other})).json()["outcome"] in ("done", "wrong")
+    assert lessons_route._start.cache_info().misses == replayed
