@@ -77,8 +77,11 @@ def _list(column: Any) -> list[int]:
 
 def snapshot(engine: sqlalchemy.Engine, event_id: str) -> dict[str, Any]:
     """In one read: the event's games (round, board, entrants' user ids, table id) and every
-    table its host hosts, with status, rating and who sits where."""
-    with engine.connect() as connection:
+    table its host hosts, with status, rating and who sits where: on PostgreSQL, all of it as
+    of one moment (its reads in one repeatable-read transaction: read one after the other, a
+    board's table committed between them had seats but no table)."""
+    level = "REPEATABLE READ" if engine.dialect.name == "postgresql" else "AUTOCOMMIT"
+    with engine.connect().execution_options(isolation_level=level) as connection:
         host = connection.execute(
             sqlalchemy.text("SELECT host_id FROM tournaments WHERE id = :e"), {"e": event_id}
         ).scalar_one()
