@@ -28,7 +28,6 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import create_engine, text
 
 from otherside.core.simultaneous import legal_actions_of
 from otherside.server.cluster.catch_up import Follow, Refresh
@@ -41,6 +40,7 @@ from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
 from otherside.server.tables.takebacks import Takeback
+from tests.server.cluster_processes import scalar
 from tests.server.conftest import Player, hub_of, people, running, table_with
 from tests.server.processes import Server, free_port
 from tests.server.takeback_tables import (
@@ -195,15 +195,6 @@ async def apps(tmp_path: Any) -> AsyncIterator[tuple[FastAPI, FastAPI, str]]:
         yield first, second, url
 
 
-def _scalar(url: str, query: str, **params: Any) -> Any:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as db:
-            return db.execute(text(query), params).scalar()
-    finally:
-        engine.dispose()
-
-
 @dataclass(frozen=True)
 class Duel:
     """A started VERSUS table of two people, as the first process holds it: the seat that moves
@@ -253,12 +244,12 @@ async def test_a_retry_through_a_process_that_had_not_heard_of_the_move_is_that_
     assert await there.ask(table, Play(mover.user, 0, plies[0], 0)) is False
     assert behind.info.version == 1
     moves = "SELECT count(*) FROM moves WHERE table_id = :t"
-    assert _scalar(url, moves, t=table) == 1
+    assert scalar(url, moves, t=table) == 1
     # Another move at that version is still refused: the game moved on.
     with pytest.raises(Refused) as refused:
         await there.ask(table, Play(mover.user, 0, plies[1], 0))
     assert refused.value.code == "stale"
-    assert _scalar(url, moves, t=table) == 1
+    assert scalar(url, moves, t=table) == 1
 
 
 async def test_a_process_catching_up_after_a_takeback_and_a_new_move_shows_the_new_line(
@@ -336,7 +327,7 @@ async def test_a_process_behind_a_takeback_neither_writes_nor_follows_a_move_on_
         await there.ask(table, Play(other.user, 1, reply, 0))
     assert refused.value.code == "stale"
     moves = "SELECT count(*) FROM moves WHERE table_id = :t"
-    assert _scalar(url, moves, t=table) == 1
+    assert scalar(url, moves, t=table) == 1
     assert behind.info.takebacks == 1 and behind.state is not None
     assert live.game.view(behind.state, None) == live.game.view(live.state, None)
 
