@@ -6,6 +6,9 @@ saw it gone, not from when they came (:func:`otherside.server.cluster.presence.m
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
@@ -13,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from otherside.server.clock import ManualClock
 from otherside.server.cluster.peers import PostgresCluster
+from otherside.server.store.db import Database
 from otherside.server.store.models import TablePresence
 from otherside.server.tournaments.absentees import HandOverAbsent
 from tests.server.conftest import Player, Recorder, eventually, hub_of, people, running
@@ -39,6 +43,22 @@ async def _partners(app: FastAPI) -> tuple[Player, Player, str]:
     return ada, bob, table
 
 
+@asynccontextmanager
+async def _another_process(
+    db: Database, url: str, clock: ManualClock
+) -> AsyncIterator[PostgresCluster]:
+    """Another server process on the database, as the first sees it: its liveness lock and its
+    players' presence, both given up at the end."""
+    other = PostgresCluster(db, url, clock=clock)
+    await other.liveness.start()
+    other.presence.start()
+    try:
+        yield other
+    finally:
+        await other.presence.stop(clock.now())
+        await other.liveness.stop()
+
+
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_a_partner_connected_elsewhere_is_no_absentee_until_that_process_dies(
     database_url: str,
@@ -50,15 +70,12 @@ async def test_a_partner_connected_elsewhere_is_no_absentee_until_that_process_d
         db = hub.db
         assert db is not None
         await hub.attach(table, ada.recorder())  # Ada here; Bob through the other process
-        other = PostgresCluster(db, database_url, clock=clock)
-        await other.liveness.start()
-        other.presence.start()
 
         def bob_rows() -> list[tuple[bool, object]]:
             assert db is not None
             return db.transaction(lambda s: _rows(s, table, bob.user.id))
 
-        try:
+        async with _another_process(db, database_url, clock) as other:
             other.presence.tell(table, bob.user.id, True, clock.now())
             await eventually(lambda: bob_rows() != [])
             away = app.state.limits.away_seconds
@@ -75,9 +92,6 @@ async def test_a_partner_connected_elsewhere_is_no_absentee_until_that_process_d
             assert await hub.ask(table, HandOverAbsent(away)) == [1]
             live = await hub.live(table)
             assert [seat.forfeit for seat in live.info.seats] == [None, "away"]
-        finally:
-            await other.presence.stop(clock.now())
-            await other.liveness.stop()
 
 
 def _away(recorder: Recorder) -> list[str | None]:
@@ -98,15 +112,12 @@ async def test_the_table_shows_a_partner_connected_elsewhere_here_then_gone_sinc
         hub = hub_of(app)
         db = hub.db
         assert db is not None
-        other = PostgresCluster(db, database_url, clock=clock)
-        await other.liveness.start()
-        other.presence.start()
 
         def bob_rows() -> list[tuple[bool, object]]:
             assert db is not None
             return db.transaction(lambda s: _rows(s, table, bob.user.id))
 
-        try:
+        async with _another_process(db, database_url, clock) as other:
             other.presence.tell(table, bob.user.id, True, clock.now())
             await eventually(lambda: bob_rows() != [])
             clock.advance(seconds=30)
@@ -121,6 +132,3 @@ async def test_the_table_shows_a_partner_connected_elsewhere_here_then_gone_sinc
             other.presence.tell(table, bob.user.id, True, clock.now())
             await eventually(lambda: _away(seen) == [None, None])
             assert all(m["type"] != "view" for m in seen.messages[2:])  # no move was made
-        finally:
-            await other.presence.stop(clock.now())
-            await other.liveness.stop()
