@@ -11,6 +11,8 @@ one kills the first. Waits are for what the processes do, bounded by :data:`TOLD
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -35,6 +37,19 @@ def _table(away: dict[int, bool]) -> Wanted:
     )
 
 
+@asynccontextmanager
+async def _partners(ada_port: int, bob_port: int) -> AsyncIterator[tuple[str, str, str]]:
+    """Ada (seat 0), a guest through the process on ``ada_port``, and Bob (seat 1) through
+    ``bob_port``, at the Recto Verso table they started: the table, and each one's cookie."""
+    ada, ada_cookie = await guest(ada_port)
+    bob, bob_cookie = await guest(bob_port)
+    try:
+        yield await partners_table(ada, bob), ada_cookie, bob_cookie
+    finally:
+        await ada.aclose()
+        await bob.aclose()
+
+
 def _shown_away(kept: Heard, seat: int, since: int = 0) -> list[dict[str, Any]]:
     """The ``table`` messages from number ``since`` on that show ``seat`` away."""
     return [
@@ -49,10 +64,10 @@ async def test_a_partner_connected_through_the_other_process_is_never_shown_away
 ) -> None:
     database, servers = two
     first, second = (server.port for server in servers)
-    ada, ada_cookie = await guest(first)
-    bob, bob_cookie = await guest(second)
-    table = await partners_table(ada, bob)  # Ada seat 0, Bob seat 1
-    async with heard(first, table, ada_cookie) as ada_ws:
+    async with (
+        _partners(first, second) as (table, ada_cookie, bob_cookie),
+        heard(first, table, ada_cookie) as ada_ws,
+    ):
         # Bob has not come yet: Ada is told so.
         await ada_ws.until(_table({1: True}), timeout=TOLD)
         await eventually(lambda: connected(database, table) == 1)
@@ -88,8 +103,6 @@ async def test_a_partner_connected_through_the_other_process_is_never_shown_away
             await eventually(lambda: connected(database, table) == 2)
             assert not _shown_away(bob_again, 0)
             assert not _shown_away(ada_ws, 1, since=back)
-    await ada.aclose()
-    await bob.aclose()
 
 
 async def test_a_partner_who_leaves_the_other_process_is_shown_away_then_back(
@@ -97,10 +110,10 @@ async def test_a_partner_who_leaves_the_other_process_is_shown_away_then_back(
 ) -> None:
     database, servers = two
     first, second = (server.port for server in servers)
-    ada, ada_cookie = await guest(first)
-    bob, bob_cookie = await guest(second)
-    table = await partners_table(ada, bob)
-    async with heard(first, table, ada_cookie) as ada_ws:
+    async with (
+        _partners(first, second) as (table, ada_cookie, bob_cookie),
+        heard(first, table, ada_cookie) as ada_ws,
+    ):
         async with heard(second, table, bob_cookie):
             await ada_ws.until(_table({1: False}), timeout=TOLD)
             await eventually(lambda: connected(database, table) == 2)
@@ -111,17 +124,13 @@ async def test_a_partner_who_leaves_the_other_process_is_shown_away_then_back(
         assert gone["table"]["seats"][0]["away_since"] is None
         async with heard(second, table, bob_cookie):
             await ada_ws.until(_table({1: False}), since=ada_ws.read_to, timeout=TOLD)
-    await ada.aclose()
-    await bob.aclose()
 
 
 async def test_a_partner_whose_process_dies_is_shown_away_on_the_other(two: Any) -> None:
     database, servers = two
     doomed, survivor = servers  # the pair gets a new first process for the next test
-    ada, ada_cookie = await guest(survivor.port)
-    bob, bob_cookie = await guest(doomed.port)
-    table = await partners_table(ada, bob)
     async with (
+        _partners(survivor.port, doomed.port) as (table, ada_cookie, bob_cookie),
         heard(survivor.port, table, ada_cookie) as ada_ws,
         heard(doomed.port, table, bob_cookie),
     ):
@@ -132,8 +141,6 @@ async def test_a_partner_whose_process_dies_is_shown_away_on_the_other(two: Any)
         # marks them gone, and tells its own page so (Bob's browser does not come back).
         doomed.kill()
         await ada_ws.until(_table({1: True}), since=before, timeout=VANISHED_SECONDS + TOLD)
-    await ada.aclose()
-    await bob.aclose()
 
 
 def _until_connected(database: str, table: str, count: int, within: float = TOLD) -> None:
