@@ -59,6 +59,7 @@ from otherside.server.http import (
     tournaments,
 )
 from otherside.server.http.brake import Brake
+from otherside.server.http.coalesce import Coalesced
 from otherside.server.http.connections import GATE_KEY, ConnectionGate
 from otherside.server.http.deps import HubDep
 from otherside.server.http.docs import add_docs
@@ -162,6 +163,7 @@ def create_app(
         app.state.throttles = Throttles(server_limits, Limiter(db, server_clock))
         app.state.signin = SignInGuard(app.state.throttles, secret)
         app.state.admission = Admission(server_guards)
+        app.state.coalesced = Coalesced()
         app.state.finished_games = FinishedGames(
             server_guards.replay_cache, server_guards.replays_per_minute
         )

@@ -17,8 +17,6 @@ import asyncio
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
-from fastapi import Request
-
 
 class Coalesced:
     """One computation of a key at a time, shared by every caller that asked before it began
@@ -54,12 +52,3 @@ class Coalesced:
         finally:
             if self._running.get(key) is me:
                 del self._running[key]
-
-
-def coalesced(request: Request) -> Coalesced:
-    """The app's shared computations (made on first use)."""
-    state = request.app.state
-    if getattr(state, "coalesced", None) is None:
-        state.coalesced = Coalesced()
-    found: Coalesced = state.coalesced
-    return found

@@ -21,6 +21,7 @@ from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.accounts.sessions import Sessions
 from otherside.server.accounts.signin import SignInGuard
 from otherside.server.clock import Clock
+from otherside.server.http.coalesce import Coalesced
 from otherside.server.http.finished import FinishedGames
 from otherside.server.mail.smtp import Post
 from otherside.server.store.db import Database
@@ -77,6 +78,9 @@ post: StateDependency[Post] = state_dependency(
 finished_games: StateDependency[FinishedGames] = state_dependency(
     "finished_games", "Finished games' answers, computed once, and the per-address fetch window."
 )
+coalesced: StateDependency[Coalesced] = state_dependency(
+    "coalesced", "Answers computed once for the callers who ask for them at once."
+)
 
 DatabaseDep = Annotated[Database, Depends(database)]
 HubDep = Annotated[TableHub, Depends(hub)]
@@ -86,4 +90,5 @@ ThrottlesDep = Annotated[Throttles, Depends(throttles)]
 SessionsDep = Annotated[Sessions, Depends(sessions)]
 SignInDep = Annotated[SignInGuard, Depends(signin)]
 FinishedGamesDep = Annotated[FinishedGames, Depends(finished_games)]
+CoalescedDep = Annotated[Coalesced, Depends(coalesced)]
 PostDep = Annotated[Post, Depends(post)]

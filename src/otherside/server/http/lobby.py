@@ -19,8 +19,13 @@ from otherside.guide import GAMES, guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
-from otherside.server.http.coalesce import coalesced
-from otherside.server.http.deps import DatabaseDep, HubDep, LimitsDep, ThrottlesDep
+from otherside.server.http.deps import (
+    CoalescedDep,
+    DatabaseDep,
+    HubDep,
+    LimitsDep,
+    ThrottlesDep,
+)
 from otherside.server.http.errors import Told
 from otherside.server.http.reader import LanguageDep, reader_language
 from otherside.server.http.schemas import GameOut, LeaderOut, MyTableOut
@@ -169,7 +174,7 @@ _TABLE_LIST = TypeAdapter(list[TableOut])
 
 @router.get("/tables", response_model=list[TableOut])
 async def tables(
-    request: Request, db: DatabaseDep, language: LanguageDep, status: str = "waiting"
+    shared: CoalescedDep, db: DatabaseDep, language: LanguageDep, status: str = "waiting"
 ) -> Response:
     """Tables by status: ``waiting`` (open to join), ``playing`` (to watch) or ``over``."""
     if status not in ("waiting", "playing", "over"):
@@ -187,9 +192,7 @@ async def tables(
         return _TABLE_LIST.dump_json([_out(i, ratings.get(i.game), language) for i in infos])
 
     # The same list for every reader of a language: computed once for those who ask at once.
-    body: bytes = await coalesced(request).answer(
-        ("tables", status, language), lambda: db.run(listed)
-    )
+    body: bytes = await shared.answer(("tables", status, language), lambda: db.run(listed))
     return Response(body, media_type="application/json")
 
 

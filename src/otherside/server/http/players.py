@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
-from otherside.server.http.coalesce import coalesced
-from otherside.server.http.deps import DatabaseDep
+from otherside.server.http.deps import CoalescedDep, DatabaseDep
 from otherside.server.http.errors import Told
 from otherside.server.http.schemas import PlayerOut
 from otherside.server.ratings.rated import current_ratings, rating_history
@@ -48,7 +47,7 @@ def _result(info: TableInfo, seat: int) -> str:
 
 
 @router.get("/players/{name}")
-async def player(name: str, request: Request, db: DatabaseDep) -> PlayerOut:
+async def player(name: str, db: DatabaseDep, shared: CoalescedDep) -> PlayerOut:
     """One player: ratings with history, personal bests, recent games."""
 
     def load(session: Session) -> dict[str, Any] | None:
@@ -123,7 +122,7 @@ async def player(name: str, request: Request, db: DatabaseDep) -> PlayerOut:
 
     # Six reads of the database: computed once for those who ask at once (a flood of one
     # page made another table's sync wait 120 ms instead of a few).
-    data = await coalesced(request).answer(("player", name), lambda: db.run(load))
+    data = await shared.answer(("player", name), lambda: db.run(load))
     if data is None:
         raise Told(404, "no_player", N_("no player called '{name}'"), name=name)
     return PlayerOut.model_validate(data)
