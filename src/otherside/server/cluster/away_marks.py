@@ -69,17 +69,18 @@ class AwayMarks:
         """Players came or went at ``message``'s table through another process: read it
         again if it is watched here."""
         self.heard += 1
-        live = self.hub.loaded(str(message.get("table")))
-        if live is not None and live.watchers:
-            self.soon(live)
+        self._if_watched(str(message.get("table")))
 
     def resync(self) -> None:
         """This process may have missed announcements: read every table watched here again."""
         self.heard += 1
         for table_id in self.hub.held_ids():
-            live = self.hub.loaded(table_id)
-            if live is not None and live.watchers:
-                self.soon(live)
+            self._if_watched(table_id)
+
+    def _if_watched(self, table_id: str) -> None:
+        live = self.hub.loaded(table_id)
+        if live is not None and live.watchers:
+            self.soon(live)
 
     def soon(self, live: LiveTable) -> None:
         """Read ``live``'s presence again in the background (until it succeeds, or nobody
