@@ -21,10 +21,10 @@ writer (another server process) and the batch is checked write by write, below.
 A batch that PostgreSQL rolls back for another transaction's sake (a deadlock with another
 process's batch: see ``store/db.py``) runs again whole. When a batch fails otherwise, no write
 of it is lost silently and none fails for another's sake: the transaction is rolled back, then
-each of its writes runs again alone, in a transaction of its
-own, and gets its own result — committed, or its own error (``StaleWrite``, a constraint broken,
-the database down). A caller retries, or not, by its own policy. Works may therefore run twice
-and must only touch the database through the batch they are given.
+each of its writes runs again alone, in a transaction of its own, and gets its own result —
+committed, or its own error (``StaleWrite``, a constraint broken, the database down). A caller
+retries, or not, by its own policy. Works may therefore run twice and must only touch the
+database through the batch they are given.
 """
 
 from __future__ import annotations
