@@ -59,7 +59,8 @@ class ProcessWorker:
             )
             self.process = process
             try:
-                await asyncio.wait_for(_frame(process), START_SECONDS)  # ("ready", pid)
+                async with asyncio.timeout(START_SECONDS):
+                    await _frame(process)  # ("ready", pid)
             except BaseException:
                 await self.stop()
                 raise
@@ -80,7 +81,8 @@ class ProcessWorker:
             try:
                 process.stdin.write(encode((number, *job)))
                 await process.stdin.drain()
-                reply = await asyncio.wait_for(_answer(process, number), seconds)
+                async with asyncio.timeout(seconds):
+                    reply = await _answer(process, number)
             except BaseException:
                 # Overrun, cancelled or broken: this worker's state is unknown, start afresh.
                 await self.stop()

@@ -95,7 +95,8 @@ class ThreadWorker:
         """The job's answer; ``TimeoutError`` after ``seconds``."""
         loop = asyncio.get_running_loop()
         self.thinking = loop.run_in_executor(self.pool, run_job, job)
-        return await asyncio.wait_for(asyncio.shield(self.thinking), seconds)
+        async with asyncio.timeout(seconds):
+            return await asyncio.shield(self.thinking)
 
     async def stop(self) -> None:
         """Nothing to stop: a thread ends when its bot returns."""

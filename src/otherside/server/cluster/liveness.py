@@ -99,7 +99,8 @@ class LivenessLock:
         """Take the lock (waiting up to ``wait`` seconds for it) and keep it."""
         self._task = asyncio.create_task(self._hold(), name="otherside-liveness")
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.held.wait(), wait)
+            async with asyncio.timeout(wait):
+                await self.held.wait()
 
     async def session_settings(self) -> dict[str, str]:
         """What the lock's session says of :data:`SESSION_SETTINGS` (``SHOW``; empty while
@@ -140,7 +141,8 @@ class LivenessLock:
                     while True:
                         await asyncio.sleep(CHECK_EVERY)
                         # No answer within the limit: the server has ended our session by now.
-                        await asyncio.wait_for(conn.execute("SELECT 1"), IDLE_LIMIT)
+                        async with asyncio.timeout(IDLE_LIMIT):
+                            await conn.execute("SELECT 1")
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -317,7 +317,8 @@ class PostgresCluster:
         # Serve only once the others' announcements reach us: a sign-out said meanwhile would
         # be missed (its receipt counted on from this process's lock, held already).
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.listening.wait(), LISTEN_WAIT)
+            async with asyncio.timeout(LISTEN_WAIT):
+                await self.listening.wait()
 
     async def stop(self) -> None:
         """Stop listening and give every lease back (a clean shutdown hands tables over at once)."""

@@ -207,7 +207,8 @@ class Presence:
         while True:
             with contextlib.suppress(TimeoutError):
                 # Woken by a change; else a look now and then whether the lock was taken again.
-                await asyncio.wait_for(self._wake.wait(), RETRY_EVERY)
+                async with asyncio.timeout(RETRY_EVERY):
+                    await self._wake.wait()
             self._wake.clear()
             taken = self.liveness.taken
             if not self.liveness.held.is_set():

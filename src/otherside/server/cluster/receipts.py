@@ -67,7 +67,8 @@ class Receipts:
                     return False
                 self._changed.clear()
                 try:
-                    await asyncio.wait_for(self._changed.wait(), left)
+                    async with asyncio.timeout(left):
+                        await self._changed.wait()
                 except TimeoutError:
                     return self.count(ask) >= others
             return True

@@ -172,4 +172,5 @@ async def _watch(
         hub.detach(live, conn)
         conn.queue.put_nowait(None)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(sender, timeout=1)
+            async with asyncio.timeout(1):
+                await sender
