@@ -79,7 +79,8 @@ export function createBoard(root, context) {
       receivedAt: fresh ? performance.now() : live.receivedAt,
       model: siteModel(view, role ?? "front"),
       canBuild: Boolean(role && ctx.play && legal.has("done")),
-      ticking: context.mode === "live",
+      // A game over (ended mid-round) has no round clock running any more.
+      ticking: context.mode === "live" && ctx.table?.status !== "over",
     };
     reconcile(view);
     const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status]);
