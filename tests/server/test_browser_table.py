@@ -369,7 +369,7 @@ def test_a_bot_partners_next_card_keeps_the_last_result_in_sight(
         page.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=60000)
     carried = me.locator("[data-testid=last-result]")
     said = carried.text_content() or ""
-    assert re.search(r"The last round(Not a match|Level 1 cleared!)", said), said
+    assert re.search(r"Previous round(Not a match|Level 1 cleared!)", said), said
     # The partner places a piece, and the result is still there to read.
     unplaced = me.get_attribute(".rv", "data-unplaced")
     me.wait_for_selector(f".rv[data-phase=build]:not([data-unplaced='{unplaced}'])")

@@ -119,7 +119,7 @@ export function resultBanner(view, names, fresh = false, carried = false) {
   return el("div", { class: `rv-result ${good ? "good" : "bad"} ${fresh ? "fresh" : ""} ${carried ? "carried" : ""}`,
     "data-testid": carried ? "last-result" : "round-result", role: "status" },
     el("div", { class: "rv-result-mark", "aria-hidden": "true" }, good ? "✓" : "✗"),
-    el("div", {}, carried ? el("div", { class: "rv-result-when" }, t("The last round")) : null,
+    el("div", {}, carried ? el("div", { class: "rv-result-when" }, t("Previous round")) : null,
       el("div", { class: "rv-result-head" }, headline), el("div", {}, detail), next ? el("div", { class: "muted" }, next) : null),
     carried ? el("button", { class: "small secondary rv-result-seen", "data-act": "seen", "data-testid": "last-result-seen" }, t("OK")) : null);
 }
