@@ -112,11 +112,12 @@ export function createBoard(root, context) {
   /**
    * Whether a build the reader did not begin came so soon after the last round's result (a bot
    * partner reveals the next card 1.5 s on) that the result was hardly read: it is then carried
-   * above the build (`carriedResult`) until the reader closes it.
+   * above the build (`carriedResult`) until the reader closes it. (A replay steps at its own pace.)
    */
   function hardlySeen(view) {
     const seen = ui.resultRounds === view.rounds.length ? performance.now() - ui.resultAt : Infinity;
-    return view.phase === "build" && view.rounds.length > 0 && view.recto !== live.ctx.seat && seen <= GLIMPSE_MS;
+    return context.mode === "live" && view.phase === "build" && view.rounds.length > 0 && view.recto !== live.ctx.seat
+      && seen <= GLIMPSE_MS;
   }
 
   /** The last round's result, above a build begun before the reader could read it; else null. */
