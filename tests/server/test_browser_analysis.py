@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from otherside.server.store.db import sqlite_url
-from tests.server.browsing import shoot
+from tests.server.browsing import TAKE_SHOTS, shoot
 from tests.server.processes import Server, free_port
 
 pytestmark = pytest.mark.browser
@@ -134,8 +134,25 @@ def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, s
             r"better: \S+(?: \S+)* \((\d+) % to win; played: (\d+) % to win\)", text
         )
         assert shown and shown.group(1) != shown.group(2), text
+    # On the phone a figure stays whole ("24 % to win" was broken after "24"): each is marked
+    # to keep to one line, and none is drawn on two.
+    figures = page.evaluate(
+        """() => [...document.querySelectorAll('#log .analysis-note, #costliest li')].map((item) =>
+            [...item.querySelectorAll('.figure')].map((figure) => [figure.textContent,
+                getComputedStyle(figure).whiteSpace,
+                new Set([...figure.getClientRects()].map((r) => Math.round(r.top))).size]))"""
+    )
+    assert figures and all(len(item) == 2 for item in figures), figures
+    for text, wrap, lines in (figure for item in figures for figure in item):
+        assert re.fullmatch(r"\d+ % to win", text) and wrap == "nowrap" and lines == 1, text
     page.locator("#costliest li button").first.click()
     shoot(page.locator("#analysis"), "analysis-verso-phone.png")
+    shoot(page, "analysis-verso-phone-notes.png", full_page=True)
+    if TAKE_SHOTS:
+        desktop = _page(browser, server, DESKTOP)
+        desktop.goto(f"{server}/replay/{table}")
+        desktop.wait_for_selector("#costliest li", timeout=WAIT)  # computed once: there at once
+        shoot(desktop, "analysis-verso-desktop.png", full_page=True)
     assert page.errors == []
 
 

@@ -521,15 +521,42 @@ def test_a_finger_slides_a_piece_onto_the_top_view_with_the_page_scrolled_down(
     partner.close()
 
 
+def _time_left(page: Any) -> str:
+    """The "Time left" sentence of the page's "Describe the position"."""
+    page.click("#describe")
+    page.locator("[data-testid=position] p").first.wait_for()
+    lines = page.locator("[data-testid=position] p").all_inner_texts()
+    return next(line for line in lines if line.startswith("Time left"))
+
+
+def _place_some(page: Any, frames: list[str], server: str, table_id: str, count: int) -> None:
+    """Place ``count`` pieces as the page's own moves go, from the legal actions the page was
+    sent last (the bot partner builds meanwhile: a placement it made impossible is passed)."""
+    legal = next(m["legal"] for m in reversed(_views(frames)) if m["view"]["phase"] == "build")
+    api, placed = page.context.request, 0
+    for action in (a for a in legal if a.startswith("place ")):
+        version = api.get(f"{server}/api/tables/{table_id}").json()["version"]
+        answer = api.post(
+            f"{server}/api/tables/{table_id}/act", data={"version": version, "action": action}
+        )
+        placed += answer.ok
+        if placed == count:
+            return
+    pytest.fail(f"fewer than {count} of the page's placements were taken")
+
+
 def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left(
     server: str,
     browser: Any,
 ) -> None:
     """Two builders are one team (R16): a game with a bot partner that a builder resigns during
     a round is 'Game over' on the table and in its replay, never 'the partner won', and
-    'finished' in the lobby, not 'lost'; the round's clock is not left counting down to a red
-    0:00 on a finished table."""
+    'finished' in the lobby, not 'lost'; resigning is not called a loss for the one who
+    resigns. The round's clock is not left counting down to a red 0:00 on a finished table,
+    nor does its time run on in the position's words, on the page or from the server. The
+    replay's move list says the round's sentence once, not again on every move of the round."""
     errors: list[str] = []
+    frames: list[str] = []
     context = _guest(browser, server, DESKTOP)
     table = context.request.post(
         server + "/api/tables",
@@ -541,13 +568,23 @@ def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left
     ).ok
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("dialog", lambda dialog: dialog.accept())
+    _record(page, frames)
     page.goto(f"{server}/table/{table['id']}")
     page.wait_for_selector("[data-testid=next-round], .rv[data-phase=build]")
     if page.locator("[data-testid=next-round]").count():  # who reveals first is the seats' turn
         page.click("[data-testid=next-round]")
     page.wait_for_selector(".rv[data-phase=build] [data-rv-clock]")
+    _place_some(page, frames, server, table["id"], 2)
+    phone = _phone_beside(browser, context, page.url) if TAKE_SHOTS else None
     page.click("#resign")
+    asked = page.inner_text("#confirm-text")
+    assert "partner" in asked and "loss" not in asked, asked
+    _shot(page, "resign-asked")
+    if phone:
+        phone.click(".dock-tabs [data-open=table]")
+        phone.click("#resign")
+        _shot(phone, "phone-resign-asked")
+        phone.click("#confirm-no")
     page.get_by_role("button", name="Yes", exact=True).click()
     page.wait_for_selector(".outcome-line")
     outcome = page.inner_text(".outcome-line")
@@ -556,10 +593,32 @@ def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left
     assert clock.inner_text() == "Game over"
     assert page.locator("[data-rv-clock]").count() == 0  # nothing counts down
     _shot(page, "resigned-mid-round")
+    # The time the round had left when it ended, said again later and after a reload.
+    left = _time_left(page)
+    page.wait_for_timeout(1100)  # past a whole second, whatever the fraction now
+    assert _time_left(page) == left
+    page.reload()
+    page.wait_for_selector(".outcome-line")
+    assert _time_left(page) == left
+    _shot(page, "resigned-described")
+    if phone:
+        phone.wait_for_selector(".outcome-line")
+        assert _time_left(phone) == left
+        phone.locator("[data-testid=position]").scroll_into_view_if_needed()
+        _shot(phone, "phone-resigned-described")
     page.goto(f"{server}/replay/{table['id']}")
     page.locator("#summary div").nth(1).wait_for()
     summary = page.inner_text("#summary")
     assert "Game over — " in summary and "won —" not in summary, summary
+    moves = page.locator("#log > li")
+    assert moves.count() >= 3  # the card revealed, the pieces placed
+    said = [text for text in page.locator("#log > li .muted").all_inner_texts() if text]
+    assert len(said) == 1 and re.search(r"build card \d+ for level 1", said[0]), said
+    _shot(page, "replay-moves")
+    if phone:
+        phone.goto(f"{server}/replay/{table['id']}")
+        phone.locator("#log > li").first.scroll_into_view_if_needed()
+        _shot(phone, "phone-replay-moves")
     # In the lobby's list of the player's games: neither won nor lost, the team's game is over.
     page.goto(f"{server}/")
     badge = page.locator("#my-tables .badge").first
@@ -567,3 +626,18 @@ def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left
     assert badge.inner_text() == "finished"
     assert not errors, errors
     context.close()
+
+
+def _phone_beside(browser: Any, context: Any, url: str) -> Any:
+    """The reader of ``context`` on a phone too, at ``url`` (for the screenshots)."""
+    phone = browser.new_context(
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        storage_state=context.storage_state(),
+    )
+    page = phone.new_page()
+    page.goto(url)
+    page.wait_for_selector(".rv[data-phase=build]")
+    return page

@@ -154,6 +154,27 @@ async def test_a_round_in_progress_resumes_after_a_restart_on_time(database_url:
         assert live.info.deadline_at == clock.now() + timedelta(seconds=LEVEL_LIMITS[0] - 50)
 
 
+async def test_a_round_cut_short_by_a_resignation_stops_its_time(database_url: str) -> None:
+    """A game resigned mid-round is seen as it stood when it ended: the round's elapsed time
+    does not run on with the server's clock, neither later nor after a restart."""
+    clock = ManualClock()
+    async with running(database_url, clock=clock, run_scheduler=False) as app:
+        players = await people(app, 2)
+        hub, live, (recto, verso, spectator) = await _table(app, players)
+        await _act(hub, live, recto, "reveal")
+        clock.advance(seconds=12)
+        await handle(hub, live, verso, json.dumps({"type": "resign"}))
+        assert live.info.status == "over"
+        assert spectator.last("view")["view"]["clock"]["elapsed"] == 12.0
+        clock.advance(seconds=30)
+        assert [live.view(seat)["clock"]["elapsed"] for seat in (0, 1, None)] == [12.0] * 3
+        table_id = live.id
+    clock.advance(seconds=20)
+    async with running(database_url, clock=clock, run_scheduler=False) as again:
+        live = await hub_of(again).live(table_id)
+        assert live.view(0)["clock"]["elapsed"] == 12.0
+
+
 async def test_no_payload_to_a_partner_carries_the_other_side(database_url: str) -> None:
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:

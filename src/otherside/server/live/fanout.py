@@ -62,7 +62,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         "table": live.id,
         "version": live.info.version,
         "seat": seat,
-        "view": live.adapter.game.view(state, seat),
+        "view": live.view(seat),
         "legal": legal,
         "clock": clock,
         "takeback": request.to_json() if (request := live.pending_takeback()) else None,

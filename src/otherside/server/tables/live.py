@@ -91,6 +91,22 @@ class LiveTable:
             self.rating_changes[user] = rating - self.ratings.get(user, START)
         self.ratings.update(after)
 
+    def view(self, seat: int | None) -> Any:
+        """The game's view for ``seat`` (the state must be there). A game that is over is seen
+        as it stood when it ended: a Recto Verso round cut short (a resignation) has its time
+        stop there, not run on with the server's clock."""
+        game, state = self.adapter.game, self.state
+        if state is None:
+            raise ValueError(f"table {self.id} has no game yet")
+        ended = self.info.updated_at if self.info.status == "over" else None
+        if ended is None or self.game_clock.pinned is not None:
+            return game.view(state, seat)
+        self.game_clock.pinned = ended.timestamp()
+        try:
+            return game.view(state, seat)
+        finally:
+            self.game_clock.pinned = None
+
     def pending_takeback(self) -> TakebackRequest | None:
         """The takeback request still open: asked at the current version of a game in play."""
         request = self.info.takeback

@@ -78,6 +78,8 @@ export function analysisPanel(page) {
   function weighed(answer) {
     const value = (v) => (answer.measure === "points" ? t("{points} points", { points: number(v, { maximumFractionDigits: 1 }) })
       : t("{percent} % to win", { percent: number(100 * v, { maximumFractionDigits: 0 }) }));
+    // A figure and its words ("24 % to win") never broken over two lines (a phone's narrow list).
+    const figure = (v) => el("span", { class: "figure" }, value(v));
     const byPly = new Map(answer.decisions.map((d) => [d.ply, d]));
     // A cost too small to show ("54 % to win" both ways) is no better move to a reader.
     const costs = (d) => d.cost > 0 && value(d.best_value) !== value(d.played_value);
@@ -85,8 +87,8 @@ export function analysisPanel(page) {
     const line = (d) => el("li", {}, el("button", { type: "button", class: "link", onclick: () => { page.show(d.ply - 1); } },
       t("Move {ply}", { ply: d.ply })), ` · ${page.names[d.seat]}: `,
     sentence(t("played {played} ({value}); best {best} ({best_value})",
-      { played: mark("played"), value: value(d.played_value), best: mark("best"), best_value: value(d.best_value) }),
-    { played: notation(d.played), best: notation(d.best) }));
+      { played: mark("played"), value: mark("value"), best: mark("best"), best_value: mark("best_value") }),
+    { played: notation(d.played), best: notation(d.best), value: figure(d.played_value), best_value: figure(d.best_value) }));
     root.replaceChildren(el("h2", {}, t("Analysis")),
       el("p", { class: "muted" }, answer.measure === "points"
         ? t("Each decision weighed from its player's view: the points expected at the end after it, and after the bots' choice.")
@@ -99,8 +101,8 @@ export function analysisPanel(page) {
       if (!item || !costs(d)) continue;
       item.querySelector(".analysis-note")?.remove();
       item.append(el("span", { class: "analysis-note block" },
-        sentence(t("better: {move} ({best_value}; played: {value})", { move: mark("move"), best_value: value(d.best_value), value: value(d.played_value) }),
-          { move: notation(d.best) })));
+        sentence(t("better: {move} ({best_value}; played: {value})", { move: mark("move"), best_value: mark("best_value"), value: mark("value") }),
+          { move: notation(d.best), best_value: figure(d.best_value), value: figure(d.played_value) })));
     }
   }
 

@@ -72,9 +72,14 @@ function replayPage(tableId, data, module, traits) {
   byId("summary").replaceChildren(el("div", {}, `${data.table.title} · ${names.join(", ")}`),
     el("div", {}, result, " — ", ruleNodes(reasonWords(outcome), data.table.game)),
     el("div", {}, t("final scores: {scores}", { scores: outcome.scores.join(" – ") })));
+  // The board's words for each step, less a repeat of the step before's (as in the table's
+  // log: a board may describe the position, and a Recto Verso round's sentence is the same
+  // after each of its moves).
+  const said = steps.map((s) => board.describe(s.view, names).join(" "));
   byId("log").replaceChildren(...steps.slice(1).map((s, i) => el("li", {}, el("button", { type: "button", class: "step", onclick: () => show(i + 1) },
     // The move in the rules' notation, the same in every language: marked as such (not words).
-    `${names[s.seat]}: `, el("code", { class: "notation", translate: "no" }, s.action), el("span", { class: "muted block" }, board.describe(s.view, names).join(" "))))));
+    `${names[s.seat]}: `, el("code", { class: "notation", translate: "no" }, s.action),
+    said[i + 1] && said[i + 1] !== said[i] ? el("span", { class: "muted block" }, said[i + 1]) : null))));
   analysis = analysisPanel({ root: byId("analysis"), tableId, analysis: traits.analysis, last: steps.length - 1, names, log: byId("log"),
     show: (index) => { show(index); return byId("board"); },
     find: (test) => steps.findIndex((step) => test(step.view)) });

@@ -46,8 +46,12 @@ function tablePage(state) {
   const play = (action) => send({ type: "action", version: state.frame.version, takebacks: state.frame.takebacks, action });
   const resign = () => {
     const many = state.table && state.table.players > 2;
-    confirmThen(many ? t("Resign? A bot plays your seat for the rest of the game and it counts as a loss for you.")
-      : t("Resign? The game ends now and counts as a loss for you."), () => send({ type: "resign" }));
+    // Players who are one team (Recto Verso's two builders) lose nothing to each other: the
+    // game ends for both.
+    const together = (state.traits?.together ?? []).includes(state.table?.players);
+    confirmThen(together ? t("Resign? The game ends now for you and your partner: you play as one team.")
+      : many ? t("Resign? A bot plays your seat for the rest of the game and it counts as a loss for you.")
+        : t("Resign? The game ends now and counts as a loss for you."), () => send({ type: "resign" }));
   };
   const call = async (path, body) => {
     byId("waiting-error").textContent = "";

@@ -29,12 +29,12 @@ import { aim, pickUpProblem, piecesOf, roleOf, sideView, siteModel } from "./mod
 import { positionLines } from "./position.js";
 import { matchCount, pieceDrawing, sideGrid, siteDrawing, topGrid } from "./draw.js";
 import {
-  LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, resultText, scoreTable, summary as summaryText, who,
+  LEVEL_LIMITS, clockText, endText, history, ladder, pointsAt, resultBanner, scoreTable, summary as summaryText, who,
 } from "./rounds.js";
 
 const SIDE_WORDS = { front: "recto", back: "verso" };
 // A round's result on screen for less than this (ms) before the partner began the next build
-// has not been read: the build repeats it in its hint line.
+// has not been read: it stays shown above the build until the reader closes it.
 const GLIMPSE_MS = 5000;
 // What comes between a refusal's reason and its legal actions, as the catalogs say it.
 const LEGAL = t("{reason}; legal: {legal}").split("{reason}")[1]?.split("{legal}")[0] ?? "";
@@ -53,7 +53,7 @@ export function createBoard(root, context) {
   const ui = {
     round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
     drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
-    confirmDone: false, resultRounds: null, resultAt: 0,
+    confirmDone: false, resultRounds: null, resultAt: 0, carried: null,
   };
   let live = null;
   let painted = "";
@@ -79,7 +79,8 @@ export function createBoard(root, context) {
       receivedAt: fresh ? performance.now() : live.receivedAt,
       model: siteModel(view, role ?? "front"),
       canBuild: Boolean(role && ctx.play && legal.has("done")),
-      ticking: context.mode === "live",
+      // A game over (ended mid-round) has no round clock running any more.
+      ticking: context.mode === "live" && ctx.table?.status !== "over",
     };
     reconcile(view);
     const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status]);
@@ -93,7 +94,7 @@ export function createBoard(root, context) {
     if (ui.round !== round) {
       Object.assign(ui, { round, selected: null, hover: null, hoverLetter: null, message: null, pickedUp: null, note: null, confirmDone: false });
       endDrag();
-      ui.note = glimpsedResult(view);
+      ui.carried = hardlySeen(view) ? view.rounds.length : null;
     }
     if (view.phase !== "build" && view.rounds.length && ui.resultRounds !== view.rounds.length) {
       Object.assign(ui, { resultRounds: view.rounds.length, resultAt: performance.now() });
@@ -109,14 +110,19 @@ export function createBoard(root, context) {
   }
 
   /**
-   * The last round's result in words, for the hint line of a build the partner began so soon
-   * after it (a bot partner reveals the next card 1.5 s on) that the result was hardly seen;
-   * else null.
+   * Whether a build the reader did not begin came so soon after the last round's result (a bot
+   * partner reveals the next card 1.5 s on) that the result was hardly read: it is then carried
+   * above the build (`carriedResult`) until the reader closes it. (A replay steps at its own pace.)
    */
-  function glimpsedResult(view) {
+  function hardlySeen(view) {
     const seen = ui.resultRounds === view.rounds.length ? performance.now() - ui.resultAt : Infinity;
-    if (view.phase !== "build" || !live.role || view.recto === live.ctx.seat || seen > GLIMPSE_MS) return null;
-    return resultText(history(view).at(-1), view, live.ctx.names ?? []);
+    return context.mode === "live" && view.phase === "build" && view.rounds.length > 0 && view.recto !== live.ctx.seat
+      && seen <= GLIMPSE_MS;
+  }
+
+  /** The last round's result, above a build begun before the reader could read it; else null. */
+  function carriedResult(view) {
+    return ui.carried === view.rounds.length ? resultBanner(view, live.ctx.names ?? [], false, true) : null;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -278,6 +284,7 @@ export function createBoard(root, context) {
     else if (act === "drop") { ui.selected = null; ui.hover = null; ui.note = null; paint(); }
     else if (act === "pickup") pickUp(button.dataset.name);
     else if (act === "dismiss" && performance.now() - (ui.message?.at ?? 0) > 600) { ui.message = null; paint(); }
+    else if (act === "seen") { ui.carried = null; paint(); }
     else if (act === "walk") { ui.watchFrom = ui.watchFrom === "front" ? "back" : "front"; paint(); }
   }
 
@@ -465,7 +472,7 @@ export function createBoard(root, context) {
         topGrid(model, { ghost, pick: live.canBuild }),
         el("div", { class: "rv-edge" }, t("▼ your side"))));
 
-    return el("div", { class: "rv-builder" }, bar,
+    return el("div", { class: "rv-builder" }, bar, carriedResult(view),
       el("div", { class: "rv-main rv-build-grid" }, site, compare, top, tray(view, held)));
   }
 
@@ -643,7 +650,7 @@ export function createBoard(root, context) {
           el("div", { class: "muted" }, hidden ? t("Each builder sees only their own side.") : t("You see both sides; each builder sees only their own.")))),
       clock(view));
     const unplaced = piecesOf(view.difficulty).filter((p) => view.unplaced.includes(p.name));
-    return el("div", { class: "rv-watcher" }, bar,
+    return el("div", { class: "rv-watcher" }, bar, carriedResult(view),
       el("div", { class: "rv-main" },
         el("div", { class: "rv-col rv-col-site" },
           el("section", { class: "rv-panel rv-site-panel" },

@@ -89,8 +89,13 @@ export function endText(view, names) {
   return tn("{players} win with {count} point.", "{players} win with {count} points.", best, { players });
 }
 
-/** The result of the last round, large (`fresh`: with its entrance, the first time). */
-export function resultBanner(view, names, fresh = false) {
+/**
+ * The result of the last round, large (`fresh`: with its entrance, the first time). `carried`:
+ * shown on above the next round, begun before the reader had time to read it (a bot partner
+ * reveals 1.5 s on), until they close it: smaller, marked as the last round's, and with no
+ * "next" (that round is under way).
+ */
+export function resultBanner(view, names, fresh = false, carried = false) {
   const rows = history(view);
   if (!rows.length) return null;
   const last = rows[rows.length - 1];
@@ -105,15 +110,18 @@ export function resultBanner(view, names, fresh = false) {
     : timeUp ? t("Card {card} was not finished in {limit}.", { card, limit })
       : t("Both builders said they were done after {time}, but the building does not show card {card} on both sides.", { card, time });
   const level = view.level + 1;
-  const next = view.phase === "over" ? ""
+  const next = view.phase === "over" || carried ? ""
     : view.players === 2
       ? (good ? t("Next: level {level}, {limit} to build it.", { level, limit: clockText(LEVEL_LIMITS[Math.min(view.level, 6)]) })
         : t("Try level {level} again with a new card.", { level }))
       : good ? tn("{recto} and {verso} score {count} point each.", "{recto} and {verso} score {count} points each.", last.points,
         { recto: who(names, last.recto), verso: who(names, last.verso) }) : t("No points this round.");
-  return el("div", { class: `rv-result ${good ? "good" : "bad"} ${fresh ? "fresh" : ""}`, "data-testid": "round-result", role: "status" },
+  return el("div", { class: `rv-result ${good ? "good" : "bad"} ${fresh ? "fresh" : ""} ${carried ? "carried" : ""}`,
+    "data-testid": carried ? "last-result" : "round-result", role: "status" },
     el("div", { class: "rv-result-mark", "aria-hidden": "true" }, good ? "✓" : "✗"),
-    el("div", {}, el("div", { class: "rv-result-head" }, headline), el("div", {}, detail), next ? el("div", { class: "muted" }, next) : null));
+    el("div", {}, carried ? el("div", { class: "rv-result-when" }, t("Previous round")) : null,
+      el("div", { class: "rv-result-head" }, headline), el("div", {}, detail), next ? el("div", { class: "muted" }, next) : null),
+    carried ? el("button", { class: "small secondary rv-result-seen", "data-act": "seen", "data-testid": "last-result-seen" }, t("OK")) : null);
 }
 
 /** 2 players: the seven levels with their limits, cleared ones ticked, the current one marked. */
