@@ -698,7 +698,7 @@ export function createBoard(root, context) {
       next = el("div", { class: "rv-next mine" },
         el("button", { class: "rv-go", "data-act": "ready", "data-testid": "ready", disabled: sent }, t("Next card")),
         el("p", { class: "muted" }, sent ? t("{name} reveals the next card…", { name: active })
-          : t("Read the result at your ease: {name} reveals the next card when you press the button, and the clock starts then. {name} builds from the front (recto), you from the back (verso).",
+          : t("Take a moment to read the result: {name} reveals the next card when you press the button, or after a short pause, and the clock starts then. {name} builds from the front (recto), you from the back (verso).",
             { name: active })));
     } else {
       const active = who(names, view.active);
