@@ -9,6 +9,7 @@ import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -17,12 +18,14 @@ from fastapi import FastAPI
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
 from otherside.server.live.inbox import handle
+from otherside.server.store.records import SeatInfo, TableInfo
 from otherside.server.tables.adapters import RECTOVERSO, register_adapter
 from otherside.server.tables.hub import TableHub
-from otherside.server.tables.live import LiveTable
+from otherside.server.tables.live import GameClock, LiveTable
 from tests.server.conftest import Player, Recorder, eventually, hub_of, people, running
 
 PAUSE = RECTOVERSO.ready_pause
+NOW = datetime(2026, 1, 2, 12, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -67,6 +70,30 @@ async def _waiting(live: LiveTable) -> None:
     """The bot to reveal is waiting (its pause started on the server's clock)."""
     await eventually(lambda: live.ready_wake is not None)
     assert _phase(live) == "start" and live.bot_waits()
+
+
+def _first_card(*seats: SeatInfo, pause: float = PAUSE) -> LiveTable:
+    """A 2-player Recto Verso table in play before its first card (seat 0 reveals it)."""
+    info = TableInfo(
+        id="t1", game="rectoverso", players=2, options={}, status="playing", owner_id=1,
+        owner_name="Ada", seats=seats, version=0, outcome=None, created_at=NOW,
+    )  # fmt: skip
+    clock = GameClock(ManualClock(NOW))
+    state = RECTOVERSO.new_state(2, RECTOVERSO.clean_options({}, 2))
+    live = LiveTable(info, RECTOVERSO, RECTOVERSO.game, clock, state, ready_pause=pause)
+    return live
+
+
+def test_only_a_bot_to_start_a_round_beside_a_person_waits() -> None:
+    bot, ada = SeatInfo(0, bot="partner"), SeatInfo(1, user_id=1, user_name="Ada")
+    assert _first_card(bot, ada).bot_waits()
+    # Bots playing each other, a person revealing, a program's account beside the bot, and a
+    # server that does not pace its bots (its pause 0): nobody waits.
+    assert not _first_card(bot, SeatInfo(1, bot="random")).bot_waits()
+    assert not _first_card(SeatInfo(0, user_id=1, user_name="Ada"), bot).bot_waits()
+    program = SeatInfo(1, user_id=2, user_name="Prog", bot_account=True)
+    assert not _first_card(bot, program).bot_waits()
+    assert not _first_card(bot, ada, pause=0.0).bot_waits()
 
 
 async def test_the_bot_reveals_when_its_person_is_ready_or_after_its_pause(

@@ -111,9 +111,10 @@ export function createBoard(root, context) {
   }
 
   /**
-   * Whether a build the reader did not begin came so soon after the last round's result (a bot
-   * partner reveals the next card 1.5 s on) that the result was hardly read: it is then carried
-   * above the build (`carriedResult`) until the reader closes it. (A replay steps at its own pace.)
+   * Whether a build the reader did not begin came so soon after the last round's result (a
+   * partner revealing the next card at once; a bot partner waits for the reader's "Next card",
+   * or its pause) that the result was hardly read: it is then carried above the build
+   * (`carriedResult`) until the reader closes it. (A replay steps at its own pace.)
    */
   function hardlySeen(view) {
     const seen = ui.resultRounds === view.rounds.length ? performance.now() - ui.resultAt : Infinity;
