@@ -345,13 +345,14 @@ def test_a_verso_board_says_why_draw_is_disabled_and_whose_tableau(
     assert "your tableau" in shown["line"] and "(you)'s" not in shown["line"]
 
 
-def test_a_bot_partners_next_card_keeps_the_last_result_in_sight(
+def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
     server: str,
     browser: Any,
 ) -> None:
-    """A bot partner reveals the next card 1.5 s after a round ends: the result, hardly seen
-    between the rounds, stays shown above the new build while the partner builds on, until the
-    reader closes it."""
+    """A bot partner about to reveal the next card waits for the reader (tables/ready.py): the
+    last round's result stays in sight with a "Next card" button, and the card comes as soon as
+    the reader presses it (well before the bot's pause of 10 s would have run out), the result
+    read, not carried above the new build."""
     errors: list[str] = []
     phone = _context(browser, server, True)
     table = _table(phone, server, "rectoverso", "partner", options={"difficulty": "easy"})
@@ -364,21 +365,21 @@ def test_a_bot_partners_next_card_keeps_the_last_result_in_sight(
     me.tap(".rv[data-phase=start] [data-testid=next-round]")
     me.tap(".rv[data-phase=build] [data-testid=done]")
     me.tap("[data-testid=done-yes]")
-    # The bot builds its side, says "Verso", and reveals the next card: this reader builds verso.
+    # The bot builds its side and says "Verso"; then it waits for this reader.
     for page in pages:
-        page.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=60000)
-    carried = me.locator("[data-testid=last-result]")
-    said = carried.text_content() or ""
-    assert re.search(r"Previous round(Not a match|Level 1 cleared!)", said), said
-    # The partner places a piece, and the result is still there to read.
-    unplaced = me.get_attribute(".rv", "data-unplaced")
-    me.wait_for_selector(f".rv[data-phase=build]:not([data-unplaced='{unplaced}'])")
-    assert carried.is_visible()
-    _shot(me, "rv-phone-carried-result")
+        page.wait_for_selector(".rv[data-phase=start] [data-testid=ready]", timeout=60000)
+    said = me.locator("[data-testid=round-result]").text_content() or ""
+    assert re.search(r"Not a match|Level 1 cleared!", said), said
+    assert "reveals the next card when you press the button" in me.locator(".rv-next").inner_text()
+    _shot(me, "rv-phone-bot-waits")
     if TAKE_SHOTS:
-        _shot(pages[1], "rv-desktop-carried-result")
-    me.tap("[data-testid=last-result-seen]")
-    assert carried.count() == 0
+        _shot(pages[1], "rv-desktop-bot-waits")
+    asked = time.monotonic()
+    me.tap("[data-testid=ready]")
+    # The next card: this reader builds verso, and the result read is not carried above it.
+    me.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=5000)
+    assert time.monotonic() - asked < 5
+    assert me.locator("[data-testid=last-result]").count() == 0
     assert not errors, errors
 
 

@@ -6,7 +6,8 @@ it as its owner did (:class:`Follow`), with no database read. Any other change, 
 does not follow on from what is held here, makes :meth:`CatchUp.on_remote` bring the table up to
 the database — in a task of its own per table, so that the listener never waits on the
 database, and the changes heard while it runs make one more catch-up, not one each. Chat lines
-are passed on to the watchers here.
+are passed on to the watchers here, and a person's ``ready`` to a bot waiting here
+(:mod:`otherside.server.tables.ready`).
 :meth:`CatchUp.adopt` takes over the tables whose owner died. :func:`refresh` is the catch-up
 itself, run by the table's actor (also when a write finds the database changed first);
 :func:`restart` reloads a table whose state a failure left in doubt.
@@ -27,6 +28,7 @@ from otherside.server.live import fanout
 from otherside.server.store.contract import TableStore, seated_ratings
 from otherside.server.store.outage import log_failure
 from otherside.server.store.records import TableInfo
+from otherside.server.tables import ready
 from otherside.server.tables.chat import heard
 from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild
 from otherside.server.tables.timing import with_timing
@@ -166,6 +168,11 @@ class CatchUp:
         table_id = str(message.get("table"))
         if message.get("kind") == "chat":
             self.hub.background(self._pass_chat(table_id, message.get("line")))
+            return
+        if message.get("kind") == ready.READY:
+            # A person's word for the bot waiting here (nothing stored to catch up with).
+            if (live := self.hub.loaded(table_id)) is not None:
+                ready.heard(live, message)
             return
         move = heard_move(message) if message.get("kind") == "move" else None
         if move is None or not self._follow(table_id, move):

@@ -81,6 +81,9 @@ class SoloCluster:
         """Nothing to tell (``None``)."""
         return None
 
+    async def tell(self, table_id: str, kind: str, **data: Any) -> None:
+        """Nothing to tell."""
+
     def ask(self) -> str:
         """No one to ask for a receipt."""
         return ""
@@ -157,6 +160,12 @@ class PostgresCluster:
         """What :meth:`announce` tells the others (a writer's batch sends many in one
         ``NOTIFY``: :mod:`otherside.server.store.writer`)."""
         return {"table": table_id, "kind": kind, "node": self.node, **data}
+
+    async def tell(self, table_id: str, kind: str, **data: Any) -> None:
+        """Tell every other process now, with nothing written, something of ``table_id`` that
+        only its owner acts on (a person's ``ready``, :mod:`otherside.server.tables.ready`)."""
+        note = {"channel": CHANNEL, "payload": json.dumps(self.message(table_id, kind, **data))}
+        await self.db.run(lambda session: session.execute(NOTIFY, note))
 
     def ask(self) -> str:
         """An ``ask`` id to send with an announcement that must be acted on everywhere

@@ -57,6 +57,9 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         return None
     playing = seat is not None and live.info.status == "playing"
     legal = [str(a) for a in legal_actions_of(state, seat)] if playing else []
+    # A bot about to start the next round waits for this person's ``ready``
+    # (:mod:`otherside.server.tables.ready`).
+    waits = seat is not None and playing and live.info.seats[seat].human and live.bot_waits()
     message = {
         "type": "view",
         "table": live.id,
@@ -67,6 +70,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         "clock": clock,
         "takeback": request.to_json() if (request := live.pending_takeback()) else None,
         "takebacks": live.info.takebacks,
+        "bot_waits": waits,
     }
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 

@@ -14,6 +14,7 @@ from otherside.server.live.protocol import (
     PingMessage,
     PongMessage,
     ProtocolError,
+    ReadyMessage,
     ResignMessage,
     TakebackMessage,
     parse_client_message,
@@ -25,6 +26,7 @@ from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import Connection, LiveTable
 from otherside.server.tables.play import Play
+from otherside.server.tables.ready import Ready
 from otherside.server.tables.takebacks import Takeback
 
 # Refusals followed by the table as it is (nothing changed), to act on again: the page redraws
@@ -52,6 +54,8 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
         elif isinstance(message, TakebackMessage):
             step = Takeback(conn.user, message.version, message.step, message.takebacks)
             await hub.ask(live.id, step)
+        elif isinstance(message, ReadyMessage):
+            await hub.ask(live.id, Ready(conn.user, message.version))
         elif isinstance(message, ChatMessage):
             await hub.ask(live.id, Say(conn.user, message.text))
         else:

@@ -15,6 +15,11 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
 - ``{"type": "takeback", "version": 17, "takebacks": 0, "step": "ask"}``: ask to take back
   your last move (``"accept"`` or ``"decline"``: answer the other player's request; see
   :mod:`otherside.server.tables.takebacks`);
+- ``{"type": "ready", "version": 17}``: I am ready for the next round, as of version 17 (the
+  view's): a bot partner about to start it (Recto Verso's ``reveal``) waits for this, or for
+  its pause (10 s), when the view says ``bot_waits`` (see :mod:`otherside.server.tables.ready`);
+  refused from a spectator, at another version (``stale``) or when no bot waits
+  (``not_waiting``);
 - ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
 - ``{"type": "sync"}``: send me the table and my view again;
 - ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
@@ -25,8 +30,9 @@ that seat only; ``clock`` the table's clocks), ``chat`` (new lines, or the recen
 connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR_CODES`,
 ``message`` in words). A refused message changes nothing; after ``stale`` and ``server_error``
 a ``view`` of the table as it is follows, to act on again. A ``view`` also carries ``takeback``:
-the open takeback request (``{"seat", "version", "plies"}``) or ``null``, and ``takebacks``: the
-takebacks accepted at the table so far (it never goes down).
+the open takeback request (``{"seat", "version", "plies"}``) or ``null``, ``takebacks``: the
+takebacks accepted at the table so far (it never goes down), and ``bot_waits``: a bot waits
+for this player's ``ready`` before it starts the next round.
 """
 
 from __future__ import annotations
@@ -89,6 +95,13 @@ class TakebackMessage(_Message):
     takebacks: int | None = Field(default=None, ge=0, le=MOST)
 
 
+class ReadyMessage(_Message):
+    """Say one is ready for the next round (a bot partner waits to start it)."""
+
+    type: Literal["ready"]
+    version: int = Field(ge=0, le=MOST)
+
+
 class ChatMessage(_Message):
     """A line of chat (plain text, shown as text)."""
 
@@ -109,10 +122,16 @@ class PingMessage(_Message):
 
 
 ClientMessage = Annotated[
-    ActionMessage | ResignMessage | TakebackMessage | ChatMessage | SyncMessage | PingMessage,
+    ActionMessage
+    | ResignMessage
+    | TakebackMessage
+    | ReadyMessage
+    | ChatMessage
+    | SyncMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
-CLIENT_TYPES = ("action", "resign", "takeback", "chat", "sync", "ping")
+CLIENT_TYPES = ("action", "resign", "takeback", "ready", "chat", "sync", "ping")
 _CLIENT = TypeAdapter(ClientMessage)
 
 
@@ -135,7 +154,15 @@ class ProtocolError(ValueError):
 
 def parse_client_message(
     text: str,
-) -> ActionMessage | ResignMessage | TakebackMessage | ChatMessage | SyncMessage | PingMessage:
+) -> (
+    ActionMessage
+    | ResignMessage
+    | TakebackMessage
+    | ReadyMessage
+    | ChatMessage
+    | SyncMessage
+    | PingMessage
+):
     """Parse one client message; :class:`ProtocolError` saying what is wrong.
 
     >>> parse_client_message('{"type": "action", "version": 3, "action": "flip"}').action
@@ -288,6 +315,8 @@ class ViewMessage(BaseModel):
     takeback: dict[str, int] | None = None
     # The takebacks accepted at the table so far: sent back with an action, with ``version``.
     takebacks: int = 0
+    # A bot waits for this player's ``ready`` before it starts the next round.
+    bot_waits: bool = False
 
 
 class ChatLineOut(BaseModel):

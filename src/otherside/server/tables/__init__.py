@@ -23,7 +23,8 @@ Concern → module:
 - a chat line (its limit, storing it, the recent lines) → :mod:`.chat`
 - a bot's turn (when it acts, asking the actor to play its choice) → :mod:`.bot_turns`
   (the choice itself, in worker processes: :mod:`otherside.server.bots`); games of bots
-  only, bounded → :mod:`.bot_tables`
+  only, bounded → :mod:`.bot_tables`; a bot about to start a round waiting for a person's
+  ``ready`` (also through another process) → :mod:`.ready`
 - a seat change, bots put in, the start, a rematch → :mod:`.seating` (commands and writes) on
   the pure decisions of :mod:`.seat_rules`
 - a refusal, of anything a table is asked (a seat, the start, a move, a takeback, a chat

@@ -126,6 +126,9 @@ class GameAdapter:
             leaves), rather than going on with a bot in their seat.
         bot_pace: the least seconds between a bot's actions when the server paces bots at all
             (a Recto Verso partner builds at a person's speed, not in a flash).
+        ready_before: the actions that start a round (Recto Verso's ``reveal``): a bot whose
+            only actions these are waits, when the server paces bots and a person plays, for
+            a person's ``ready`` (:mod:`.ready`), at most ``ready_pause`` seconds.
         takebacks: a player of an unrated duel may ask to take back their last move
             (:mod:`.takebacks`): a game of open information, where going back reveals nothing.
         replayed: a finished game's step as anyone may see it (its replay), when that is more
@@ -152,6 +155,8 @@ class GameAdapter:
     replacement: tuple[str, ...] = ("greedy",)
     ends_on_forfeit: bool = False
     bot_pace: float = 0.0
+    ready_before: tuple[str, ...] = ()
+    ready_pause: float = 0.0
     takebacks: bool = False
 
     @property
@@ -345,6 +350,10 @@ RECTOVERSO = GameAdapter(
     replacement=("partner",),
     # About a person's speed: the partner bot's figures were measured at one action per 2 s.
     bot_pace=1.5,
+    # A person reading the last round's result says when the next card comes, or it comes
+    # after 10 s: an absent person never stalls the table.
+    ready_before=("reveal",),
+    ready_pause=10.0,
 )
 
 _ADAPTERS: dict[str, GameAdapter] = {}

@@ -1,8 +1,9 @@
 """When bots act: while a seat that may act is a bot's, one task per table (in the one process
 that owns the table) waits the bot's pace, lets it choose — off the event loop, in the bot
 workers of :mod:`otherside.server.bots.workers` — and asks the table's actor to play the
-choice, checked like anyone's move. A human's move, a start or a catch-up starts the task again
-when bots must act.
+choice, checked like anyone's move (a bot about to start a round with a person at the table
+waits for their ``ready`` instead: :mod:`.ready`). A human's move, a start or a catch-up
+starts the task again when bots must act.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from otherside.core.simultaneous import actors, is_simultaneous, legal_actions_of
 from otherside.server.bots.workers import fallback_choice
 from otherside.server.store.outage import log_failure
-from otherside.server.tables import bot_tables
+from otherside.server.tables import bot_tables, ready
 from otherside.server.tables.entropy import fresh_seed
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
@@ -55,7 +56,11 @@ async def _run(services: Services, live: LiveTable) -> None:
                 if bot_tables.over_move_limit(live.info, services.limits):
                     await services.ask(live.id, bot_tables.EndAtMoveLimit())
                     break
-                await asyncio.sleep(delay)
+                if not live.bot_waits():
+                    await asyncio.sleep(delay)
+                # Checked after the pace too: the round may have ended meanwhile (timed out).
+                if live.bot_waits():
+                    await ready.until_ready(services, live)  # a round starts when a person says
                 for seat, bot in acting:
                     await _turn(services, live, seat, bot)
             except Exception:

@@ -106,6 +106,7 @@ _CODES: dict[str, tuple[int, str | tuple[str, str]]] = {
     "takeback_pending": (409, N_("a takeback is already asked for")),
     "takeback_none": (409, N_("there is no move of yours to take back")),
     "no_takeback": (409, N_("no takeback was asked for")),
+    "not_waiting": (409, N_("no bot waits for a player to be ready")),
     "server_error": (
         503,
         N_("the server could not save the action; nothing changed, try again"),
@@ -118,7 +119,7 @@ SETUP_CODES = ("bad_request", "bad_bot")
 PLAYING = (
     "not_seated", "not_started", "game_over", "not_your_turn", "out_of_time", "chat", "stale",
     "illegal", "takeback_unsupported", "takeback_rated", "takeback_bot", "takeback_pending",
-    "takeback_none", "no_takeback", "server_error",
+    "takeback_none", "no_takeback", "not_waiting", "server_error",
 )  # fmt: skip
 HTTP_STATUS: dict[str, int] = {code: status for code, (status, _words) in _CODES.items()}
 CODES = tuple(_CODES)

@@ -147,6 +147,8 @@ class TableHub:
         state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
         live.loaded_at = self.services.clock.now()
+        if self.services.bots.delay > 0:  # bots unpaced (tests) wait for no one
+            live.ready_pause = adapter.ready_pause
         if known is not None:
             live.chat = []  # a table just made: nobody has said anything at it yet
         live.ratings = await seated_ratings(store, info)

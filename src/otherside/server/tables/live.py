@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from otherside.core.game import Game, State
-from otherside.core.simultaneous import apply_as
+from otherside.core.simultaneous import actors, apply_as, legal_actions_of
 from otherside.i18n import N_
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.clock import Clock, seconds
@@ -78,6 +78,12 @@ class LiveTable:
     # since the table was loaded, so that a read overtaken by a line is not kept.
     chat: list[ChatLineOut] | None = None
     chat_said: int = 0
+    # Seconds a bot about to start a round waits for a person's ``ready`` (the adapter's
+    # ``ready_pause``; 0 when the server does not pace bots); the version a person last said
+    # ``ready`` at, here or through another process, and the bot waiting for it (:mod:`.ready`).
+    ready_pause: float = 0.0
+    ready_version: int | None = None
+    ready_wake: asyncio.Event | None = None
 
     @property
     def id(self) -> str:
@@ -106,6 +112,21 @@ class LiveTable:
             return game.view(state, seat)
         finally:
             self.game_clock.pinned = None
+
+    def bot_waits(self) -> bool:
+        """Whether the bots to act now wait for a person's ``ready`` first: each seat that may
+        act is a bot's whose only actions start a round (the adapter's ``ready_before``), and a
+        person (not a program's account) plays at the table."""
+        state, seats = self.state, self.info.seats
+        if self.ready_pause <= 0 or self.info.status != "playing" or state is None:
+            return False
+        acting = actors(state)
+        if not acting or any(seats[s].bot is None for s in acting):
+            return False
+        if not any(seat.human and not seat.bot_account for seat in seats):
+            return False
+        starts = self.adapter.ready_before
+        return all(str(a) in starts for s in acting for a in legal_actions_of(state, s))
 
     def pending_takeback(self) -> TakebackRequest | None:
         """The takeback request still open: asked at the current version of a game in play."""

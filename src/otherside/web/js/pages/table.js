@@ -74,7 +74,9 @@ function tablePage(state) {
 
   // A takeback: asked, accepted or declined at the version the page shows (tables/takebacks.py).
   const takeback = (step) => send({ type: "takeback", version: state.frame.version, takebacks: state.frame.takebacks, step });
-  const board = state.module.createBoard(byId("board"), { mode: "live", play, resign, takeback });
+  // Ready for the next round: a bot partner waiting to start it goes on (tables/ready.py).
+  const ready = () => send({ type: "ready", version: state.frame.version });
+  const board = state.module.createBoard(byId("board"), { mode: "live", play, resign, takeback, ready });
   const confirming = () => Boolean(board.confirms) && state.confirmMoves.on(state.table);
   const dock = createDock();
   const alert = createTurnAlert([...document.querySelectorAll("[data-mute]")]);
@@ -178,7 +180,8 @@ function tablePage(state) {
       return;
     }
     board.update({ view: frame.view, seat: frame.seat, legal: frame.legal, names: seatNames(state),
-      previous: frame.previous, clock: frame.clock, table: state.table, confirm: confirming(), takeback: frame.takeback ?? null });
+      previous: frame.previous, clock: frame.clock, table: state.table, confirm: confirming(), takeback: frame.takeback ?? null,
+      botWaits: Boolean(frame.bot_waits) });
   }
 
   async function fillLog() {

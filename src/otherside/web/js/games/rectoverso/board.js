@@ -53,7 +53,7 @@ export function createBoard(root, context) {
   const ui = {
     round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
     drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
-    confirmDone: false, resultRounds: null, resultAt: 0, carried: null,
+    confirmDone: false, resultRounds: null, resultAt: 0, carried: null, readyFor: null,
   };
   let live = null;
   let painted = "";
@@ -83,7 +83,7 @@ export function createBoard(root, context) {
       ticking: context.mode === "live" && ctx.table?.status !== "over",
     };
     reconcile(view);
-    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status]);
+    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status, ctx.botWaits]);
     if (signature !== painted || !root.querySelector(".rv")) paint();
     painted = signature;
     tick();
@@ -94,7 +94,8 @@ export function createBoard(root, context) {
     if (ui.round !== round) {
       Object.assign(ui, { round, selected: null, hover: null, hoverLetter: null, message: null, pickedUp: null, note: null, confirmDone: false });
       endDrag();
-      ui.carried = hardlySeen(view) ? view.rounds.length : null;
+      // A reader who said they were ready for this card has read the result.
+      ui.carried = hardlySeen(view) && ui.readyFor !== view.rounds.length ? view.rounds.length : null;
     }
     if (view.phase !== "build" && view.rounds.length && ui.resultRounds !== view.rounds.length) {
       Object.assign(ui, { resultRounds: view.rounds.length, resultAt: performance.now() });
@@ -110,9 +111,10 @@ export function createBoard(root, context) {
   }
 
   /**
-   * Whether a build the reader did not begin came so soon after the last round's result (a bot
-   * partner reveals the next card 1.5 s on) that the result was hardly read: it is then carried
-   * above the build (`carriedResult`) until the reader closes it. (A replay steps at its own pace.)
+   * Whether a build the reader did not begin came so soon after the last round's result (a
+   * partner revealing the next card at once; a bot partner waits for the reader's "Next card",
+   * or its pause) that the result was hardly read: it is then carried above the build
+   * (`carriedResult`) until the reader closes it. (A replay steps at its own pace.)
    */
   function hardlySeen(view) {
     const seen = ui.resultRounds === view.rounds.length ? performance.now() - ui.resultAt : Infinity;
@@ -275,6 +277,8 @@ export function createBoard(root, context) {
     if (!button || !live) return;
     const act = button.dataset.act;
     if (act === "play" && live.ctx.play) live.ctx.play(button.dataset.action);
+    // A bot partner waits for this reader before it reveals the next card (tables/ready.py).
+    else if (act === "ready" && context.ready) { ui.readyFor = live.view.rounds.length; context.ready(); paint(); }
     // Saying "Recto" (or "Verso") ends this player's building for the round (R13): asked twice.
     else if (act === "ask-done") { ui.confirmDone = true; paint(); }
     else if (act === "cancel-done") { ui.confirmDone = false; paint(); }
@@ -689,6 +693,14 @@ export function createBoard(root, context) {
           ? t("The clock starts at once: level {level}, {limit} to build it. You build from the front (recto): who reveals builds recto, and your partner reveals the next card.",
             { level: view.level + 1, limit: clockText(LEVEL_LIMITS[Math.min(view.level, 6)]) })
           : t("Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts.")));
+    } else if (ctx.botWaits && context.ready) {
+      const active = who(names, view.active);
+      const sent = ui.readyFor === view.rounds.length;
+      next = el("div", { class: "rv-next mine" },
+        el("button", { class: "rv-go", "data-act": "ready", "data-testid": "ready", disabled: sent }, t("Next card")),
+        el("p", { class: "muted" }, sent ? t("{name} reveals the next card…", { name: active })
+          : t("Take a moment to read the result: {name} reveals the next card when you press the button, or after a short pause, and the clock starts then. {name} builds from the front (recto), you from the back (verso).",
+            { name: active })));
     } else {
       const active = who(names, view.active);
       const mine = ctx.seat !== null && ctx.seat !== undefined;
