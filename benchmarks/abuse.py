@@ -240,7 +240,8 @@ FLOODS: dict[str, Callable[[str, dict[str, Any], float], Awaitable[Counter[str]]
     "replay/history": _replays,
     "wrong sign-ins": _sign_ins,
     # Requests that cost work each (tests/security found them starving the players): a Recto
-    # Verso lesson move judged, the lobby's list of 50 waiting tables, one player's page.
+    # Verso lesson move judged, the lobby's list of 50 waiting tables, one player's page —
+    # each now a rate per account and per address (server/accounts/rates.py).
     "lesson moves": _lesson_moves,
     "lobby lists": _lobby_lists,
     "a player page": _player_page,
