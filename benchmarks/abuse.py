@@ -227,6 +227,27 @@ async def _lobby_lists(url: str, extra: dict[str, Any], deadline: float) -> Coun
     return await _requests(url, deadline, lambda http: http.get("/api/tables?status=waiting"))
 
 
+async def _lobby_lists_signed_in(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    """The lobby's list asked for by ten guests of one address (the guests an address may make
+    in an hour), in turn: each counts on its own account, all on the address's share."""
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER)
+    cookies = []
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
+        for _ in range(10):
+            http.cookies.clear()
+            (await http.post("/api/guest")).raise_for_status()
+            cookies.append(http.cookies.get("otherside_session"))
+    turn = iter(range(10**9))
+    return await _requests(
+        url,
+        deadline,
+        lambda http: http.get(
+            "/api/tables?status=waiting",
+            headers={"Cookie": f"otherside_session={cookies[next(turn) % 10]}"},
+        ),
+    )
+
+
 async def _player_page(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
     name = extra["player"]
     return await _requests(url, deadline, lambda http: http.get(f"/api/players/{name}"))
@@ -244,6 +265,7 @@ FLOODS: dict[str, Callable[[str, dict[str, Any], float], Awaitable[Counter[str]]
     # each now a rate per account and per address (server/accounts/rates.py).
     "lesson moves": _lesson_moves,
     "lobby lists": _lobby_lists,
+    "ten guests' lists": _lobby_lists_signed_in,
     "a player page": _player_page,
 }
 
@@ -324,7 +346,7 @@ def _measure(api: Server, name: str, seconds: float) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if name == "replay/history":
         extra["finished"] = asyncio.run(_finished_games(api.url, 3))
-    if name in ("lobby lists", "a player page"):
+    if name in ("lobby lists", "ten guests' lists", "a player page"):
         extra["player"] = asyncio.run(_waiting_tables(api.url, 50))
     if name == "lesson moves":
         extra["lesson"] = asyncio.run(_lesson(api.url))
