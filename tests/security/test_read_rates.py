@@ -3,7 +3,8 @@ against a real server process over real sockets, with small rates (one a minute 
 its rate a caller gets 429 with ``Retry-After`` and words in its language, and nothing is done;
 a signed-in person counts on their own account and on their address, nobody signed in on the
 address's anonymous share, and another address is served as before. (The windows on the
-server's clock and the pages' own polling: ``tests/server/test_read_rates.py``.)"""
+server's clock, people sharing an address's share, and the pages' own polling:
+``tests/server/test_read_rates.py``.)"""
 
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ RATES = {
     "lobby_lists_per_minute": 4,  # one at once, then one each 15 s
     "player_pages_per_minute": 1,
     "lesson_moves_per_minute": 1,
-    "people_per_address": 2,  # an address: eight lists a minute, two at once
 }
 GERMAN = {"Accept-Language": "de"}
 
@@ -64,24 +64,6 @@ async def test_nobody_signed_in_gets_one_persons_lists_per_address(api: Server) 
     # Signed in, at the same address, a person has a rate of their own.
     async with _guest(api, "127.0.0.3") as person:
         assert (await person.get("/api/tables?status=waiting")).status_code == 200
-
-
-async def test_people_at_one_address_count_on_their_accounts_and_on_the_address(
-    api: Server,
-) -> None:
-    async with (
-        _guest(api, "127.0.0.5") as ada,
-        _guest(api, "127.0.0.5") as bob,
-        _guest(api, "127.0.0.5") as cy,
-        _guest(api, "127.0.0.6") as elsewhere,
-    ):
-        assert (await ada.get("/api/my/tables")).status_code == 200
-        # Ada's own rate is spent: refused, and the address's share is not touched by it.
-        _refused(await ada.get("/api/tables"), "lists of tables")
-        assert (await bob.get("/api/tables")).status_code == 200
-        # Two people's rates are the address's (people_per_address=2): a third person waits.
-        _refused(await cy.get("/api/my/tables"), "lists of tables from your address")
-        assert (await elsewhere.get("/api/my/tables")).status_code == 200
 
 
 async def test_a_player_page_past_the_rate_is_refused(api: Server) -> None:

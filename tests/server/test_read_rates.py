@@ -1,8 +1,9 @@
 """The rates of costly reads (``accounts/rates.py``) on the server's clock, and the pages' own
 requests: a read refused is served again once its ``Retry-After`` has passed (the clock moved,
-nobody sleeps), and a club of thirty people behind one address, each with the lobby page open —
-one of them with three — polling as ``lobby.js`` itself polls, is never refused under the
-default limits. (The refusals on the wire: ``tests/security/test_read_rates.py``.)"""
+nobody sleeps); people at one address count on their accounts and on the address's share; and
+a club of thirty people behind one address, each with the lobby page open — one of them with
+three — polling as ``lobby.js`` itself polls, is never refused under the default limits. (The
+refusals on the wire: ``tests/security/test_read_rates.py``.)"""
 
 from __future__ import annotations
 
@@ -56,6 +57,33 @@ async def test_a_read_refused_is_served_again_once_its_wait_is_over(database_url
         assert still.status_code == 429 and still.headers["Retry-After"] == "1"
         clock.advance(seconds=1)
         assert (await http.get("/api/tables")).status_code == 200
+
+
+@sqlite_only()
+async def test_people_at_one_address_count_on_their_accounts_and_on_the_address(
+    database_url: str,
+) -> None:
+    # A person: one list at once (12 a minute); the address: two people's, two at once.
+    limits = replace(GENEROUS, lobby_lists_per_minute=12, people_per_address=2)
+    async with (
+        running(database_url, clock=ManualClock(), limits=limits) as app,
+        AsyncExitStack() as open,
+    ):
+        ada, bob, cy = [await open.enter_async_context(at(app, CLUB)) for _ in range(3)]
+        elsewhere = await open.enter_async_context(at(app, "10.0.0.10"))
+        for person in (ada, bob, cy, elsewhere):
+            (await person.post("/api/guest")).raise_for_status()
+        assert (await ada.get("/api/my/tables")).status_code == 200
+        # Ada's own rate is spent: refused, and the address's share is not touched by it.
+        refused = await ada.get("/api/tables")
+        assert refused.status_code == 429
+        assert refused.json()["params"]["what"] == "lists of tables"
+        assert (await bob.get("/api/tables")).status_code == 200
+        # Two people's rates are the address's: a third person at it waits.
+        refused = await cy.get("/api/my/tables")
+        assert refused.status_code == 429
+        assert refused.json()["params"]["what"] == "lists of tables from your address"
+        assert (await elsewhere.get("/api/my/tables")).status_code == 200
 
 
 @sqlite_only()

@@ -68,7 +68,7 @@ class Limits:
             a day, however the hours are spread (else a stranger's accounts could send it
             ``email_links_per_address`` every hour, a hundred and twenty a day).
         lobby_lists_per_minute: lists of tables (the lobby's open and live tables, my games)
-            one person may read a minute on average, a quarter of it at once: the lobby page
+            one person may read a minute on average, five seconds' worth at once: the lobby page
             reads three every 5 s, 36 a minute, so three lobby pages open and their reloads.
         player_pages_per_minute: players' pages one person may read a minute (a page reads
             its player once, when opened).

@@ -5,8 +5,9 @@ Each of them is asked for by a page in its normal use (the lobby page reads its 
 every 5 s) and each costs real work (fifty tables' summaries, six queries for a player's page,
 a move judged); without a rate, eight connections of one address asking for one over and over
 took the event loop from the players (``benchmarks/abuse.py``: another table's moves 3.4 to 8
-times slower). A rate is a token bucket: ``per_minute`` a minute on average, a quarter of that
-at once; beyond it, 429 with ``Retry-After`` (when the next one is allowed) and nothing done.
+times slower). A rate is a token bucket: ``per_minute`` a minute on average, five seconds'
+worth of it at once (a lobby page's turn, or three, fits; a flood of many accounts' buckets
+stays small); beyond it, 429 with ``Retry-After`` (when the next one is allowed) and nothing done.
 
 Who counts, for a club or a school where many people share one address (a NAT):
 
@@ -131,12 +132,12 @@ class ReadRates:
 
 
 def _bucket_size(per_minute: float) -> float:
-    """How many reads may come at once: a quarter of a minute's (at least one, if any).
+    """How many reads may come at once: five seconds' worth (at least one, if any).
 
     >>> _bucket_size(120), _bucket_size(2), _bucket_size(0)
-    (30.0, 1.0, 0.0)
+    (10.0, 1.0, 0.0)
     """
-    return 0.0 if per_minute <= 0 else max(1.0, float(per_minute // 4))
+    return 0.0 if per_minute <= 0 else max(1.0, float(per_minute // 12))
 
 
 def counted(pick: Callable[[ReadRates], Rate]) -> Callable[..., Awaitable[None]]:
