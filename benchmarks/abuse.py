@@ -2,7 +2,8 @@
 
 For each flood (a thousand websockets, a thousand slow-header connections, 100 MiB bodies,
 2,000-deep JSON, a replay and history flood on finished games, a wrong-password sign-in flood,
-lesson moves, the lobby's list of 50 waiting tables, one player's page) a
+lesson moves, the lobby's list of 50 waiting tables — asked for anonymously, and by ten guests of
+the address in turn —, one player's page) a
 fresh ``otherside serve`` (SQLite, default guards) is started; an honest client from 127.0.0.1
 plays Verso against a bot through its websocket and times each of its actions (sent → the view
 that results), first quiet, then while an attacker process floods from other loopback addresses
