@@ -2,7 +2,8 @@
 
 For each flood (a thousand websockets, a thousand slow-header connections, 100 MiB bodies,
 2,000-deep JSON, a replay and history flood on finished games, a wrong-password sign-in flood,
-lesson moves, the lobby's list of 50 waiting tables, one player's page) a
+lesson moves, the lobby's list of 50 waiting tables — asked for anonymously, and by ten guests of
+the address in turn —, one player's page) a
 fresh ``otherside serve`` (SQLite, default guards) is started; an honest client from 127.0.0.1
 plays Verso against a bot through its websocket and times each of its actions (sent → the view
 that results), first quiet, then while an attacker process floods from other loopback addresses
@@ -42,7 +43,7 @@ from rich.table import Table
 from tests.security.outside import ATTACKER, HONEST, play_to_the_end
 from tests.server.processes import Server, free_port
 
-from otherside.testing.servers import fresh_database
+from otherside.testing.servers import LIFTED_CREATION, fresh_database
 
 THINK = 0.05  # the honest player's pause before each action
 MIB = 1 << 20
@@ -227,6 +228,27 @@ async def _lobby_lists(url: str, extra: dict[str, Any], deadline: float) -> Coun
     return await _requests(url, deadline, lambda http: http.get("/api/tables?status=waiting"))
 
 
+async def _lobby_lists_signed_in(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
+    """The lobby's list asked for by ten guests of one address (the guests an address may make
+    in an hour), in turn: each counts on its own account, all on the address's share."""
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER)
+    cookies = []
+    async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
+        for _ in range(10):
+            http.cookies.clear()
+            (await http.post("/api/guest")).raise_for_status()
+            cookies.append(http.cookies.get("otherside_session"))
+    turn = iter(range(10**9))
+    return await _requests(
+        url,
+        deadline,
+        lambda http: http.get(
+            "/api/tables?status=waiting",
+            headers={"Cookie": f"otherside_session={cookies[next(turn) % 10]}"},
+        ),
+    )
+
+
 async def _player_page(url: str, extra: dict[str, Any], deadline: float) -> Counter[str]:
     name = extra["player"]
     return await _requests(url, deadline, lambda http: http.get(f"/api/players/{name}"))
@@ -240,9 +262,11 @@ FLOODS: dict[str, Callable[[str, dict[str, Any], float], Awaitable[Counter[str]]
     "replay/history": _replays,
     "wrong sign-ins": _sign_ins,
     # Requests that cost work each (tests/security found them starving the players): a Recto
-    # Verso lesson move judged, the lobby's list of 50 waiting tables, one player's page.
+    # Verso lesson move judged, the lobby's list of 50 waiting tables, one player's page —
+    # each now a rate per account and per address (server/accounts/rates.py).
     "lesson moves": _lesson_moves,
     "lobby lists": _lobby_lists,
+    "ten guests' lists": _lobby_lists_signed_in,
     "a player page": _player_page,
 }
 
@@ -309,7 +333,9 @@ def run_round(
     database = f"abuse_{os.getpid()}_{abs(hash(name)) % 10**8}"
     with fresh_database(postgres, database, workdir) as url:
         extra_args = ("--workers", str(workers)) if workers > 1 else ()
-        api = Server(url, free_port(), *extra_args)
+        # The default rates of costly reads: the floods of lists, pages and lesson moves meet
+        # them as any address would (only creation is lifted, for the 50 tables made here).
+        api = Server(url, free_port(), *extra_args, limits=LIFTED_CREATION)
         try:
             return _measure(api, name, seconds)
         finally:
@@ -321,7 +347,7 @@ def _measure(api: Server, name: str, seconds: float) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if name == "replay/history":
         extra["finished"] = asyncio.run(_finished_games(api.url, 3))
-    if name in ("lobby lists", "a player page"):
+    if name in ("lobby lists", "ten guests' lists", "a player page"):
         extra["player"] = asyncio.run(_waiting_tables(api.url, 50))
     if name == "lesson moves":
         extra["lesson"] = asyncio.run(_lesson(api.url))

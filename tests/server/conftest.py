@@ -52,6 +52,9 @@ GENEROUS = Limits(
     tables_per_user=10**6,
     tables_per_address=10**6,
     waiting_tables_per_user=10**6,
+    lobby_lists_per_minute=10**6,
+    player_pages_per_minute=10**6,
+    lesson_moves_per_minute=10**6,
 )
 
 

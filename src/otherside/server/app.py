@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from otherside.server import collector
 from otherside.server.accounts.limiter import Limiter
 from otherside.server.accounts.limits import Limits, Throttles
+from otherside.server.accounts.rates import ReadRates
 from otherside.server.accounts.security import SecurityMiddleware
 from otherside.server.accounts.sessions import Sessions, forget_session
 from otherside.server.accounts.signin import SignInGuard
@@ -164,6 +165,7 @@ def create_app(
         app.state.signin = SignInGuard(app.state.throttles, secret)
         app.state.admission = Admission(server_guards)
         app.state.coalesced = Coalesced()
+        app.state.rates = ReadRates(server_limits, server_clock)
         app.state.finished_games = FinishedGames(
             server_guards.replay_cache, server_guards.replays_per_minute
         )

@@ -66,13 +66,22 @@ def shared_tls() -> ssl.SSLContext:
 
 SOURCE = Path(__file__).resolve().parents[2]
 """The ``src`` directory this package was imported from."""
-LIFTED_LIMITS = (
+LIFTED_CREATION = (
     "guests_per_address=1000000",
     "tables_per_address=1000000",
     "tables_per_user=1000000",
 )
-"""Per-address limits lifted: one client address makes every guest and table of a test or a
-load."""
+"""Per-address limits of creation lifted: one client address makes every guest and table of a
+test or a load."""
+LIFTED_READS = (
+    "lobby_lists_per_minute=1000000",
+    "player_pages_per_minute=1000000",
+    "lesson_moves_per_minute=1000000",
+)
+"""The rates of costly reads lifted: one client address reads the lobby's lists, players' pages
+and lessons for all the people of a test or a load (the rates have tests of their own)."""
+LIFTED_LIMITS = (*LIFTED_CREATION, *LIFTED_READS)
+"""Per-address limits lifted (the servers of the tests and loads): both of the above."""
 LIFTED_GUARDS = (
     "connections_per_address=1000000",
     "websockets_per_address=1000000",
@@ -85,6 +94,12 @@ has them: ``--guard``)."""
 def has_guards(source: Path) -> bool:
     """Whether the code at ``source`` takes ``serve --guard`` (older commits do not)."""
     return (source / "otherside" / "server" / "http" / "guards.py").exists()
+
+
+def has_read_rates(source: Path) -> bool:
+    """Whether the code at ``source`` has the rates of costly reads (older commits would refuse
+    their ``--limit`` settings)."""
+    return (source / "otherside" / "server" / "accounts" / "rates.py").exists()
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -353,7 +368,8 @@ class ServerProcess:
         *extra: more ``serve`` arguments (``"--workers", "2"``).
         bot_delay: seconds a bot waits before acting.
         source: the ``src`` directory of the code to run (this one by default).
-        limits: ``--limit`` settings (the per-address limits lifted by default).
+        limits: ``--limit`` settings (by default the per-address limits lifted, those that
+            the code at ``source`` has: :data:`LIFTED_LIMITS`).
         log_level: uvicorn's log level.
         log: the file to write the server's output to (kept); a temporary file by default,
             removed when the server is stopped.
@@ -371,7 +387,7 @@ class ServerProcess:
         *extra: str,
         bot_delay: float = 0.0,
         source: Path | None = None,
-        limits: Sequence[str] = LIFTED_LIMITS,
+        limits: Sequence[str] | None = None,
         log_level: str = "info",
         log: Path | None = None,
         env: Mapping[str, str] | None = None,
@@ -382,6 +398,8 @@ class ServerProcess:
         self.port = port if port is not None else free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.source = source or SOURCE
+        if limits is None:
+            limits = LIFTED_LIMITS if has_read_rates(self.source) else LIFTED_CREATION
         args = [
             *(launcher or (sys.executable, "-m", "otherside")),
             "serve",

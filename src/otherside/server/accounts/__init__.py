@@ -12,6 +12,8 @@ Concern → module:
 - a rate limit: the limits and their defaults, ``Throttles`` (every quota, built from them) →
   :mod:`.limits`; counting them in the database, across processes → :mod:`.limiter`; who a
   request counts as (an address, an IPv6 /64, a trusted proxy) → :mod:`.addresses`
+- the rates of costly reads (the lobby's lists, a player's page, a lesson move) per account and
+  per address, counted in the process's memory → :mod:`.rates`
 - personal API tokens (a bot's or a script's sign-in), their scopes → :mod:`.tokens`
 - another site's request refused (``Origin``), framing and content policy headers →
   :mod:`.security`

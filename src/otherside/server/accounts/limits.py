@@ -5,7 +5,9 @@ can live with, counted by :class:`~otherside.server.accounts.limiter.Limiter` on
 A refused request gets HTTP 429 with ``Retry-After`` (whole seconds) and changes nothing. Counts
 are kept in the database, shared by every server process on it; a request reserves its slot
 before the slow work, so simultaneous requests cannot all slip under a limit. Addresses are
-counted by :func:`~otherside.server.accounts.addresses.address_key` (an IPv6 /64 is one).
+counted by :func:`~otherside.server.accounts.addresses.address_key` (an IPv6 /64 is one). The
+rates of the costly reads the pages poll (the lobby's lists…) are counted in each process's
+memory instead (:mod:`~otherside.server.accounts.rates`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,17 @@ class Limits:
         email_links_per_address_day: confirmation mails that may go to one e-mail address in
             a day, however the hours are spread (else a stranger's accounts could send it
             ``email_links_per_address`` every hour, a hundred and twenty a day).
+        lobby_lists_per_minute: lists of tables (the lobby's open and live tables, my games)
+            one person may read a minute on average, five seconds' worth at once: the lobby page
+            reads three every 5 s, 36 a minute, so three lobby pages open and their reloads.
+        player_pages_per_minute: players' pages one person may read a minute (a page reads
+            its player once, when opened).
+        lesson_moves_per_minute: moves one person may try in the lessons a minute (one a
+            click).
+        people_per_address: how many signed-in people one address may stand for in those
+            three rates (a club or a school behind one NAT): an address may read that many
+            persons' rates; nobody signed in, one person's
+            (:mod:`~otherside.server.accounts.rates`).
 
     A refused request gets HTTP 429 with ``Retry-After`` and changes nothing.
     """
@@ -94,6 +107,10 @@ class Limits:
     email_links_per_address: int = 5
     email_links_window: float = 3600.0
     email_links_per_address_day: int = 10
+    lobby_lists_per_minute: int = 120
+    player_pages_per_minute: int = 60
+    lesson_moves_per_minute: int = 300
+    people_per_address: int = 50
 
 
 def parse_limits(items: list[str]) -> Limits:

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from otherside.i18n import N_, say
 from otherside.lessons import GAMES, Lesson, Step, lesson, start, try_move
+from otherside.server.accounts.rates import counted
 from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.http.deps import DatabaseDep
 from otherside.server.http.errors import Told
@@ -183,7 +184,9 @@ async def read_lesson(
     )
 
 
-@router.post("/{game}/{step_id}")
+# A move judged (once, but each answer still built and sent): counted per account and per
+# address, 429 beyond and the step not remembered.
+@router.post("/{game}/{step_id}", dependencies=[Depends(counted(lambda rates: rates.lesson_moves))])
 async def try_step(
     game: str,
     step_id: str,

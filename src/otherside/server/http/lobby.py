@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from otherside.guide import GAMES, guide_language, rules_text
 from otherside.i18n import N_
 from otherside.server.accounts.limits import Throttles
+from otherside.server.accounts.rates import counted
 from otherside.server.accounts.sessions import UserInfo, client_address, require_user
 from otherside.server.http.deps import (
     CoalescedDep,
@@ -46,6 +47,9 @@ from otherside.server.tables.setup_refusals import problem
 
 router = APIRouter(prefix="/api")
 Me = Annotated[UserInfo, Depends(require_user)]
+# Every lobby page reads its three lists every 5 s, and each costs a read of many tables:
+# counted per account and per address (429 beyond, :mod:`otherside.server.accounts.rates`).
+LISTS = [Depends(counted(lambda rates: rates.lobby_lists))]
 
 
 class NewTable(BaseModel):
@@ -172,7 +176,7 @@ async def create(body: NewTable, making: MakingDep) -> TableOut:
 _TABLE_LIST = TypeAdapter(list[TableOut])
 
 
-@router.get("/tables", response_model=list[TableOut])
+@router.get("/tables", response_model=list[TableOut], dependencies=LISTS)
 async def tables(
     shared: CoalescedDep, db: DatabaseDep, language: LanguageDep, status: str = "waiting"
 ) -> Response:
@@ -196,7 +200,7 @@ async def tables(
     return Response(body, media_type="application/json")
 
 
-@router.get("/my/tables")
+@router.get("/my/tables", dependencies=LISTS)
 async def my_tables(db: DatabaseDep, user: Me, language: LanguageDep) -> list[MyTableOut]:
     """The tables where I have a seat, most recent first; ``your_turn`` marks those waiting
     for me."""

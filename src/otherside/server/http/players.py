@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
+from otherside.server.accounts.rates import counted
 from otherside.server.http.deps import CoalescedDep, DatabaseDep
 from otherside.server.http.errors import Told
 from otherside.server.http.schemas import PlayerOut
@@ -46,7 +47,8 @@ def _result(info: TableInfo, seat: int) -> str:
     return "won" if seat in winners else "lost"
 
 
-@router.get("/players/{name}")
+# Six reads of the database each: counted per account and per address (429 beyond).
+@router.get("/players/{name}", dependencies=[Depends(counted(lambda rates: rates.player_pages))])
 async def player(name: str, db: DatabaseDep, shared: CoalescedDep) -> PlayerOut:
     """One player: ratings with history, personal bests, recent games."""
 

@@ -7,6 +7,7 @@ object ever crosses from the database thread to the event loop. The writes are i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -75,6 +76,15 @@ def _takeback(row: GameTable) -> TakebackRequest | None:
 
 def _owner_name(session: Session, owner_id: int) -> str:
     return session.scalar(select(User.name).where(User.id == owner_id)) or "?"
+
+
+def _infos(session: Session, rows: Sequence[GameTable]) -> list[TableInfo]:
+    """Many tables at once, their owners' names read in one query (one query per table
+    was half the time of the lobby's list of fifty)."""
+    owners = sorted({row.owner_id for row in rows})
+    found = session.execute(select(User.id, User.name).where(User.id.in_(owners)))
+    names = {user_id: name for user_id, name in found}
+    return [_info(row, names.get(row.owner_id) or "?") for row in rows]
 
 
 def load_table(session: Session, table_id: str, with_record: bool = False) -> TableInfo | None:
@@ -146,7 +156,7 @@ def list_tables(session: Session, status: str) -> list[TableInfo]:
         .limit(LIST_LIMIT)
         .options(selectinload(GameTable.seats).selectinload(Seat.user))
     ).all()
-    return [_info(row, _owner_name(session, row.owner_id)) for row in rows]
+    return _infos(session, rows)
 
 
 def list_user_tables(session: Session, user_id: int) -> list[TableInfo]:
@@ -163,7 +173,7 @@ def list_user_tables(session: Session, user_id: int) -> list[TableInfo]:
         .unique()
         .all()
     )
-    return [_info(row, _owner_name(session, row.owner_id)) for row in rows]
+    return _infos(session, rows)
 
 
 def playing_table_ids(session: Session) -> list[str]:

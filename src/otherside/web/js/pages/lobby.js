@@ -153,9 +153,19 @@ function tableList(tables, empty, action) {
 }
 
 async function loadLists() {
-  const [open, live, mine] = await Promise.all([
-    api("GET", "/api/tables?status=waiting"), api("GET", "/api/tables?status=playing"),
-    api("GET", "/api/my/tables")]);
+  let open, live, mine;
+  try {
+    [open, live, mine] = await Promise.all([
+      api("GET", "/api/tables?status=waiting"), api("GET", "/api/tables?status=playing"),
+      api("GET", "/api/my/tables")]);
+  } catch (error) {
+    // Refused (too many lists from this address, server/accounts/rates.py) or not reached:
+    // the lists stay as they were, with the reason above them until a later turn gets through.
+    $("lists-note").textContent = error.message;
+    $("lists-note").classList.remove("hidden");
+    return;
+  }
+  $("lists-note").classList.add("hidden");
   mine.sort((a, b) => Number(Boolean(b.your_turn)) - Number(Boolean(a.your_turn)));
   const waiting = mine.filter((table) => table.your_turn).length;
   $("waiting-count").textContent = tn("{count} waiting for you", "{count} waiting for you", waiting);

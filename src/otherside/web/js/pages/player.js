@@ -82,7 +82,8 @@ async function start() {
   const me = await currentUser();
   header(me);
   const data = await api("GET", `/api/players/${encodeURIComponent(name)}`).catch((error) => {
-    $("name").textContent = t("No such player");
+    // Refused for now (too many pages from this address: 429) is not "no such player".
+    $("name").textContent = error.status === 429 ? name : t("No such player");
     $("about").textContent = error.message;
     // Nobody's games: no empty panel of them, and a way on instead.
     $("recent").closest("section").classList.add("hidden");
