@@ -121,16 +121,16 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
+AnyClientMessage = (
     ActionMessage
     | ResignMessage
     | TakebackMessage
     | ReadyMessage
     | ChatMessage
     | SyncMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
+    | PingMessage
+)
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT_TYPES = ("action", "resign", "takeback", "ready", "chat", "sync", "ping")
 _CLIENT = TypeAdapter(ClientMessage)
 
@@ -152,17 +152,7 @@ class ProtocolError(ValueError):
         return say(language, self.template, **self.params)
 
 
-def parse_client_message(
-    text: str,
-) -> (
-    ActionMessage
-    | ResignMessage
-    | TakebackMessage
-    | ReadyMessage
-    | ChatMessage
-    | SyncMessage
-    | PingMessage
-):
+def parse_client_message(text: str) -> AnyClientMessage:
     """Parse one client message; :class:`ProtocolError` saying what is wrong.
 
     >>> parse_client_message('{"type": "action", "version": 3, "action": "flip"}').action
