@@ -20,8 +20,12 @@ from otherside.server.tables.hub import TableHub
 from tests.server.conftest import Player, Recorder, hub_of, people, settle, sqlite_only, table_with
 
 # ``takeback``: an open takeback request (seat, version, plies; always null in Verso);
-# ``takebacks``: how many were accepted (with ``version``, where in the history the view is).
-VIEW_KEYS = {"type", "table", "version", "seat", "view", "legal", "clock", "takeback", "takebacks"}
+# ``takebacks``: how many were accepted (with ``version``, where in the history the view is);
+# ``bot_waits``: a bot waits for this person's ``ready`` (never in Verso: Recto Verso's rounds).
+VIEW_KEYS = {
+    *("type", "table", "version", "seat", "view", "legal", "clock", "takeback", "takebacks"),
+    "bot_waits",
+}
 # Card notation ("B3/g4") only ever appears in records, which hold the pile.
 CARD_NOTATION = re.compile(r"[BGObgo][1-6*]/[BGObgo][1-6*]")
 SECRET_KEYS = ("pile", "record", "initial_record", "seed", "actions")
@@ -82,6 +86,7 @@ def check_payload(text: str, states: States, rng: random.Random) -> int:
         assert message["type"] == "table"
         return 0
     assert set(message) == VIEW_KEYS
+    assert message["bot_waits"] is False
     state = states.states[message["version"]]
     seat = message["seat"]
     view = message["view"]
