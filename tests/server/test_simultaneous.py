@@ -4,6 +4,8 @@ rounds out, every move is stamped, and no payload to a partner carries the other
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -37,6 +39,20 @@ async def _table(
         assert filled.status_code == 200, filled.text
     assert (await host.post(f"/api/tables/{table_id}/start")).status_code == 200
     return await watched(app, table_id, players)
+
+
+async def _revealed(app: FastAPI) -> tuple[TableHub, LiveTable, list[Recorder]]:
+    """Two people at a cooperative table watched by a spectator, the first card revealed."""
+    hub, live, conns = await _table(app, await people(app, 2))
+    assert await _act(hub, live, conns[0], "reveal") == {}
+    return hub, live, conns
+
+
+@asynccontextmanager
+async def _restarted(url: str, clock: ManualClock, table_id: str) -> AsyncIterator[LiveTable]:
+    """Table ``table_id`` as a server started again on the same database and clock loads it."""
+    async with running(url, clock=clock, run_scheduler=False) as again:
+        yield await hub_of(again).live(table_id)
 
 
 async def _act(hub: TableHub, live: LiveTable, conn: Recorder, action: str) -> dict[str, Any]:
@@ -118,9 +134,7 @@ async def test_both_partners_build_at_once_and_the_round_scores(database_url: st
 async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None:
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:
-        players = await people(app, 2)
-        hub, live, (recto, verso, spectator) = await _table(app, players)
-        await _act(hub, live, recto, "reveal")
+        hub, live, (recto, verso, spectator) = await _revealed(app)
         limit = LEVEL_LIMITS[0]
         assert live.info.deadline_at == clock.now() + timedelta(seconds=limit)
         first = _solution(live.state.card)[0]
@@ -141,14 +155,11 @@ async def test_a_round_times_out_on_the_servers_clock(database_url: str) -> None
 async def test_a_round_in_progress_resumes_after_a_restart_on_time(database_url: str) -> None:
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:
-        players = await people(app, 2)
-        hub, live, (recto, _verso, _spectator) = await _table(app, players)
-        await _act(hub, live, recto, "reveal")
+        _hub, live, _conns = await _revealed(app)
         clock.advance(seconds=30)
         table_id = live.id
     clock.advance(seconds=20)
-    async with running(database_url, clock=clock, run_scheduler=False) as again:
-        live = await hub_of(again).live(table_id)
+    async with _restarted(database_url, clock, table_id) as live:
         state = live.state
         assert state is not None and state.elapsed() == 50.0
         assert live.info.deadline_at == clock.now() + timedelta(seconds=LEVEL_LIMITS[0] - 50)
@@ -159,9 +170,7 @@ async def test_a_round_cut_short_by_a_resignation_stops_its_time(database_url: s
     does not run on with the server's clock, neither later nor after a restart."""
     clock = ManualClock()
     async with running(database_url, clock=clock, run_scheduler=False) as app:
-        players = await people(app, 2)
-        hub, live, (recto, verso, spectator) = await _table(app, players)
-        await _act(hub, live, recto, "reveal")
+        hub, live, (_recto, verso, spectator) = await _revealed(app)
         clock.advance(seconds=12)
         await handle(hub, live, verso, json.dumps({"type": "resign"}))
         assert live.info.status == "over"
@@ -170,8 +179,7 @@ async def test_a_round_cut_short_by_a_resignation_stops_its_time(database_url: s
         assert [live.view(seat)["clock"]["elapsed"] for seat in (0, 1, None)] == [12.0] * 3
         table_id = live.id
     clock.advance(seconds=20)
-    async with running(database_url, clock=clock, run_scheduler=False) as again:
-        live = await hub_of(again).live(table_id)
+    async with _restarted(database_url, clock, table_id) as live:
         assert live.view(0)["clock"]["elapsed"] == 12.0
 
 
