@@ -91,15 +91,20 @@ function show(lesson, done, createBoard, at) {
   });
   let solution = null;
   let board = null;
+  let attempts = 0; // boards set so far: an answer to a try on an earlier one is not shown
 
   async function tryMove(action) {
+    // An answer that comes after the board was set again (Try again, Show me) is of a try the
+    // reader has left: drawn, it replaced the new board and took the keyboard focus with it.
+    const attempt = attempts;
     let answer;
     try {
       answer = await api("POST", `/api/lessons/${encodeURIComponent(game)}/${encodeURIComponent(step.id)}`, { action });
     } catch (error) {
-      feedback.textContent = error.message;
+      if (attempt === attempts) feedback.textContent = error.message;
       return;
     }
+    if (attempt !== attempts) return;
     feedback.className = `lesson-feedback ${answer.outcome}`;
     feedback.textContent = answer.message;
     solution = answer.solution;
@@ -121,6 +126,7 @@ function show(lesson, done, createBoard, at) {
   }
 
   function reset() {
+    attempts += 1;
     board?.dispose();
     boardRoot.replaceChildren();
     board = createBoard(boardRoot, { mode: "live", play: tryMove, resign: null });
@@ -133,6 +139,7 @@ function show(lesson, done, createBoard, at) {
   const backToBoard = () => (boardRoot.querySelector("[data-act]:not(:disabled), [tabindex='0']") ?? boardRoot).focus();
   again.addEventListener("click", () => {
     reset();
+    feedback.className = "lesson-feedback";
     feedback.textContent = "";
     backToBoard();
   });
