@@ -5,9 +5,9 @@ the server already (:func:`otherside.testing.servers.fork_servers`).
 ``scripts/test`` runs the suite on both cores (pytest-xdist hands the tests out in the order
 collected, and a core with nothing left takes tests queued for the other: ``--dist
 worksteal``). A test of a minute handed out last keeps one core busy while the other has
-nothing left, so the long ones start first and the short ones fill in around them. Browser tests that
-run one after the other share one Chromium (``tests/server/conftest.py``), so they are kept
-together.
+nothing left, so the long ones start first and the short ones fill in around them. Browser
+tests that run one after the other share one Chromium (``tests/server/conftest.py``), so they
+are kept together.
 """
 
 from __future__ import annotations
