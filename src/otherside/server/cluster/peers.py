@@ -164,8 +164,7 @@ class PostgresCluster:
     async def tell(self, table_id: str, kind: str, **data: Any) -> None:
         """Tell every other process now, with nothing written, something of ``table_id`` that
         only its owner acts on (a person's ``ready``, :mod:`otherside.server.tables.ready`)."""
-        note = {"channel": CHANNEL, "payload": json.dumps(self.message(table_id, kind, **data))}
-        await self.db.run(lambda session: session.execute(NOTIFY, note))
+        await self.db.run(lambda session: self.announce(session, table_id, kind, **data))
 
     def ask(self) -> str:
         """An ``ask`` id to send with an announcement that must be acted on everywhere
