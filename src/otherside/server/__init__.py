@@ -26,6 +26,8 @@ package's ``__init__`` is its concern index ("concern → module"), and a test
 - :mod:`.tournaments`: Swiss and round-robin events — pairings, standings, the director.
 - :mod:`.analysis`: a finished game's analysis by the bots.
 - :mod:`.clock`: the injected time source (``ManualClock`` in tests).
+- :mod:`.tasks`: waiting for a background task told to stop, without swallowing the
+  waiter's own cancellation.
 - :mod:`.mail`: e-mail — sending it by SMTP, the words of a turn reminder and of an
   address's confirmation.
 - :mod:`.lifeline`: child processes that end with the server; :mod:`.collector`: the garbage

@@ -44,6 +44,7 @@ from sqlalchemy.orm import Session
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
 from otherside.server.store.outage import log_failure
+from otherside.server.tasks import cancel
 
 log = logging.getLogger("otherside.server")
 NAMESPACE = 0x07E5_0D1E & 0x7FFFFFFF  # the first key of every otherside process lock
@@ -116,10 +117,7 @@ class LivenessLock:
 
     async def stop(self) -> None:
         """Let the lock go (the connection closes)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await cancel(self._task, Exception)
         self.held.clear()
 
     async def _hold(self) -> None:

@@ -48,6 +48,7 @@ from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable
 from otherside.server.store.outage import log_failure
 from otherside.server.store.writer import NOTIFY
+from otherside.server.tasks import reap
 
 log = logging.getLogger("otherside.server")
 CHANNEL = "otherside_tables"
@@ -333,8 +334,7 @@ class PostgresCluster:
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await reap(task, Exception)
         node = self.node
 
         def give_all(session: Session) -> None:

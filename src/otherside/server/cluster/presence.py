@@ -49,6 +49,7 @@ from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, TablePresence
 from otherside.server.store.outage import log_failure
 from otherside.server.store.writer import notify
+from otherside.server.tasks import cancel
 
 if TYPE_CHECKING:
     from otherside.server.tables.live import LiveTable
@@ -184,10 +185,7 @@ class Presence:
     async def stop(self, at: datetime) -> None:
         """Stop writing, and tell the others that this process's players went at ``at`` (a
         clean shutdown; a crash is told by the others, :func:`mark_gone`)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await cancel(self._task, Exception)
         node, channel = self.node, self.channel
 
         def went(session: Session) -> None:

@@ -74,6 +74,7 @@ from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
 from otherside.server.tables.play import Play
+from otherside.server.tasks import cancel
 
 router = APIRouter(prefix="/api")
 log = logging.getLogger("otherside.server")
@@ -225,9 +226,7 @@ class Feed:
             sleeper.cancel()
         if getter in done:
             return getter.result()
-        getter.cancel()  # an item put meanwhile stays in the queue (asyncio.Queue.get)
-        with contextlib.suppress(asyncio.CancelledError):
-            await getter
+        await cancel(getter)  # an item put meanwhile stays in the queue (asyncio.Queue.get)
         return KEEP_ALIVE
 
     async def open(self) -> bool:

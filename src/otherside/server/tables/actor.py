@@ -14,7 +14,6 @@ that no table is left without an owner.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from otherside.server.store.outage import log_failure
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
+from otherside.server.tasks import reap
 
 if TYPE_CHECKING:
     from otherside.server.tables.services import Services
@@ -109,9 +109,7 @@ class TableActor:
     async def stop(self) -> None:
         """Stop the loop; commands still waiting are cancelled."""
         self.close()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await reap(self._task)
 
     def close(self) -> None:
         """Stop the loop without waiting for it (the table is let go, idle)."""

@@ -14,7 +14,6 @@ marked reminded).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime, timedelta
 
@@ -29,6 +28,7 @@ from otherside.server.tables.deadlines import on_deadline
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable
+from otherside.server.tasks import cancel
 
 log = logging.getLogger("otherside.server")
 LONGEST_SLEEP = 60.0
@@ -181,11 +181,8 @@ class Scheduler:
 
     async def stop(self) -> None:
         """Stop the loop and let mail in flight finish."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
         if self._mail:
             await asyncio.gather(*self._mail, return_exceptions=True)
 
