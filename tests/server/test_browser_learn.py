@@ -158,6 +158,40 @@ def test_a_wrong_move_on_a_phone_shows_its_buttons_and_trying_again_keeps_the_fo
     context.close()
 
 
+def test_an_answer_that_comes_after_show_me_is_not_drawn(browser: Any, server: str) -> None:
+    # The answer to a try the reader has left (they pressed "Show me" while it was on its way)
+    # used to be drawn over the new board: it put "wrong" back and took the keyboard focus.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/learn/verso")
+    page.locator(".lesson-board [data-act=draw]").click()
+    page.locator(".lesson-feedback.wrong").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Try again").click()
+    held: list[Any] = []
+    page.route("**/api/lessons/**", lambda route: held.append(route))
+    page.locator(".lesson-board [data-act=draw]").click()  # wrong again, its answer held
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the second try was never sent"
+    page.get_by_role("button", name="Show me").click()
+    shown = page.inner_text(".lesson-feedback")
+    board = page.inner_html(".lesson-board")
+    held[0].continue_()
+    page.unroute("**/api/lessons/**")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(200)  # time for the answer to be drawn, were it drawn
+    assert page.get_attribute(".lesson-feedback", "class") == "lesson-feedback hint"
+    assert page.inner_text(".lesson-feedback") == shown
+    assert page.inner_html(".lesson-board") == board
+    assert page.evaluate("document.activeElement.dataset.act") == "draw"
+    assert errors == []
+    context.close()
+
+
 def test_a_newcomer_builds_every_recto_verso_step_on_a_phone(browser: Any, server: str) -> None:
     _game, taught = lesson("rectoverso")
     context = browser.new_context(viewport=PHONE, locale="nl-NL", has_touch=True)
