@@ -206,6 +206,9 @@ async def test_a_ready_said_through_another_process_reaches_the_bots_owner(
         live = await hub.attach(table_id, me)
         assert not hub.cluster.holds(table_id) and hub_of(owner).cluster.holds(table_id)
         assert live.info.version == owned.info.version and me.last("view")["bot_waits"] is True
+        # Both processes tell the same deadline: the one the owner's bot waits for.
+        deadline = owned.ready_deadline()
+        assert deadline is not None and me.last("view")["bot_waits_until"] == deadline.isoformat()
         assert await _send(hub, live, me, {"type": "ready", "version": live.info.version}) == {}
         await eventually(lambda: _phase(owned) == "build")  # no time passed on the clock
         await eventually(lambda: _phase(live) == "build")
