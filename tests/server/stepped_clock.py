@@ -6,8 +6,11 @@ the test's: the server's time is the moment it started plus the seconds written 
 the test rewrites (:meth:`SteppedTime.advance`); a sleep on that clock ends once the file says
 its time has come. So a test of a deadline in a real process sleeps for none of it. The same
 lines make Recto Verso's bots as quick as the server's bot delay (no person's pace of 1.5 s an
-action), as ``tests/server/test_ready.py`` does in its own process. Nothing in the server knows
-of it; only the test's own launcher does.
+action), as ``tests/server/test_ready.py`` does in its own process, and offer one more bot for
+it, ``steady``, which builds on and never says done: a round with no person saying done ends
+only when the test moves the time past its limit, never just before (a jump then would also
+pass the pause after it). Nothing in the server knows of them; only the test's own launcher
+does.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import otherside.bots.rectoverso
+from otherside.bots.base import register_bot
 from otherside.server import app
 from otherside.server.tables.adapters import RECTOVERSO, register_adapter
 
@@ -48,7 +53,16 @@ class SteppedClock:
             await asyncio.sleep(0.02)
 
 
+class SteadyBot:
+    # Builds on, never says done.
+    name = "steady"
+
+    def choose(self, view, legal, rng):
+        return rng.choice([a for a in legal if str(a) != "done"] or list(legal))
+
+
 clock = SteppedClock(sys.argv[1])
+register_bot("rectoverso", "steady", quick=True)(SteadyBot)
 app.SystemClock = lambda: clock
 register_adapter(replace(RECTOVERSO, bot_pace=0.0))
 sys.argv = ["otherside", *sys.argv[2:]]

@@ -58,19 +58,18 @@ def test_a_bot_to_turn_its_token_counts_down_and_goes_when_the_reader_is_ready(
     ).json()
     path = f"/api/tables/{made['id']}"
     for seat in (1, 2):
-        assert phone.request.post(server + path + "/bots", data={"seat": seat, "bot": "random"}).ok
+        assert phone.request.post(server + path + "/bots", data={"seat": seat, "bot": "steady"}).ok
     assert phone.request.post(server + path + "/start").ok
     me = _page(phone, errors, f"{server}/table/{made['id']}")
     pages = [me]
     if TAKE_SHOTS:  # the same reader on a desktop, for its screenshot
         desktop = browser.new_context(viewport=DESKTOP, storage_state=phone.storage_state())
         pages.append(_page(desktop, errors, f"{server}/table/{made['id']}"))
-    # The reader turns the first token, builds with the bot it names, and says "Recto"; the
-    # round's time runs out on the server's clock.
+    # The reader turns the first token and builds with the bot it names (one of the launcher's
+    # ``steady`` bots, which never say done) until the round's time runs out on the server's
+    # clock, then and not before.
     me.tap(".rv[data-phase=start] [data-testid=next-round]")
-    me.tap(".rv[data-phase=build] [data-testid=done]")
-    me.tap("[data-testid=done-yes]")
-    me.wait_for_selector(".rv[data-phase=build] .rv-done-said, .rv[data-phase=start]")
+    me.wait_for_selector(".rv[data-phase=build] [data-testid=done]")
     time.advance(ROUND_LIMIT + 1)
     # Seat 1, a bot, turns the next token: it waits for the reader, and says until when.
     for page in pages:
@@ -79,7 +78,7 @@ def test_a_bot_to_turn_its_token_counts_down_and_goes_when_the_reader_is_ready(
     assert button.inner_text() == "Next round"
     assert "turns a token when you press the button" in me.locator(".rv-next").inner_text()
     countdown = me.locator("[data-testid=ready-countdown]")
-    expect(countdown).to_have_text(re.compile(r".+ turns a token in (10|9) s\."))
+    expect(countdown).to_have_text(re.compile(r"Steady bot 1 turns a token in (10|9) s\."))
     # It counts down on the page while the server's time stands still: 8 s, then 7 s.
     expect(countdown).to_have_text(re.compile(r".+ turns a token in 7 s\."), timeout=6000)
     shoot(me, "table-rv3-phone-countdown")

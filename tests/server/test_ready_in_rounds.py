@@ -85,10 +85,9 @@ def _bot_to_turn(view: View) -> bool:
 
 
 async def _round_ends(me: Socket, time: SteppedTime) -> View:
-    """The round under way ends: the person says done if they build, and the time runs out."""
-    view = await me.until(lambda v: _phase(v) == "build")
-    if "done" in view["legal"]:
-        await me.send({"type": "action", "version": view["version"], "action": "done"})
+    """The round under way ends as its time runs out (nobody says done: the person does not,
+    and the bots are the launcher's ``steady`` ones), then and not a moment before."""
+    await me.until(lambda v: _phase(v) == "build")
     time.advance(ROUND_LIMIT + 1)
     return await me.until(lambda v: _phase(v) != "build")
 
@@ -111,7 +110,7 @@ async def test_a_bot_turns_its_token_when_a_person_is_ready_or_after_its_pause(
             )
             table = str(made.json()["id"])
             for seat in (1, 2):
-                bot = {"seat": seat, "bot": "random"}
+                bot = {"seat": seat, "bot": "steady"}
                 assert (await ada.post(f"/api/tables/{table}/bots", json=bot)).status_code == 200
             assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
             me, spectator = (
