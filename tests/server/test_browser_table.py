@@ -350,9 +350,9 @@ def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
     browser: Any,
 ) -> None:
     """A bot partner about to reveal the next card waits for the reader (tables/ready.py): the
-    last round's result stays in sight with a "Next card" button, and the card comes as soon as
-    the reader presses it (well before the bot's pause of 10 s would have run out), the result
-    read, not carried above the new build."""
+    last round's result stays in sight with a "Next card" button and a countdown, and the card
+    comes as soon as the reader presses it (well before the bot's pause of 10 s would have run
+    out), the result read, not carried above the new build."""
     errors: list[str] = []
     phone = _context(browser, server, True)
     table = _table(phone, server, "rectoverso", "partner", options={"difficulty": "easy"})
@@ -371,6 +371,9 @@ def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
     said = me.locator("[data-testid=round-result]").text_content() or ""
     assert re.search(r"Not a match|Level 1 cleared!", said), said
     assert "reveals the next card when you press the button" in me.locator(".rv-next").inner_text()
+    # How long until it reveals it by itself (the deadline the view carries: 10 s at most).
+    countdown = me.locator("[data-testid=ready-countdown]").inner_text()
+    assert re.fullmatch(r"The next card comes in ([1-9]|10) s\.", countdown), countdown
     _shot(me, "rv-phone-bot-waits")
     if TAKE_SHOTS:
         _shot(pages[1], "rv-desktop-bot-waits")

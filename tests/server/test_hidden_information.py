@@ -21,10 +21,11 @@ from tests.server.conftest import Player, Recorder, hub_of, people, settle, sqli
 
 # ``takeback``: an open takeback request (seat, version, plies; always null in Verso);
 # ``takebacks``: how many were accepted (with ``version``, where in the history the view is);
-# ``bot_waits``: a bot waits for this person's ``ready`` (never in Verso: Recto Verso's rounds).
+# ``bot_waits``: a bot waits for this person's ``ready`` (never in Verso: Recto Verso's rounds),
+# ``bot_waits_until``: until when (null when no bot waits).
 VIEW_KEYS = {
     *("type", "table", "version", "seat", "view", "legal", "clock", "takeback", "takebacks"),
-    "bot_waits",
+    *("bot_waits", "bot_waits_until"),
 }
 # Card notation ("B3/g4") only ever appears in records, which hold the pile.
 CARD_NOTATION = re.compile(r"[BGObgo][1-6*]/[BGObgo][1-6*]")
@@ -86,7 +87,7 @@ def check_payload(text: str, states: States, rng: random.Random) -> int:
         assert message["type"] == "table"
         return 0
     assert set(message) == VIEW_KEYS
-    assert message["bot_waits"] is False
+    assert message["bot_waits"] is False and message["bot_waits_until"] is None
     state = states.states[message["version"]]
     seat = message["seat"]
     view = message["view"]

@@ -9,12 +9,13 @@ import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 
+from otherside.core.simultaneous import legal_actions_of
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
 from otherside.server.live.inbox import handle
@@ -73,13 +74,15 @@ async def _waiting(live: LiveTable) -> None:
 
 
 def _first_card(*seats: SeatInfo, pause: float = PAUSE) -> LiveTable:
-    """A 2-player Recto Verso table in play before its first card (seat 0 reveals it)."""
+    """A Recto Verso table of ``len(seats)`` in play before its first round (seat 0 starts it:
+    reveals the card of the cooperative game, turns a token at 3 to 6)."""
+    players = len(seats)
     info = TableInfo(
-        id="t1", game="rectoverso", players=2, options={}, status="playing", owner_id=1,
-        owner_name="Ada", seats=seats, version=0, outcome=None, created_at=NOW,
+        id="t1", game="rectoverso", players=players, options={}, status="playing", owner_id=1,
+        owner_name="Ada", seats=seats, version=0, outcome=None, created_at=NOW, updated_at=NOW,
     )  # fmt: skip
     clock = GameClock(ManualClock(NOW))
-    state = RECTOVERSO.new_state(2, RECTOVERSO.clean_options({}, 2))
+    state = RECTOVERSO.new_state(players, RECTOVERSO.clean_options({}, players))
     live = LiveTable(info, RECTOVERSO, RECTOVERSO.game, clock, state, ready_pause=pause)
     return live
 
@@ -94,6 +97,24 @@ def test_only_a_bot_to_start_a_round_beside_a_person_waits() -> None:
     program = SeatInfo(1, user_id=2, user_name="Prog", bot_account=True)
     assert not _first_card(bot, program).bot_waits()
     assert not _first_card(bot, ada, pause=0.0).bot_waits()
+
+
+def test_a_bot_to_turn_its_token_beside_a_person_waits_until_its_deadline() -> None:
+    """At 3 to 6 a round starts with the active player's token turned (R13): a bot to turn it
+    waits as a bot partner to reveal does, whichever seat the person has (the partner the
+    token names is not known yet), until the pause after the table's last change."""
+    bot, other = SeatInfo(0, bot="partner"), SeatInfo(1, bot="random")
+    ada = SeatInfo(2, user_id=1, user_name="Ada")
+    waiting = _first_card(bot, other, ada)
+    assert [str(a) for a in legal_actions_of(waiting.state, 0)] == ["turn"]
+    assert waiting.bot_waits()
+    assert waiting.ready_deadline() == NOW + timedelta(seconds=PAUSE)
+    # Bots alone, a person to turn their own token, a program's account: nobody waits.
+    alone = _first_card(bot, other, SeatInfo(2, bot="greedy"))
+    person_first = _first_card(SeatInfo(0, user_id=1, user_name="Ada"), other, bot)
+    program = _first_card(bot, other, SeatInfo(2, user_id=2, user_name="Prog", bot_account=True))
+    for table in (alone, person_first, program):
+        assert not table.bot_waits() and table.ready_deadline() is None
 
 
 async def test_the_bot_reveals_when_its_person_is_ready_or_after_its_pause(
@@ -118,6 +139,10 @@ async def test_the_bot_reveals_when_its_person_is_ready_or_after_its_pause(
         await _waiting(live)
         version = live.info.version
         assert me.last("view")["bot_waits"] is True
+        # Until the pause after the round's end, on the server's clock.
+        until = (clock.now() + timedelta(seconds=PAUSE)).isoformat()
+        assert me.last("view")["bot_waits_until"] == until
+        assert spectator.last("view")["bot_waits_until"] is None
         assert spectator.last("view")["bot_waits"] is False
         clock.advance(seconds=PAUSE - 1)
         for wrong, code in [
@@ -181,6 +206,9 @@ async def test_a_ready_said_through_another_process_reaches_the_bots_owner(
         live = await hub.attach(table_id, me)
         assert not hub.cluster.holds(table_id) and hub_of(owner).cluster.holds(table_id)
         assert live.info.version == owned.info.version and me.last("view")["bot_waits"] is True
+        # Both processes tell the same deadline: the one the owner's bot waits for.
+        deadline = owned.ready_deadline()
+        assert deadline is not None and me.last("view")["bot_waits_until"] == deadline.isoformat()
         assert await _send(hub, live, me, {"type": "ready", "version": live.info.version}) == {}
         await eventually(lambda: _phase(owned) == "build")  # no time passed on the clock
         await eventually(lambda: _phase(live) == "build")

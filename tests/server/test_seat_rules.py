@@ -134,6 +134,8 @@ def test_a_started_table_is_rated_only_between_registered_players() -> None:
     start = seat_rules.started(people, adapter, state, NOW)
     assert start.rated and start.info.status == "playing" and start.info.version == 0
     assert start.info.turn_started_at == NOW and start.now == NOW
+    # Changed now, as the store writes it (a bot to start the first round waits from then).
+    assert start.info.updated_at == NOW
     # Both live clocks start full: ten minutes each.
     assert [s.time_left_ms for s in start.info.seats] == [600_000, 600_000]
     assert start.plan.deadline_at == NOW + timedelta(minutes=10)

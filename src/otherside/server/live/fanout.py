@@ -58,8 +58,9 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
     playing = seat is not None and live.info.status == "playing"
     legal = [str(a) for a in legal_actions_of(state, seat)] if playing else []
     # A bot about to start the next round waits for this person's ``ready``
-    # (:mod:`otherside.server.tables.ready`).
+    # (:mod:`otherside.server.tables.ready`), until its deadline on the server's clock.
     waits = seat is not None and playing and live.info.seats[seat].human and live.bot_waits()
+    until = live.ready_deadline() if waits else None
     message = {
         "type": "view",
         "table": live.id,
@@ -71,6 +72,7 @@ def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str |
         "takeback": request.to_json() if (request := live.pending_takeback()) else None,
         "takebacks": live.info.takebacks,
         "bot_waits": waits,
+        "bot_waits_until": until.isoformat() if until is not None else None,
     }
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 

@@ -16,10 +16,10 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
   your last move (``"accept"`` or ``"decline"``: answer the other player's request; see
   :mod:`otherside.server.tables.takebacks`);
 - ``{"type": "ready", "version": 17}``: I am ready for the next round, as of version 17 (the
-  view's): a bot partner about to start it (Recto Verso's ``reveal``) waits for this, or for
-  its pause (10 s), when the view says ``bot_waits`` (see :mod:`otherside.server.tables.ready`);
-  refused from a spectator, at another version (``stale``) or when no bot waits
-  (``not_waiting``);
+  view's): a bot about to start it (Recto Verso's ``reveal`` or ``turn``) waits for this (any
+  seated person's, the first), or for its pause (10 s), when the view says ``bot_waits`` (see
+  :mod:`otherside.server.tables.ready`); refused from a spectator (``not_seated``), at another
+  version (``stale``) or when no bot waits (``not_waiting``);
 - ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
 - ``{"type": "sync"}``: send me the table and my view again;
 - ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
@@ -31,8 +31,9 @@ connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR
 ``message`` in words). A refused message changes nothing; after ``stale`` and ``server_error``
 a ``view`` of the table as it is follows, to act on again. A ``view`` also carries ``takeback``:
 the open takeback request (``{"seat", "version", "plies"}``) or ``null``, ``takebacks``: the
-takebacks accepted at the table so far (it never goes down), and ``bot_waits``: a bot waits
-for this player's ``ready`` before it starts the next round.
+takebacks accepted at the table so far (it never goes down), ``bot_waits``: a bot waits
+for this player's ``ready`` before it starts the next round, and ``bot_waits_until``: then,
+when it goes on by itself (ISO 8601, on the server's clock, as ``clock.now``), else ``null``.
 """
 
 from __future__ import annotations
@@ -305,8 +306,9 @@ class ViewMessage(BaseModel):
     takeback: dict[str, int] | None = None
     # The takebacks accepted at the table so far: sent back with an action, with ``version``.
     takebacks: int = 0
-    # A bot waits for this player's ``ready`` before it starts the next round.
+    # A bot waits for this player's ``ready`` before it starts the next round, until then.
     bot_waits: bool = False
+    bot_waits_until: str | None = None
 
 
 class ChatLineOut(BaseModel):

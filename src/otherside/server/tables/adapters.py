@@ -126,9 +126,10 @@ class GameAdapter:
             leaves), rather than going on with a bot in their seat.
         bot_pace: the least seconds between a bot's actions when the server paces bots at all
             (a Recto Verso partner builds at a person's speed, not in a flash).
-        ready_before: the actions that start a round (Recto Verso's ``reveal``): a bot whose
-            only actions these are waits, when the server paces bots and a person plays, for
-            a person's ``ready`` (:mod:`.ready`), at most ``ready_pause`` seconds.
+        ready_before: the actions that start a round (Recto Verso's ``reveal`` of the
+            cooperative game, ``turn`` of the game for 3 to 6): a bot whose only actions these
+            are waits, when the server paces bots and a person plays, for a person's ``ready``
+            (:mod:`.ready`), at most ``ready_pause`` seconds.
         takebacks: a player of an unrated duel may ask to take back their last move
             (:mod:`.takebacks`): a game of open information, where going back reveals nothing.
         replayed: a finished game's step as anyone may see it (its replay), when that is more
@@ -351,8 +352,9 @@ RECTOVERSO = GameAdapter(
     # About a person's speed: the partner bot's figures were measured at one action per 2 s.
     bot_pace=1.5,
     # A person reading the last round's result says when the next card comes, or it comes
-    # after 10 s: an absent person never stalls the table.
-    ready_before=("reveal",),
+    # after 10 s: an absent person never stalls the table. A round starts with the card
+    # revealed (2 players, R16) or with the active player's token turned (3 to 6, R13).
+    ready_before=("reveal", "turn"),
     ready_pause=10.0,
 )
 

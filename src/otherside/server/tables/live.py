@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from otherside.core.game import Game, State
@@ -127,6 +127,15 @@ class LiveTable:
             return False
         starts = self.adapter.ready_before
         return all(str(a) in starts for s in acting for a in legal_actions_of(state, s))
+
+    def ready_deadline(self) -> datetime | None:
+        """When the bot waiting for a person's ``ready`` goes on by itself, on the server's
+        clock: ``ready_pause`` seconds after the table reached its version (its ``updated_at``,
+        the same in every process); ``None`` when no bot waits, or the moment is not known."""
+        since = self.info.updated_at or self.loaded_at
+        if since is None or not self.bot_waits():
+            return None
+        return since + timedelta(seconds=self.ready_pause)
 
     def pending_takeback(self) -> TakebackRequest | None:
         """The takeback request still open: asked at the current version of a game in play."""

@@ -1,12 +1,21 @@
-"""A person says when a bot partner starts the next round.
+"""A person says when a bot starts the next round.
 
 A bot whose only actions start a round (the adapter's ``ready_before``: Recto Verso's
-``reveal``, whose card starts the round's clock, R13, R16) does not act at its pace when a
-person plays at the table and the server paces bots
-(:meth:`otherside.server.tables.live.LiveTable.bot_waits`): it waits for a person's ``ready``
-message (:class:`Ready`), so that someone still reading the last round's result loses none of
-the next round's seconds, or for the adapter's ``ready_pause`` on the server's clock, so that
-an absent person never stalls the table (:func:`until_ready`, run by :mod:`.bot_turns`).
+``reveal`` of the cooperative game, R16, and ``turn`` of the game for 3 to 6, R13, either of
+which starts the round's clock) does not act at its pace when a person plays at the table and
+the server paces bots (:meth:`otherside.server.tables.live.LiveTable.bot_waits`): it waits for
+a person's ``ready`` message (:class:`Ready`), so that someone still reading the last round's
+result loses none of the next round's seconds, or until its deadline, the adapter's
+``ready_pause`` after the table reached its version on the server's clock
+(:meth:`~otherside.server.tables.live.LiveTable.ready_deadline`, which each seated person's
+``view`` carries for its countdown), so that an absent person never stalls the table
+(:func:`until_ready`, run by :mod:`.bot_turns`).
+
+Whose ``ready`` counts: any seated person's, the first one said. In the cooperative game that
+is the bot's one partner. In the game for 3 to 6 the bot's partner is named by a token still
+face down (R12): nobody, the server included, may single its owner out before it is turned, and
+every person at the table reads the same result, so the first person ready starts the round.
+A spectator's ``ready`` is refused, as one at another version.
 
 Bots act in the process holding the table's lease, and a person's socket may be on another: a
 ``ready`` accepted there is told to the others (a ``ready`` note with the version, nothing
@@ -68,21 +77,24 @@ def heard(live: LiveTable, note: dict[str, Any]) -> None:
 
 
 async def until_ready(services: Services, live: LiveTable) -> None:
-    """Wait until a person is ready at the table's version, the table moves on, or
-    ``live.ready_pause`` seconds of the server's clock have passed."""
+    """Wait until a person is ready at the table's version, the table moves on, no bot waits
+    any more (its people gone), or the server's clock reaches the wait's deadline (read again
+    after each wake: the one the people are shown)."""
     version = live.info.version
     wake = live.ready_wake = asyncio.Event()
-    pause = asyncio.ensure_future(services.clock.sleep(live.ready_pause))
     try:
         while live.ready_version != version and live.info.version == version:
+            now = services.clock.now()
+            end = live.ready_deadline()
+            if end is None or end <= now:
+                return
+            pause = asyncio.ensure_future(services.clock.sleep((end - now).total_seconds()))
             woken = asyncio.ensure_future(wake.wait())
             try:
                 await asyncio.wait({pause, woken}, return_when=asyncio.FIRST_COMPLETED)
             finally:
+                pause.cancel()
                 woken.cancel()
-            if pause.done():
-                return
             wake.clear()
     finally:
-        pause.cancel()
         live.ready_wake = None

@@ -209,7 +209,9 @@ def started(
         and all(s.human and not s.guest for s in info.seats)
     )
     plan = timing.starting(info.pace, info.seats, state, now)
-    after = replace(info, status="playing", options=options, version=0, rated=rated)
+    # Started now, as the store writes it: when a bot to start the first round stops waiting
+    # for a person's ``ready`` counts from here (``LiveTable.ready_deadline``).
+    after = replace(info, status="playing", options=options, version=0, rated=rated, updated_at=now)
     return Started(state, record, options, rated, plan, timing.with_timing(after, plan), now)
 
 

@@ -181,7 +181,7 @@ function tablePage(state) {
     }
     board.update({ view: frame.view, seat: frame.seat, legal: frame.legal, names: seatNames(state),
       previous: frame.previous, clock: frame.clock, table: state.table, confirm: confirming(), takeback: frame.takeback ?? null,
-      botWaits: Boolean(frame.bot_waits) });
+      botWaits: Boolean(frame.bot_waits), botWaitsUntil: frame.bot_waits_until ?? null });
   }
 
   async function fillLog() {

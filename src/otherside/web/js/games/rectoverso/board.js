@@ -83,7 +83,7 @@ export function createBoard(root, context) {
       ticking: context.mode === "live" && ctx.table?.status !== "over",
     };
     reconcile(view);
-    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status, ctx.botWaits]);
+    const signature = JSON.stringify([{ ...view, clock: null }, ctx.legal, ctx.seat, ctx.names, ctx.table?.status, ctx.botWaits, ctx.botWaitsUntil]);
     if (signature !== painted || !root.querySelector(".rv")) paint();
     painted = signature;
     tick();
@@ -352,6 +352,12 @@ export function createBoard(root, context) {
   // The clock: counts down smoothly from the elapsed time the view carried.
 
   function tick() {
+    const waiting = live?.root.querySelector("[data-rv-countdown]");
+    if (waiting) {
+      const left = waitLeft();
+      const words = left === null ? "" : waitWords(left);
+      if (waiting.textContent !== words) waiting.textContent = words;
+    }
     const node = live?.root.querySelector("[data-rv-clock]");
     if (!node) return;
     const { elapsed, limit } = live.view.clock;
@@ -367,6 +373,34 @@ export function createBoard(root, context) {
       const points = pointsAt(now);
       worth.textContent = left <= 0 ? t("time is up") : t("a match now scores {points}", { points });
     }
+  }
+
+  /**
+   * Seconds until the waiting bot goes on by itself: its deadline less the server's time when
+   * the view was sent (both on the server's clock), less the time since it came (measured
+   * here); null when no deadline was sent.
+   */
+  function waitLeft() {
+    const { ctx } = live;
+    const until = Date.parse(ctx.botWaitsUntil ?? ""), sent = Date.parse(ctx.clock?.now ?? "");
+    if (Number.isNaN(until) || Number.isNaN(sent)) return null;
+    return Math.max(0, (until - sent - (performance.now() - live.receivedAt)) / 1000);
+  }
+
+  function waitWords(left) {
+    const seconds = Math.ceil(left);
+    if (live.view.players === 2) {
+      return seconds > 0 ? t("The next card comes in {seconds} s.", { seconds }) : t("The next card comes now.");
+    }
+    const name = who(live.ctx.names ?? [], live.view.active);
+    return seconds > 0 ? t("{name} turns a token in {seconds} s.", { name, seconds }) : t("{name} turns a token now.", { name });
+  }
+
+  /** The waiting bot's countdown (kept up by tick()), or null without a deadline. */
+  function countdown() {
+    const left = waitLeft();
+    if (left === null) return null;
+    return el("p", { class: "rv-countdown", "data-rv-countdown": "", "data-testid": "ready-countdown", role: "timer" }, waitWords(left));
   }
 
   function clock(view) {
@@ -694,13 +728,23 @@ export function createBoard(root, context) {
             { level: view.level + 1, limit: clockText(LEVEL_LIMITS[Math.min(view.level, 6)]) })
           : t("Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts.")));
     } else if (ctx.botWaits && context.ready) {
+      // A bot waits for this reader (or, at 3 to 6, for any person at the table) before it
+      // starts the next round: its card (R16) or its token (R13), which starts the clock.
       const active = who(names, view.active);
       const sent = ui.readyFor === view.rounds.length;
+      const pair = view.players === 2;
+      // Another person at the table may say it first (any person's "ready" counts).
+      const others = (ctx.table?.seats ?? []).some((s) => s.kind === "human" && !s.bot_account && s.seat !== ctx.seat);
       next = el("div", { class: "rv-next mine" },
-        el("button", { class: "rv-go", "data-act": "ready", "data-testid": "ready", disabled: sent }, t("Next card")),
-        el("p", { class: "muted" }, sent ? t("{name} reveals the next card…", { name: active })
-          : t("Take a moment to read the result: {name} reveals the next card when you press the button, or after a short pause, and the clock starts then. {name} builds from the front (recto), you from the back (verso).",
-            { name: active })));
+        el("button", { class: "rv-go", "data-act": "ready", "data-testid": "ready", disabled: sent }, pair ? t("Next card") : t("Next round")),
+        sent ? null : countdown(),
+        el("p", { class: "muted" }, sent ? (pair ? t("{name} reveals the next card…", { name: active }) : t("{name} turns a token…", { name: active }))
+          : pair ? t("Take a moment to read the result: {name} reveals the next card when you press the button, or after a short pause, and the clock starts then. {name} builds from the front (recto), you from the back (verso).",
+            { name: active })
+            : others ? t("Take a moment to read the result: {name} turns a token when you press the button (or another player does), or after a short pause. The token names who builds with {name}, and the clock starts at once.",
+              { name: active })
+              : t("Take a moment to read the result: {name} turns a token when you press the button, or after a short pause. The token names who builds with {name}, and the clock starts at once.",
+                { name: active })));
     } else {
       const active = who(names, view.active);
       const mine = ctx.seat !== null && ctx.seat !== undefined;
