@@ -7,12 +7,12 @@ object ever crosses from the database thread to the event loop. The writes are i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
 from otherside.server.clock import as_utc
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
@@ -27,20 +27,83 @@ def _maybe(moment: datetime | None) -> datetime | None:
     return as_utc(moment) if moment is not None else None
 
 
-def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
-    seats = tuple(
-        SeatInfo(
-            s.seat,
-            s.user_id,
-            s.user.name if s.user else None,
-            s.bot,
-            guest=bool(s.user and s.user.is_guest),
-            time_left_ms=s.time_left_ms,
-            forfeit=s.forfeit,
-            bot_account=bool(s.user and s.user.is_bot),
-        )
-        for s in row.seats
+# What a table's summary reads of its row: every column but its records (a finished game's
+# whole record, parsed from JSON, which only a replay needs), and its owner's name.
+_SUMMARY = (
+    GameTable.id,
+    GameTable.game,
+    GameTable.players,
+    GameTable.options,
+    GameTable.status,
+    GameTable.owner_id,
+    GameTable.version,
+    GameTable.outcome,
+    GameTable.created_at,
+    GameTable.pace,
+    GameTable.to_move,
+    GameTable.turn_started_at,
+    GameTable.deadline_at,
+    GameTable.reminded_at,
+    GameTable.rated,
+    GameTable.updated_at,
+    GameTable.rematch_id,
+    GameTable.takeback_seat,
+    GameTable.takeback_version,
+    GameTable.takeback_plies,
+    GameTable.takebacks,
+    GameTable.event_id,
+    User.name.label("owner_name"),
+)
+_SEATS = (
+    Seat.table_id,
+    Seat.seat,
+    Seat.user_id,
+    Seat.bot,
+    Seat.time_left_ms,
+    Seat.forfeit,
+    User.name,
+    User.is_guest,
+    User.is_bot,
+)
+
+
+def _summaries(session: Session, where: Any, limit: int | None = None) -> list[TableInfo]:
+    """The tables ``where`` selects, newest change first: two queries however many, read as
+    plain rows (building ORM objects for them was most of the lobby's list's time)."""
+    query = (
+        select(*_SUMMARY)
+        .outerjoin(User, User.id == GameTable.owner_id)
+        .where(where)
+        .order_by(GameTable.updated_at.desc(), GameTable.id)
     )
+    connection = session.connection()  # plain rows: no ORM result to build
+    rows = connection.execute(query.limit(limit) if limit is not None else query).all()
+    if not rows:
+        return []
+    seats: dict[str, list[SeatInfo]] = {row.id: [] for row in rows}
+    found = connection.execute(
+        select(*_SEATS)
+        .outerjoin(User, User.id == Seat.user_id)
+        .where(Seat.table_id.in_(list(seats)))
+        .order_by(Seat.table_id, Seat.seat)
+    )
+    for seat in found:
+        seats[seat.table_id].append(
+            SeatInfo(
+                seat.seat,
+                seat.user_id,
+                seat.name,
+                seat.bot,
+                guest=bool(seat.is_guest),
+                time_left_ms=seat.time_left_ms,
+                forfeit=seat.forfeit,
+                bot_account=bool(seat.is_bot),
+            )
+        )
+    return [_info(row, tuple(seats[row.id])) for row in rows]
+
+
+def _info(row: Any, seats: tuple[SeatInfo, ...], record: dict[str, Any] | None = None) -> TableInfo:
     return TableInfo(
         id=row.id,
         game=row.game,
@@ -48,12 +111,12 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
         options=dict(row.options or {}),
         status=row.status,
         owner_id=row.owner_id,
-        owner_name=owner,
+        owner_name=row.owner_name or "?",
         seats=seats,
         version=row.version,
         outcome=row.outcome,
         created_at=as_utc(row.created_at),
-        record=row.record if with_record else None,
+        record=record,
         pace=Pace.parse(row.pace),
         to_move=tuple(row.to_move or ()),
         turn_started_at=_maybe(row.turn_started_at),
@@ -68,35 +131,21 @@ def _info(row: GameTable, owner: str, with_record: bool = False) -> TableInfo:
     )
 
 
-def _takeback(row: GameTable) -> TakebackRequest | None:
+def _takeback(row: Any) -> TakebackRequest | None:
     if row.takeback_seat is None or row.takeback_version is None or row.takeback_plies is None:
         return None
     return TakebackRequest(row.takeback_seat, row.takeback_version, row.takeback_plies)
 
 
-def _owner_name(session: Session, owner_id: int) -> str:
-    return session.scalar(select(User.name).where(User.id == owner_id)) or "?"
-
-
-def _infos(session: Session, rows: Sequence[GameTable]) -> list[TableInfo]:
-    """Many tables at once, their owners' names read in one query (one query per table
-    was half the time of the lobby's list of fifty)."""
-    owners = sorted({row.owner_id for row in rows})
-    found = session.execute(select(User.id, User.name).where(User.id.in_(owners)))
-    names = {user_id: name for user_id, name in found}
-    return [_info(row, names.get(row.owner_id) or "?") for row in rows]
-
-
 def load_table(session: Session, table_id: str, with_record: bool = False) -> TableInfo | None:
     """The table ``table_id`` (and its record if asked), or ``None``."""
-    row = session.scalar(
-        select(GameTable)
-        .where(GameTable.id == table_id)
-        .options(selectinload(GameTable.seats).selectinload(Seat.user))
-    )
-    if row is None:
+    found = _summaries(session, GameTable.id == table_id)
+    if not found:
         return None
-    return _info(row, _owner_name(session, row.owner_id), with_record)
+    if not with_record:
+        return found[0]
+    record = session.scalar(select(GameTable.record).where(GameTable.id == table_id))
+    return replace(found[0], record=record)
 
 
 def lock_account(session: Writable, user_id: int) -> None:
@@ -145,35 +194,17 @@ def count_waiting_hosted(session: Writable, user_id: int) -> int:
 def list_tables(session: Session, status: str) -> list[TableInfo]:
     """The newest tables with ``status`` (waiting, playing or over); a waiting table only
     while someone sits at it."""
-    query = select(GameTable).where(GameTable.status == status)
+    where = GameTable.status == status
     if status == "waiting":
         # A table everyone left is nobody's to start: keep it out of the lobby.
-        query = query.where(
-            GameTable.id.in_(select(Seat.table_id).where(Seat.user_id.is_not(None)))
-        )
-    rows = session.scalars(
-        query.order_by(GameTable.updated_at.desc())
-        .limit(LIST_LIMIT)
-        .options(selectinload(GameTable.seats).selectinload(Seat.user))
-    ).all()
-    return _infos(session, rows)
+        where = where & GameTable.id.in_(select(Seat.table_id).where(Seat.user_id.is_not(None)))
+    return _summaries(session, where, LIST_LIMIT)
 
 
 def list_user_tables(session: Session, user_id: int) -> list[TableInfo]:
     """The tables where ``user_id`` has a seat, most recently active first."""
-    rows = (
-        session.scalars(
-            select(GameTable)
-            .join(Seat, Seat.table_id == GameTable.id)
-            .where(Seat.user_id == user_id)
-            .order_by(GameTable.updated_at.desc())
-            .limit(LIST_LIMIT)
-            .options(selectinload(GameTable.seats).selectinload(Seat.user))
-        )
-        .unique()
-        .all()
-    )
-    return _infos(session, rows)
+    mine = GameTable.id.in_(select(Seat.table_id).where(Seat.user_id == user_id))
+    return _summaries(session, mine, LIST_LIMIT)
 
 
 def playing_table_ids(session: Session) -> list[str]:
