@@ -76,12 +76,11 @@ def _summaries(session: Session, where: Any, limit: int | None = None) -> list[T
         .where(where)
         .order_by(GameTable.updated_at.desc(), GameTable.id)
     )
-    connection = session.connection()  # plain rows: no ORM result to build
-    rows = connection.execute(query.limit(limit) if limit is not None else query).all()
+    rows = session.execute(query.limit(limit) if limit is not None else query).all()
     if not rows:
         return []
     seats: dict[str, list[SeatInfo]] = {row.id: [] for row in rows}
-    found = connection.execute(
+    found = session.execute(
         select(*_SEATS)
         .outerjoin(User, User.id == Seat.user_id)
         .where(Seat.table_id.in_(list(seats)))
