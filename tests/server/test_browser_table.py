@@ -380,14 +380,14 @@ def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
         _shot(pages[1], "rv-desktop-bot-waits")
     asked = time.monotonic()
     # Pressed from the keyboard: the focus stays on the board (the button, disabled once pressed,
-    # let it fall to the page's top) and comes to the new build's first control.
+    # let it fall to the page's top) and comes to the new build's first piece.
     me.focus("[data-testid=ready]")
     me.keyboard.press("Enter")
     # The next card: this reader builds verso, and the result read is not carried above it.
     me.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=5000)
     assert time.monotonic() - asked < 5
     assert me.locator("[data-testid=last-result]").count() == 0
-    focused = "document.activeElement.closest('#board .rv') !== null"
+    focused = "document.activeElement.closest('#board .rv-tray [data-piece]') !== null"
     assert me.evaluate(focused), me.evaluate("document.activeElement.outerHTML.slice(0, 80)")
     assert not errors, errors
 
