@@ -352,7 +352,8 @@ def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
     """A bot partner about to reveal the next card waits for the reader (tables/ready.py): the
     last round's result stays in sight with a "Next card" button and a countdown, and the card
     comes as soon as the reader presses it (well before the bot's pause of 10 s would have run
-    out), the result read, not carried above the new build."""
+    out), the result read, not carried above the new build; pressed from the keyboard, the
+    focus stays on the board."""
     errors: list[str] = []
     phone = _context(browser, server, True)
     table = _table(phone, server, "rectoverso", "partner", options={"difficulty": "easy"})
@@ -378,11 +379,16 @@ def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
     if TAKE_SHOTS:
         _shot(pages[1], "rv-desktop-bot-waits")
     asked = time.monotonic()
-    me.tap("[data-testid=ready]")
+    # Pressed from the keyboard: the focus stays on the board (the button, disabled once pressed,
+    # let it fall to the page's top) and comes to the new build's first piece.
+    me.focus("[data-testid=ready]")
+    me.keyboard.press("Enter")
     # The next card: this reader builds verso, and the result read is not carried above it.
     me.wait_for_selector(".rv[data-phase=build][data-role=back]", timeout=5000)
     assert time.monotonic() - asked < 5
     assert me.locator("[data-testid=last-result]").count() == 0
+    focused = "document.activeElement.closest('#board .rv-tray [data-piece]') !== null"
+    assert me.evaluate(focused), me.evaluate("document.activeElement.outerHTML.slice(0, 80)")
     assert not errors, errors
 
 

@@ -56,7 +56,8 @@ export function createBoard(root, context) {
     confirmDone: false, resultRounds: null, resultAt: 0, carried: null, readyFor: null,
   };
   let live = null;
-  let painted = "";
+  let painted = "", paintedPhase = null;
+  root.tabIndex = -1;  // where the focus waits between rounds (keepFocus)
 
   /** The server refused an action (an `error` message): show its reason on the board. */
   function refused(message) {
@@ -430,6 +431,12 @@ export function createBoard(root, context) {
     const header = document.querySelector("body > header");
     const stick = header && ["sticky", "fixed"].includes(getComputedStyle(header).position) ? header.offsetHeight : 0;
     const focus = focusKey(root);
+    const held = root.contains(document.activeElement);  // on a control here, or resting on the board
+    // Resting on the board, the focus comes to the next phase's first control, not to one
+    // that a repaint within the phase (the partner's move) happens to draw.
+    const phase = `${view.phase} ${view.rounds.length}`;
+    const resting = document.activeElement === root && phase !== paintedPhase;
+    paintedPhase = phase;
     // The tray slides sideways on a phone: a repaint (a turn, the partner's move) keeps where
     // the reader slid it, or the piece in hand would jump out of sight.
     const slid = root.querySelector(".rv-pieces")?.scrollLeft ?? 0;
@@ -440,7 +447,7 @@ export function createBoard(root, context) {
     }, body));
     const row = root.querySelector(".rv-pieces");
     if (row) row.scrollLeft = slid;
-    if (focus) root.querySelector(focus)?.focus({ preventScroll: true });
+    if (held) keepFocus(focus, resting);
     const chosen = root.querySelector(".rv-orient-option.chosen");
     if (chosen) {
       const list = chosen.parentElement;
@@ -449,7 +456,22 @@ export function createBoard(root, context) {
     tick();
   }
 
-  // Keyboard players keep their place: the control focused before a repaint is focused after.
+  /**
+   * Keyboard players keep their place: the control focused before a repaint is focused after;
+   * once it is gone or disabled ("Next card" pressed, the phase over) the focus waits on the
+   * board, not at the page's top, and comes to the board's first control when the next phase
+   * brings one (the new round's build: a piece to build with, or a watcher's first button).
+   */
+  function keepFocus(focus, resting) {
+    const { root } = live;
+    const again = focus ? root.querySelector(focus) : null;
+    if (again && !again.disabled) { again.focus({ preventScroll: true }); return; }
+    // A builder's first piece (not "Say Recto", above it: an Enter pressed twice), else the
+    // first button (a watcher's "Go round to the back").
+    const first = resting ? root.querySelector("[data-piece][tabindex]") ?? root.querySelector("[data-act]:not(:disabled)") : null;
+    (first ?? root).focus({ preventScroll: true });
+  }
+
   function focusKey(root) {
     const node = document.activeElement;
     if (!node || node === document.body || !root.contains(node)) return null;
