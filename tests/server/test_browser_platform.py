@@ -91,6 +91,27 @@ def test_the_lobby_makes_a_turn_based_table_and_shows_whose_turn(server: str, br
     assert not ada.errors and not bob.errors, ada.errors + bob.errors
 
 
+def test_the_lobby_names_bots_and_guests_as_the_table_does(server: str, browser: Any) -> None:
+    # The lobby said "Random bot" for each of two random bots, where the table says "Random
+    # bot 1" and "Random bot 2", and did not mark a guest, as the table does.
+    host = _person(browser, server, None)
+    made = _post(host, server, "/api/tables", {"game": "verso", "players": 4})
+    for seat in (1, 2):
+        _post(host, server, f"/api/tables/{made['id']}/bots", {"seat": seat, "bot": "random"})
+    name = made["seats"][0]["name"]
+    reader = _person(browser, server, "ReaderL")
+    reader.goto(server + "/")
+    row = reader.locator("#open-tables tr", has_text=name)
+    row.wait_for(timeout=WAIT)
+    seats = row.locator("td").nth(1).inner_text()
+    assert f"{name} (guest), Random bot 1, Random bot 2, open seat" in seats, seats
+    host.goto(f"{server}/table/{made['id']}")
+    host.wait_for_selector("#waiting:not(.hidden)")
+    at_table = host.inner_text("#seats")
+    assert "Random bot 1" in at_table and "Random bot 2" in at_table, at_table
+    assert not host.errors and not reader.errors, host.errors + reader.errors
+
+
 def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: Any) -> None:
     ada = _person(browser, server, None)
     bob = _person(browser, server, None, PHONE)
