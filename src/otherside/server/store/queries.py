@@ -102,7 +102,7 @@ def _summaries(session: Session, where: Any, limit: int | None = None) -> list[T
     return [_info(row, tuple(seats[row.id])) for row in rows]
 
 
-def _info(row: Any, seats: tuple[SeatInfo, ...], record: dict[str, Any] | None = None) -> TableInfo:
+def _info(row: Any, seats: tuple[SeatInfo, ...]) -> TableInfo:
     return TableInfo(
         id=row.id,
         game=row.game,
@@ -115,7 +115,6 @@ def _info(row: Any, seats: tuple[SeatInfo, ...], record: dict[str, Any] | None =
         version=row.version,
         outcome=row.outcome,
         created_at=as_utc(row.created_at),
-        record=record,
         pace=Pace.parse(row.pace),
         to_move=tuple(row.to_move or ()),
         turn_started_at=_maybe(row.turn_started_at),
