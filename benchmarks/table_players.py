@@ -4,7 +4,8 @@ websockets, each pair at one table after another, in client processes of their o
 
 A player behaves as the table page does: when its socket drops it reconnects after 0.5 s, then
 doubling up to 8 s, asks for ``sync`` and carries on from the view it gets. A connection refused
-moves the pair to the next server (as a load balancer skips a dead upstream). A move is
+moves the pair to the next server at once (as a load balancer tries its next upstream within the
+same request); it waits only when every server has refused. A move is
 *acknowledged* when its player receives a view of its version (or a later one); each
 acknowledged ``(table, version, action)`` is reported, so that the caller can check it against
 the database.
@@ -221,6 +222,7 @@ class Pair:
         seen: Seen | None = None
         retry = FIRST_RETRY
         connected_before = False
+        refused: set[str] = set()  # the servers that refused since the last connection
         while time.monotonic() < self.window.deadline:
             base = self.route.base
             try:
@@ -233,14 +235,21 @@ class Pair:
                     open_timeout=5,
                 )
             except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
-                # Refused or never answered: that server is down, try the next one.
+                # Refused or never answered: that server is down, try the next one at once, as
+                # a load balancer tries its next upstream within the same request; wait only
+                # once every server has refused.
                 self.tally.error(f"connect {type(exc).__name__}")
                 self.step(f"table {table_id}: connect {type(exc).__name__}")
+                refused.add(base)
                 self.route.next(base)
+                if self.route.base not in refused:
+                    continue
+                refused.clear()
                 await asyncio.sleep(retry)
                 retry = min(2 * retry, LAST_RETRY)
                 continue
             retry = FIRST_RETRY
+            refused.clear()
             again, connected_before = connected_before, True
             try:
                 async with ws:
