@@ -1,10 +1,12 @@
 """No table freezes on a failure: a bot's move that could not be stored is tried again (and the
 table restarted from the store) until the game goes on; a catch-up with another process's
-change that fails is tried again until it succeeds; ``sync`` answers from the store. Two hubs
+change that fails is tried again until it succeeds; ``sync`` answers from the store (from a
+read begun since it was asked, or since its connection opened if it is its first message). Two hubs
 on one store in memory stand for two server processes on one database."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -20,7 +22,7 @@ from otherside.server.store.memory import MemoryTableStore
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import seating
 from otherside.server.tables.hub import TableHub
-from otherside.server.tables.live import LiveTable
+from otherside.server.tables.live import LiveTable, ticket
 from otherside.server.tables.play import Play
 from tests.server.conftest import ADA, BOB, Recorder, eventually, play_out
 
@@ -36,12 +38,14 @@ class FlakyStore(MemoryTableStore):
         self.bot_writes_to_fail = 0
         self.reads_to_fail = 0
         self.failed = 0
+        self.reads = 0  # reads of a table's row
 
     def _fail(self) -> None:
         self.failed += 1
         raise OperationalError("SELECT 1", {}, Exception("connection refused"))
 
     async def table(self, table_id: str) -> TableInfo | None:
+        self.reads += 1
         if self.reads_to_fail > 0:
             self.reads_to_fail -= 1
             self._fail()
@@ -121,6 +125,54 @@ async def test_sync_answers_from_the_store(hubs: tuple[TableHub, TableHub]) -> N
     assert live.info.version == 0
     await handle(here, live, watcher, '{"type": "sync"}')
     assert watcher.last("view")["version"] == 1 and watcher.last("view")["legal"]
+
+
+async def test_a_sync_read_from_the_store_before_the_connection_opened_is_read_again(
+    hubs: tuple[TableHub, TableHub], store: FlakyStore
+) -> None:
+    here = hubs[0]
+    _table, live, watcher = await _two_processes(hubs)
+    # The table was read here at version 0, before this connection; the move since never
+    # reached this process. A sync as the connection's first message reads the store.
+    opened, reads = ticket(), store.reads
+    await handle(here, live, watcher, '{"type": "sync"}', opened)
+    assert store.reads == reads + 1
+    assert watcher.last("view")["version"] == 1
+
+
+async def test_a_sync_on_a_new_connection_is_answered_by_the_load_it_caused(
+    hubs: tuple[TableHub, TableHub], store: FlakyStore
+) -> None:
+    # A process died and its players come here, each connection's first message a sync: the
+    # table's load for the connection, begun after it opened, is the table as stored.
+    here, there = hubs
+    table = (await seating.create(there, ADA, "verso", 2, {"first_player": 0})).id
+    await there.ask(table, seating.Join(BOB))
+    await there.ask(table, seating.Start(ADA))
+    await there.ask(table, Play(ADA, 0, "flip"))
+    opened = [ticket(), ticket()]  # Ada's and Bob's connections, opened at once
+    ada, bob = Recorder(ADA), Recorder(BOB)
+    live = await here.attach(table, ada)
+    await here.attach(table, bob)
+    reads = store.reads
+    for watcher, since in zip((ada, bob), opened, strict=True):
+        await handle(here, live, watcher, '{"type": "sync"}', since)
+        assert watcher.last("view")["version"] == 1
+    assert store.reads == reads
+
+
+async def test_syncs_asked_while_a_read_waits_are_answered_by_it(
+    hubs: tuple[TableHub, TableHub], store: FlakyStore
+) -> None:
+    here = hubs[0]
+    table, live, _watcher = await _two_processes(hubs)
+    reads = store.reads
+    # Asked together (no connection just opened): the first read answers both.
+    await asyncio.gather(*(here.ask(table, Refresh(since=ticket())) for _ in range(2)))
+    assert store.reads == reads + 1 and live.info.version == 1
+    # Asked after that read began: read again.
+    await here.ask(table, Refresh(since=ticket()))
+    assert store.reads == reads + 2
 
 
 async def test_a_move_sent_again_after_it_was_applied_answers_with_the_table(

@@ -30,7 +30,7 @@ from otherside.server.store.outage import log_failure
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import ready
 from otherside.server.tables.chat import heard
-from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild
+from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild, ticket
 from otherside.server.tables.timing import with_timing
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ async def refresh(services: Services, live: LiveTable) -> None:
     """Bring a table held in memory up to the database (another process changed it); run by
     the table's actor."""
     store = services.store
+    read = ticket()
     info = await store.table(live.id)
     if info is None:
         return
@@ -69,6 +70,7 @@ async def refresh(services: Services, live: LiveTable) -> None:
     if changed:
         live.ratings = await seated_ratings(store, info)
         fanout.broadcast(live, services.clock.now(), table=True, view=True)
+    live.read_ticket = read
     services.kick_bots(live)
 
 
@@ -87,22 +89,31 @@ async def stored_state(
 async def restart(services: Services, live: LiveTable) -> None:
     """Reload the table from the database, its game rebuilt from the start, and show it to its
     watchers: a failure left what is in memory in doubt. Run by the table's actor."""
+    read = ticket()
     info = await services.store.table(live.id)
     if info is None:
         return
     live.state = await stored_state(services.store, live.game, live.game_clock, info)
     live.info = info
     live.ratings = await seated_ratings(services.store, info)
+    live.read_ticket = read
     fanout.broadcast(live, services.clock.now(), table=True, view=True)
     services.kick_bots(live)
 
 
 @dataclass(frozen=True)
 class Refresh:
-    """Catch up with the database."""
+    """Catch up with the database, unless a read of the table that began after ``since`` (a
+    :func:`~otherside.server.tables.live.ticket`) did already: in a burst of ``sync`` messages
+    (a process died and its players all came here) a table's load answers those sent on
+    connections opened before it began, and one read answers those asked while it waited."""
+
+    since: int | None = None  # None: read whatever was read before
 
     async def run(self, live: LiveTable, services: Services) -> None:
         """See :func:`refresh`."""
+        if self.since is not None and live.read_ticket > self.since:
+            return
         await refresh(services, live)
 
 

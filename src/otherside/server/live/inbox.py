@@ -24,7 +24,7 @@ from otherside.server.tables.chat import Say
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.forfeits import Resign
 from otherside.server.tables.hub import TableHub
-from otherside.server.tables.live import Connection, LiveTable
+from otherside.server.tables.live import Connection, LiveTable, ticket
 from otherside.server.tables.play import Play
 from otherside.server.tables.ready import Ready
 from otherside.server.tables.takebacks import Takeback
@@ -37,8 +37,12 @@ AND_THE_TABLE = frozenset({"stale", "server_error"})
 log = logging.getLogger("otherside.server")
 
 
-async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) -> None:
-    """Act on one client message of ``conn``, watching ``live``."""
+async def handle(
+    hub: TableHub, live: LiveTable, conn: Connection, text: str, opened: int | None = None
+) -> None:
+    """Act on one client message of ``conn``, watching ``live`` (``opened``: the
+    :func:`~otherside.server.tables.live.ticket` of the connection's opening, given with its
+    first message)."""
     now = hub.services.clock.now
     try:
         message = parse_client_message(text)
@@ -60,8 +64,10 @@ async def handle(hub: TableHub, live: LiveTable, conn: Connection, text: str) ->
             await hub.ask(live.id, Say(conn.user, message.text))
         else:
             # "sync": the client thinks it is behind; answer with the table as stored, not as
-            # this process last knew it (a catch-up may have failed or be under way).
-            await hub.ask(live.id, Refresh())
+            # this process last knew it (a catch-up may have failed or be under way): read
+            # since now, or since the connection opened if it is its first message (a page
+            # asks as it connects, and a table loaded for it since is as stored).
+            await hub.ask(live.id, Refresh(since=opened if opened is not None else ticket()))
             fanout.send_state(conn, live, now())
     except (ProtocolError, Refused) as exc:
         # An unreadable message, or the table's refusal; in the reader's language (the

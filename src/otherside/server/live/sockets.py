@@ -35,6 +35,7 @@ from otherside.server.live.signer import SocketSigner, socket_signer
 from otherside.server.store.outage import short
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
+from otherside.server.tables.live import ticket
 
 router = APIRouter()
 log = logging.getLogger("otherside.server")
@@ -91,6 +92,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
     state = socket.app.state
     hub: TableHub = state.hub
     await socket.accept()
+    opened = ticket()  # a sync as its first message is answered by a read begun since
     language = _language(socket)
     if not _same_origin(socket):
         await socket.close(CLOSE_FORBIDDEN, close_reason(language, CROSS_ORIGIN))
@@ -119,7 +121,7 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         return
     try:
         with admission.holding(address, digest, socket):
-            await _watch(socket, table_id, signer, hub, admission.message_rate())
+            await _watch(socket, table_id, signer, hub, admission.message_rate(), opened)
     except OverCap as over:
         await socket.close(over.code, close_reason(language, over.template, **over.params))
 
@@ -131,7 +133,12 @@ async def _try_later(socket: WebSocket, table_id: str, exc: Exception) -> None:
 
 
 async def _watch(
-    socket: WebSocket, table_id: str, signer: SocketSigner, hub: TableHub, rate: MessageRate
+    socket: WebSocket,
+    table_id: str,
+    signer: SocketSigner,
+    hub: TableHub,
+    rate: MessageRate,
+    opened: int,
 ) -> None:
     try:
         user = await signer.user()
@@ -145,6 +152,7 @@ async def _watch(
         await _try_later(socket, table_id, exc)
         return
     sender = asyncio.create_task(conn.pump())
+    first: int | None = opened
     try:
         while not sender.done():
             message = await socket.receive()
@@ -161,7 +169,8 @@ async def _watch(
                 # Signed out (maybe through another server process): no more acting.
                 await socket.close(CLOSE_SIGNED_OUT, close_reason(conn.language, SIGNED_OUT))
                 break
-            await handle(hub, live, conn, text)
+            await handle(hub, live, conn, text, first)
+            first = None
     except WebSocketDisconnect:
         pass
     except OUTAGE_ERRORS as exc:

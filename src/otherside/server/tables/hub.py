@@ -32,7 +32,7 @@ from otherside.server.tables import bot_turns, chat
 from otherside.server.tables.actor import Command, TableActor
 from otherside.server.tables.adapters import get_adapter
 from otherside.server.tables.errors import Refused
-from otherside.server.tables.live import Connection, GameClock, LiveTable
+from otherside.server.tables.live import Connection, GameClock, LiveTable, ticket
 from otherside.server.tables.services import Services
 
 R = TypeVar("R")
@@ -138,6 +138,7 @@ class TableHub:
 
     async def _load(self, table_id: str, known: TableInfo | None = None) -> TableActor:
         store = self.services.store
+        read = ticket()
         info = known if known is not None else await store.table(table_id)
         if info is None:
             raise Refused("no_table", table=table_id)
@@ -147,6 +148,7 @@ class TableHub:
         state = await stored_state(store, game, game_clock, info)
         live = LiveTable(info, adapter, game, game_clock, state)
         live.loaded_at = self.services.clock.now()
+        live.read_ticket = read
         if self.services.bots.delay > 0:  # bots unpaced (tests) wait for no one
             live.ready_pause = adapter.ready_pause
         if known is not None:

@@ -9,6 +9,7 @@ everyone else reads it.
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -51,6 +52,15 @@ class GameClock:
         return self.pinned if self.pinned is not None else seconds(self.clock)
 
 
+_TICKETS = itertools.count(1)
+
+
+def ticket() -> int:
+    """A number greater than every one given before in this process: the order of events such
+    as a connection opened and a table read from the database (a clock could stand still)."""
+    return next(_TICKETS)
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table held in memory while it is watched or played."""
@@ -70,6 +80,9 @@ class LiveTable:
     # in it is here, or was never seen since the table was loaded at ``loaded_at``).
     gone: dict[int, datetime] = field(default_factory=dict)
     loaded_at: datetime | None = None
+    # The :func:`ticket` taken as the table was last read from the database (0: never): a
+    # ``sync`` asked before that read began is answered by it (:class:`~.catch_up.Refresh`).
+    read_ticket: int = 0
     # Its people as the other server processes see them, as last read while it is watched
     # here (:mod:`otherside.server.cluster.away_marks`; empty in a process alone).
     elsewhere: Elsewhere = field(default_factory=Elsewhere)
