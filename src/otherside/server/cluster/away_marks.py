@@ -6,8 +6,8 @@ may be connected through another one. A move's message must not read the databas
 process keeps, beside every table watched through it, the other processes' presence rows as
 last read (its ``elsewhere``, an :class:`~.presence.Elsewhere`):
 
-- read once when someone starts watching the table here (:meth:`AwayMarks.read`), before they
-  are sent the table;
+- read once when someone starts watching the table here (:meth:`AwayMarks.arriving`), before
+  they are sent the table;
 - read again when another process says players came or went there
   (:data:`~.presence.PRESENCE`, sent with each write of its presence, and by the process that
   marks a dead one's players gone, :mod:`.presence`), or after this process's notification
@@ -64,6 +64,7 @@ class AwayMarks:
         self._asked = 0  # reads started, for their order (:class:`~.presence.Elsewhere`)
         self._reading: set[LiveTable] = set()  # tables with a read under way in the background
         self._again: set[LiveTable] = set()  # of those, the ones told of a change meanwhile
+        self._arriving: dict[str, asyncio.Future[Read]] = {}  # reads for newcomers, by table
 
     def hear(self, message: dict[str, Any]) -> None:
         """Players came or went at ``message``'s table through another process: read it
@@ -91,6 +92,25 @@ class AwayMarks:
             return
         self._reading.add(live)
         self.hub.background(self._read_on(live))
+
+    async def arriving(self, table_id: str) -> Read:
+        """:meth:`read`, for someone about to watch ``table_id`` here: one under way for another
+        newcomer to it is theirs too (a process died and its players all come here at once;
+        an announcement heard since it began makes :meth:`watched` read again)."""
+        under_way = self._arriving.get(table_id)
+        if under_way is None:
+            under_way = asyncio.get_running_loop().create_future()
+            self._arriving[table_id] = under_way
+            self.hub.background(self._read_for_arrivals(table_id, under_way))
+        return await asyncio.shield(under_way)
+
+    async def _read_for_arrivals(self, table_id: str, found: asyncio.Future[Read]) -> None:
+        try:
+            found.set_result(await self.read(table_id))
+        finally:
+            del self._arriving[table_id]
+            if not found.done():  # stopped (the hub closing)
+                found.cancel()
 
     async def read(self, table_id: str) -> Read:
         """The others' presence at ``table_id``, read now (numbered, and a failure logged):

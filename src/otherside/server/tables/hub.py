@@ -171,7 +171,7 @@ class TableHub:
         then every change."""
         # Who is connected through the other processes, read before the table is sent: a
         # partner there is not away (and followed from now on, cluster.away_marks).
-        others = await self.away_marks.read(table_id) if self.cluster.shared else None
+        others = await self.away_marks.arriving(table_id) if self.cluster.shared else None
         live = await self.live(table_id)
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
         came_back = conn.user is not None and live.away_since(conn.user.id) is not None
