@@ -62,19 +62,28 @@ def _bot_game(
     return table
 
 
+def _not_requested(answer: httpx.Response) -> bool:
+    """Whether ``answer`` says that nobody has asked for the game's analysis yet."""
+    said = answer.json()
+    return answer.status_code == 200 and (said["status"], said["done"]) == ("not_requested", 0)
+
+
 def test_a_finished_game_is_analysed_once_and_never_during_play(server: str) -> None:
     with httpx.Client(base_url=server, timeout=30) as http:
         table = _bot_game(http)
         path = f"/api/tables/{table}/analysis"
-        assert http.get(path).status_code == 404
+        assert _not_requested(http.get(path))
         early = http.post(path)
         if http.get(f"/api/tables/{table}").json()["status"] != "over":
             assert early.status_code == 409, early.text
             assert early.json()["code"] == "game_not_over"
             # Refused, and nothing was stored: still nobody has asked.
-            assert http.get(path).json()["code"] == "analysis_not_requested"
+            assert _not_requested(http.get(path))
         _until(lambda: http.get(f"/api/tables/{table}").json(), lambda t: t["status"] == "over")
-        assert http.get(path).status_code == 404
+        assert _not_requested(http.get(path))
+        # No such table: a real 404 (an analysis nobody asked for is a state, not a 404).
+        missing = http.get("/api/tables/nosuchtable/analysis")
+        assert missing.status_code == 404 and missing.json()["code"] == "no_such_table"
 
         asked = http.post(path)
         assert asked.status_code in (200, 202), asked.text
@@ -123,7 +132,7 @@ def test_an_analysis_asked_for_during_play_is_refused_and_nothing_is_stored(serv
         assert http.get(f"/api/tables/{table}").json()["status"] == "playing"
         during = http.post(path)
         assert during.status_code == 409 and during.json()["code"] == "game_not_over"
-        assert http.get(path).json()["code"] == "analysis_not_requested"
+        assert _not_requested(http.get(path))
 
 
 def test_a_verso_game_is_weighed_decision_by_decision(server: str) -> None:

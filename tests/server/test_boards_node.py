@@ -68,16 +68,16 @@ def test_bots_and_seats_in_words(tmp_path: Path) -> None:
         """
         import { botWords, seatLabel, withoutRuleIds } from '/static/js/core/words.js';
         const seats = [{ seat: 0, kind: 'human', name: 'ada' },
-                       { seat: 1, kind: 'bot', bot: 'greedy', name: 'Greedy bot 2' },
-                       { seat: 2, kind: 'bot', bot: 'greedy', name: 'Greedy bot 3' }];
+                       { seat: 1, kind: 'bot', bot: 'greedy', name: 'Greedy bot 1' },
+                       { seat: 2, kind: 'empty', name: null }];
         console.log(JSON.stringify([botWords('search:think=0.5'), botWords('partner'),
-          seats.map((s) => seatLabel(s, seats)), withoutRuleIds('all targets filled (S13.1)')]));
+          seats.map(seatLabel), withoutRuleIds('all targets filled (S13.1)')]));
         """,
     )
     assert said == [
         "Search bot · 0.5 s a move",
         "Bot partner",
-        ["ada", "Greedy bot 1", "Greedy bot 2"],
+        ["ada", "Greedy bot 1", "open seat"],  # the server's names (server/live/wire.py)
         "all targets filled",
     ]
 

@@ -114,6 +114,23 @@ def test_the_replay_page_draws_the_analysis_graph_and_the_better_move(
     assert desktop.errors == [] and phone.errors == []
 
 
+def test_the_replay_of_a_game_nobody_has_analysed_logs_no_error(browser: Any, server: str) -> None:
+    # The replay page asks for the game's analysis, which nobody had asked for yet: the 404 it
+    # got was an error in the browser's console. Now the answer is an offer to ask.
+    page = _page(browser, server, DESKTOP)
+    problems: list[str] = []
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"{r.status}: {r.url}"))
+    table = _finished_bot_game(page, server, "verso", ("random", "random"))
+    with page.expect_response(lambda r: r.url.endswith(f"/{table}/analysis")) as asked:
+        page.goto(f"{server}/replay/{table}")
+    page.wait_for_selector("#ask-analysis")
+    page.wait_for_load_state("networkidle")
+    assert problems == [] and page.errors == []
+    assert asked.value.json()["status"] == "not_requested"
+
+
 def test_the_replay_page_lists_a_verso_games_costliest_decisions(browser: Any, server: str) -> None:
     page = _page(browser, server, PHONE, phone=True)
     table = _finished_bot_game(page, server, "verso", ("random", "random"))

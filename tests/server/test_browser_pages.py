@@ -28,14 +28,8 @@ def _visitor(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
     page.errors = []
     page.missing = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    # A 404 is a missing file or route, except the analysis nobody has asked for yet (the API
-    # answers so by design, and the replay page then offers to ask).
-    page.on(
-        "response",
-        lambda r: (
-            r.status == 404 and not r.url.endswith("/analysis") and page.missing.append(r.url)
-        ),
-    )
+    # A 404 is a missing file or route (an analysis nobody has asked for yet is not one).
+    page.on("response", lambda r: r.status == 404 and page.missing.append(r.url))
     return page
 
 

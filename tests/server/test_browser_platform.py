@@ -93,23 +93,50 @@ def test_the_lobby_makes_a_turn_based_table_and_shows_whose_turn(server: str, br
 
 def test_the_lobby_names_bots_and_guests_as_the_table_does(server: str, browser: Any) -> None:
     # The lobby said "Random bot" for each of two random bots, where the table says "Random
-    # bot 1" and "Random bot 2", and did not mark a guest, as the table does.
+    # bot 1" and "Random bot 2", and did not mark a guest, as the table does. The server named
+    # them by seat ("Random bot 2", "Random bot 4"), the player's page "random bot", and an
+    # open seat "—": every page now shows the server's one name.
     host = _person(browser, server, None)
-    made = _post(host, server, "/api/tables", {"game": "verso", "players": 4})
-    for seat in (1, 2):
-        _post(host, server, f"/api/tables/{made['id']}/bots", {"seat": seat, "bot": "random"})
+    made = _post(host, server, "/api/tables", {"game": "verso", "players": 5})
+    for seat, bot in ((1, "random"), (2, "greedy"), (3, "random")):
+        _post(host, server, f"/api/tables/{made['id']}/bots", {"seat": seat, "bot": bot})
     name = made["seats"][0]["name"]
+    table = json.loads(host.request.get(f"{server}/api/tables/{made['id']}").text())
+    bots = ["Random bot 1", "Greedy bot", "Random bot 2"]
+    assert [s["name"] for s in table["seats"]] == [name, *bots, None]
     reader = _person(browser, server, "ReaderL")
-    reader.goto(server + "/")
-    row = reader.locator("#open-tables tr", has_text=name)
-    row.wait_for(timeout=WAIT)
-    seats = row.locator("td").nth(1).inner_text()
-    assert f"{name} (guest), Random bot 1, Random bot 2, open seat" in seats, seats
+    phone = _person(browser, server, "ReaderP", PHONE)
+    for page in (reader, phone):
+        page.goto(server + "/")
+        row = page.locator("#open-tables tr", has_text=name)
+        row.wait_for(timeout=WAIT)
+        seats = row.locator("td").nth(1).inner_text()
+        assert f"{name} (guest), {', '.join(bots)}, open seat" in seats, seats
+    _shoot(reader, "names-lobby")
+    _shoot(phone, "names-lobby-phone")
     host.goto(f"{server}/table/{made['id']}")
     host.wait_for_selector("#waiting:not(.hidden)")
     at_table = host.inner_text("#seats")
-    assert "Random bot 1" in at_table and "Random bot 2" in at_table, at_table
-    assert not host.errors and not reader.errors, host.errors + reader.errors
+    assert all(bot in at_table for bot in bots), at_table
+    # The players list beside it: the open seat said so ("seat 5" beside its number 5).
+    listed = host.locator("#players .pl")
+    assert listed.all_inner_texts() == [
+        f"1\n{name} (you) · guest",
+        *[f"{seat}\n{bot}" for seat, bot in enumerate(bots, 2)],
+        "5\nopen seat",
+    ]
+    _shoot(host, "names-table")
+    phone.goto(f"{server}/table/{made['id']}")
+    phone.wait_for_selector("#waiting:not(.hidden)")
+    _shoot(phone, "names-table-phone")
+    phone.click("[data-open=table]")
+    _shoot(phone, "names-table-players-phone")
+    host.goto(f"{server}/player/{name}")
+    recent = host.locator("#recent tr", has_text=name)
+    recent.wait_for(timeout=WAIT)
+    assert f"{name}, {', '.join(bots)}, open seat" in recent.inner_text(), recent.inner_text()
+    _shoot(host, "names-player")
+    assert not host.errors and not reader.errors and not phone.errors, host.errors + reader.errors
 
 
 def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: Any) -> None:

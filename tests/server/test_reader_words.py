@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from otherside.server.app import create_app
-from otherside.server.live.reader_words import bot_words, pace_words, seat_words
+from otherside.server.live.reader_words import bot_words, numbered_words, pace_words
 from otherside.server.store.db import sqlite_url
 from otherside.server.tables.pace import Pace
 from tests.server.conftest import client, people, sqlite_only
@@ -40,10 +40,11 @@ async def test_the_table_says_its_pace_and_bots_in_each_readers_language(app: Fa
         assert (bot["kind"], bot["bot"], bot["bot_name"]) == ("bot", "greedy", "greedy")
         said[language] = (one["pace_text"], bot["bot_label"], bot["name"])
     assert said == {
-        "en": ("Live · 2.5 min + 3 s a move", "Greedy bot", "Greedy bot 2"),
-        "de": ("Live · 2,5 Min. + 3 s pro Zug", "Gieriger Bot", "Gieriger Bot 2"),
-        "fr": ("En direct · 2,5 min + 3 s par coup", "Bot glouton", "Bot glouton 2"),
-        "nl": ("Live · 2,5 min + 3 s per zet", "Gretige bot", "Gretige bot 2"),
+        # One bot of its kind at the table: not numbered (it was by its seat, "Greedy bot 2").
+        "en": ("Live · 2.5 min + 3 s a move", "Greedy bot", "Greedy bot"),
+        "de": ("Live · 2,5 Min. + 3 s pro Zug", "Gieriger Bot", "Gieriger Bot"),
+        "fr": ("En direct · 2,5 min + 3 s par coup", "Bot glouton", "Bot glouton"),
+        "nl": ("Live · 2,5 min + 3 s per zet", "Gretige bot", "Gretige bot"),
     }
 
 
@@ -93,7 +94,7 @@ def test_the_words_follow_the_pages_words_for_every_kind_of_pace_and_bot() -> No
     )
     assert bot_words("partner", "nl") == "Bot-partner"
     assert bot_words("newcomer", "de") == "Newcomer-Bot"  # a bot the words do not know
-    assert seat_words("ismcts:think=2", 2, "fr") == "Bot à arbre de recherche 3 · 2 s par coup"
+    assert numbered_words("ismcts:think=2", 3, "fr") == "Bot à arbre de recherche 3 · 2 s par coup"
 
 
 @sqlite_only()

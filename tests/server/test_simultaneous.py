@@ -244,7 +244,7 @@ async def test_a_partner_bot_builds_its_own_side_beside_a_human(database_url: st
         seated = await human.http.post(
             f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": "partner"}
         )
-        assert seated.json()["seats"][1]["name"] == "Bot partner 2"
+        assert seated.json()["seats"][1]["name"] == "Bot partner"
         assert (await human.http.post(f"/api/tables/{table_id}/start")).status_code == 200
         hub = hub_of(app)
         live = await hub.live(table_id)

@@ -379,7 +379,7 @@ async def test_the_host_picks_the_search_bots_think_budget(app: FastAPI) -> None
         f"/api/tables/{table_id}/bots", json={"seat": 1, "bot": "search:think=0.1"}
     )
     seat = seated.json()["seats"][1]
-    assert seat["name"] == "Search bot 2 · 0.1 s a move"
+    assert seat["name"] == "Search bot · 0.1 s a move"  # the one bot: not numbered
     assert seat["bot_name"] == "search" and seat["bot_label"] == "Search bot · 0.1 s a move"
     assert (await host.http.post(f"/api/tables/{table_id}/start")).status_code == 200
     hub = hub_of(app)

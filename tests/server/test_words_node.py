@@ -25,7 +25,7 @@ def test_bots_in_words_from_a_spec_or_from_what_the_server_says(tmp_path: Path) 
           botWords('ismcts'), botWords(null),
           botWords({ spec: 'search:think=5', label: 'Search bot (5 s a move)' }),
           botWords({ kind: 'bot', bot: 'search:think=1', bot_label: 'Search bot, quick' }),
-          seatLabel(seats[2], seats), seatLabel(seats[0], seats),
+          seatLabel(seats[2]), seatLabel(seats[0]),
         ]));
         """,
     )

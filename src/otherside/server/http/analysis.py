@@ -1,6 +1,7 @@
 """A finished game's analysis by the bots: ``POST /api/tables/{id}/analysis`` asks for it,
-``GET`` on the same path follows it (404 before anyone asked, 202 with its progress while the
-bots work, then the analysis). Never before the game is over: no help during play."""
+``GET`` on the same path follows it (``not_requested`` before anyone asked, 202 with its
+progress while the bots work, then the analysis). Never before the game is over: no help
+during play."""
 
 from __future__ import annotations
 
@@ -47,12 +48,13 @@ class DecisionAnalysis(BaseModel):
 
 
 class AnalysisOut(BaseModel):
-    """An analysis: ``running`` (with ``done`` of ``total`` decisions weighed), ``failed``
-    (ask again), or ``done``: for VERSUS its plies, the judgements' thresholds (the smallest
-    drop of each); for Verso its decisions, their ``measure`` (``points`` solo, ``win``
-    chance else) and the ``costliest`` (their ply numbers, costliest first); for Recto Verso
-    the ``cards`` not completed, each with the construction left and the solver's (its
-    placements and its front, back and top views); the engine's budget."""
+    """An analysis: ``not_requested`` (nobody has asked yet), ``running`` (with ``done`` of
+    ``total`` decisions weighed), ``failed`` (ask again), or ``done``: for VERSUS its plies,
+    the judgements' thresholds (the smallest drop of each); for Verso its decisions, their
+    ``measure`` (``points`` solo, ``win`` chance else) and the ``costliest`` (their ply
+    numbers, costliest first); for Recto Verso the ``cards`` not completed, each with the
+    construction left and the solver's (its placements and its front, back and top views);
+    the engine's budget."""
 
     status: str
     game: str
@@ -112,8 +114,8 @@ async def ask_analysis(
     responses={202: {"model": AnalysisOut}},
 )
 async def get_analysis(table_id: str, db: DatabaseDep) -> JSONResponse:
-    """The game's analysis: 404 before anyone asked, 202 while the bots work, then 200 (409
-    for a game the bots do not analyse)."""
+    """The game's analysis: ``not_requested`` before anyone asked, 202 while the bots work,
+    then 200 (409 for a game the bots do not analyse, 404 for no such table)."""
     row = await db.run(lambda s: read(s, table_id))
     if row is not None:
         return _answer(row)
@@ -122,4 +124,7 @@ async def get_analysis(table_id: str, db: DatabaseDep) -> JSONResponse:
         raise Told(404, "no_such_table", N_("no table {table}"), table=table_id)
     if not analysed(info.game):
         raise _not_analysed(info.game)
-    raise Told(404, "analysis_not_requested", N_("nobody has asked for this game's analysis"))
+    # A table's analysis that nobody asked for is a state of it, not a missing page: the
+    # replay page asks for it on every game, and a 404 is an error in the browser's console.
+    body = AnalysisOut(status="not_requested", game=info.game, done=0, total=0)
+    return JSONResponse(body.model_dump(mode="json"))

@@ -17,7 +17,9 @@ from otherside.i18n import N_
 from otherside.server.accounts.rates import counted
 from otherside.server.http.deps import CoalescedDep, DatabaseDep
 from otherside.server.http.errors import Told
+from otherside.server.http.reader import LanguageDep
 from otherside.server.http.schemas import PlayerOut
+from otherside.server.live.wire import seat_names
 from otherside.server.ratings.rated import current_ratings, rating_history
 from otherside.server.store.models import User
 from otherside.server.store.queries import find_user, finished_scores, list_user_tables
@@ -49,8 +51,11 @@ def _result(info: TableInfo, seat: int) -> str:
 
 # Six reads of the database each: counted per account and per address (429 beyond).
 @router.get("/players/{name}", dependencies=[Depends(counted(lambda rates: rates.player_pages))])
-async def player(name: str, db: DatabaseDep, shared: CoalescedDep) -> PlayerOut:
-    """One player: ratings with history, personal bests, recent games."""
+async def player(
+    name: str, db: DatabaseDep, shared: CoalescedDep, language: LanguageDep
+) -> PlayerOut:
+    """One player: ratings with history, personal bests, recent games (their players named
+    in ``language`` as their tables name them)."""
 
     def load(session: Session) -> dict[str, Any] | None:
         found = find_user(session, name)
@@ -97,9 +102,7 @@ async def player(name: str, db: DatabaseDep, shared: CoalescedDep) -> PlayerOut:
                     "id": info.id,
                     "game": info.game,
                     "title": titles.get(info.game, info.game),
-                    "players": [
-                        s.user_name or (f"{s.bot} bot" if s.bot else "—") for s in info.seats
-                    ],
+                    "players": seat_names(info.seats, language),
                     "bots": [None if s.user_name else s.bot for s in info.seats],
                     "seat": seat,
                     "status": info.status,
@@ -124,7 +127,7 @@ async def player(name: str, db: DatabaseDep, shared: CoalescedDep) -> PlayerOut:
 
     # Six reads of the database: computed once for those who ask at once (a flood of one
     # page made another table's sync wait 120 ms instead of a few).
-    data = await shared.answer(("player", name), lambda: db.run(load))
+    data = await shared.answer(("player", name, language), lambda: db.run(load))
     if data is None:
         raise Told(404, "no_player", N_("no player called '{name}'"), name=name)
     return PlayerOut.model_validate(data)

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from otherside.core.game import Game, State
 from otherside.core.records import dump_record
-from otherside.i18n import N_
+from otherside.i18n import N_, say
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.clock import Clock
@@ -26,7 +26,7 @@ from otherside.server.http.errors import Told
 from otherside.server.http.lobby import table_summary
 from otherside.server.http.reader import LanguageDep
 from otherside.server.http.schemas import HistoryOut, ReplayOut, ReplayStep
-from otherside.server.live.wire import seat_out
+from otherside.server.live.wire import seat_names
 from otherside.server.store.db import Database
 from otherside.server.store.queries import load_moves, load_table
 from otherside.server.store.records import MoveRow, TableInfo
@@ -35,6 +35,7 @@ from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import GameClock, replayed
 
 HISTORY_STEPS = 400
+SEAT = N_("seat {seat}")
 Step = TypeVar("Step")
 
 
@@ -122,12 +123,16 @@ async def replay(
     # The game's own record format (../rules/*.md, "Notation"): free-form JSON.
     responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}},
 )
-async def record(table_id: str, db: DatabaseDep) -> Response:
+async def record(table_id: str, db: DatabaseDep, language: LanguageDep) -> Response:
     """The finished game's record, as a file download; ``"names"`` are the seats' players, as
-    the command line's records carry them (``otherside versus replay`` shows them)."""
+    the command line's records carry them (``otherside versus replay`` shows them), named as
+    the replay page names them for the reader."""
     info = await _finished(db, table_id)
     assert info.record is not None  # _finished checked
-    names = [seat_out(s).name or f"seat {s.seat + 1}" for s in info.seats]
+    names = [
+        name or say(language, SEAT, seat=seat.seat + 1)
+        for seat, name in zip(info.seats, seat_names(info.seats, language), strict=True)
+    ]
     return Response(
         dump_record({**info.record, "names": names}),
         media_type="application/json",

@@ -209,8 +209,9 @@ class RecentGameOut(BaseModel):
     id: str
     game: str
     title: str
-    players: list[str]
-    # Each seat's bot spec (None for a person): the page says a bot in the reader's language.
+    # Each seat's name as the table names it (None: an open seat), in the reader's language.
+    players: list[str | None]
+    # Each seat's bot spec (None for a person), for programs.
     bots: list[str | None] = []
     seat: int
     status: str

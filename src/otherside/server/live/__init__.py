@@ -9,7 +9,8 @@ Concern → module:
 - the message protocol (every message type, as schemas; the error codes) → :mod:`.protocol`
 - a message in, turned into a command of the table's actor → :mod:`.inbox`
 - the messages out (``table``, ``view``, ``chat``, ``error``) to every watcher →
-  :mod:`.fanout`; a stored table in its wire form (the lobby's lists too) → :mod:`.wire`
+  :mod:`.fanout`; a stored table in its wire form (the lobby's lists too), and each seat's
+  name, the one every page, replay and record shows → :mod:`.wire`
 - a websocket message flood (a token bucket per socket, closed 4429) →
   :mod:`.message_rate`; sockets per address and in all, a signed-out session's sockets
   closed → :mod:`.admission`

@@ -1,7 +1,8 @@
 """A table's pace and its bots in the reader's words, for the API and the websocket.
 
 The wire keeps the machine fields (``pace``, a seat's ``bot`` spec) and adds beside them words
-for people (``pace_text``, ``bot_label``, a bot seat's ``name``). Those words are said here in
+for people (``pace_text``, ``bot_label``, a bot seat's ``name``: see
+:func:`~otherside.server.live.wire.seat_names`). Those words are said here in
 the reader's language through the same catalog messages as the pages' ``web/js/core/words.js``
 (``paceWords``, ``botWords``), so that a program or a page that shows the server's words reads
 what the pages would have said. Numbers are written as the reader's locale writes them.
@@ -10,7 +11,7 @@ what the pages would have said. Numbers are written as the reader's locale write
 'Live · 10 Min. + 5 s pro Zug'
 >>> bot_words("search:think=0.5", "fr")
 'Bot chercheur · 0,5 s par coup'
->>> seat_words("greedy", 1, "en")
+>>> numbered_words("greedy", 2, "en")
 'Greedy bot 2'
 """
 
@@ -104,15 +105,15 @@ def bot_words(spec: str, language: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def seat_words(spec: str, seat: int, language: str) -> str:
-    """The name of ``seat`` (from 0) when the bot ``spec`` plays it, numbered from 1 as on the
-    page, in ``language``.
+def numbered_words(spec: str, number: int, language: str) -> str:
+    """The bot ``spec`` as the ``number``-th (from 1) of a table's bots said alike, in
+    ``language``: the number follows the bot's name, before its settings.
 
-    >>> seat_words("search:think=2", 0, "de")
+    >>> numbered_words("search:think=2", 1, "de")
     'Such-Bot 1 · 2 s pro Zug'
     """
     parsed = BotSpec.parse(spec)
-    return " · ".join([f"{_name(parsed, language)} {seat + 1}", *_settings(parsed, language)])
+    return " · ".join([f"{_name(parsed, language)} {number}", *_settings(parsed, language)])
 
 
 def choices_said(game: dict[str, Any], language: str) -> dict[str, Any]:

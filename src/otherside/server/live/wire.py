@@ -3,6 +3,8 @@ lobby's lists and the ``table`` message send them."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -10,18 +12,41 @@ from otherside.bots.spec import BotSpec
 from otherside.i18n import DEFAULT
 from otherside.server.clock import as_utc
 from otherside.server.live.protocol import SeatOut, TableOut
-from otherside.server.live.reader_words import bot_words, pace_words, seat_words
+from otherside.server.live.reader_words import bot_words, numbered_words, pace_words
 from otherside.server.store.records import SeatInfo, TableInfo
 from otherside.server.tables.outcome_words import with_words
 
 
-def bot_label(spec: str, seat: int, language: str = DEFAULT) -> str:
-    """A bot seat's name for people in ``language``.
+def seat_names(seats: Sequence[SeatInfo], language: str = DEFAULT) -> list[str | None]:
+    """Each of a table's ``seats`` named for people in ``language``, the one place a seat gets
+    its name (the lobby's lists, the ``table`` message, a replay, a finished game's record, a
+    player's recent games): a person's name (a bot account's, a player's whose seat a bot took
+    over, too); a bot in its words, numbered from 1 among the table's bots alike only when
+    there are several; ``None`` for an open seat.
 
-    >>> bot_label("greedy", 1), bot_label("search:think=2", 0, "de")
-    ('Greedy bot 2', 'Such-Bot 1 · 2 s pro Zug')
+    >>> seat_names([SeatInfo(0, 7, "ada"), SeatInfo(1, bot="random"), SeatInfo(2, bot="greedy"),
+    ...             SeatInfo(3, bot="random"), SeatInfo(4)])
+    ['ada', 'Random bot 1', 'Greedy bot', 'Random bot 2', None]
+    >>> seat_names([SeatInfo(0, bot="search:think=2"), SeatInfo(1, bot="search:think=2")], "de")
+    ['Such-Bot 1 · 2 s pro Zug', 'Such-Bot 2 · 2 s pro Zug']
     """
-    return seat_words(spec, seat, language)
+    # Alike by what the bot is (a spec written two ways is one bot), the same in every language.
+    bots = [
+        BotSpec.parse(seat.bot) if seat.user_id is None and seat.bot is not None else None
+        for seat in seats
+    ]
+    alike = Counter(bot for bot in bots if bot is not None)
+    counted: Counter[BotSpec] = Counter()
+    names: list[str | None] = []
+    for seat, bot in zip(seats, bots, strict=True):
+        if bot is None or seat.bot is None:
+            names.append(seat.user_name)
+        elif alike[bot] == 1:
+            names.append(bot_words(seat.bot, language))
+        else:
+            counted[bot] += 1
+            names.append(numbered_words(seat.bot, counted[bot], language))
+    return names
 
 
 def _bot_name(spec: str | None) -> str | None:
@@ -36,19 +61,20 @@ def _bot_label(spec: str | None, language: str) -> str | None:
 
 def seat_out(
     seat: SeatInfo,
+    name: str | None,
     rating: float | None = None,
     change: float | None = None,
     away: datetime | None = None,
     language: str = DEFAULT,
 ) -> SeatOut:
-    """The wire form of ``seat`` (``rating``: the player's rating in this game, if rated;
-    ``change``: what the finished game did to it; ``language``: the reader's, for the words
-    of a bot seat)."""
+    """The wire form of ``seat`` named ``name`` (its :func:`seat_names` entry; ``rating``: the
+    player's rating in this game, if rated; ``change``: what the finished game did to it;
+    ``language``: the reader's, for the words of a bot seat)."""
     if seat.user_id is not None:
         return SeatOut(
             seat=seat.seat,
             kind="bot" if seat.bot is not None else "human",
-            name=seat.user_name,
+            name=name,
             user_id=seat.user_id,
             bot=seat.bot,
             bot_name=_bot_name(seat.bot),
@@ -64,7 +90,7 @@ def seat_out(
         return SeatOut(
             seat=seat.seat,
             kind="bot",
-            name=bot_label(seat.bot, seat.seat, language),
+            name=name,
             bot=seat.bot,
             bot_name=_bot_name(seat.bot),
             bot_label=_bot_label(seat.bot, language),
@@ -113,11 +139,16 @@ def table_fields(
         owner_id=info.owner_id,
         seats=[
             seat_out(
-                s, ratings.get(s.user_id), changes.get(s.user_id), away.get(s.user_id), language
+                s,
+                name,
+                ratings.get(s.user_id),
+                changes.get(s.user_id),
+                away.get(s.user_id),
+                language,
             )
             if s.user_id is not None
-            else seat_out(s, language=language)
-            for s in info.seats
+            else seat_out(s, name, language=language)
+            for s, name in zip(info.seats, seat_names(info.seats, language), strict=True)
         ],
         version=info.version,
         outcome=with_words(info.outcome),

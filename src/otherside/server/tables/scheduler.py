@@ -17,8 +17,10 @@ import asyncio
 import logging
 from datetime import datetime, timedelta
 
+from otherside.i18n import DEFAULT, languages
 from otherside.server.accounts.email_links import mail_address
 from otherside.server.clock import Clock
+from otherside.server.live.wire import seat_names
 from otherside.server.mail.reminders import reminder_mail
 from otherside.server.mail.smtp import Mailer
 from otherside.server.store.db import Database
@@ -205,11 +207,14 @@ class Scheduler:
         address, language = await self.db.run(lambda s: mail_address(s, user_id))
         if not address or info.turn_started_at is None:
             return
+        # The others named as their table names them, bots in the mail's language.
+        names = seat_names(info.seats, language if language in languages() else DEFAULT)
+        others = [name or "?" for s, name in zip(info.seats, names, strict=True) if s.seat != seat]
         subject, body = reminder_mail(
             language,
             name=player.user_name or "",
             game=live.adapter.title,
-            others=[s.user_name or s.bot or "?" for s in info.seats if s.seat != seat],
+            others=others,
             waited=info.pace.remind_days,
             days=info.pace.days,
             end=info.turn_started_at + timedelta(days=info.pace.days),

@@ -47,14 +47,12 @@ export function paceWords(pace) {
     : t("Live · {minutes} min for the game", { minutes: pace.minutes });
 }
 
-/** A seat's name for people: a player's name, a bot's words (numbered when two are alike). */
-export function seatLabel(seat, seats = []) {
-  if (seat.kind === "empty" || (!seat.name && !seat.bot)) return t("seat {seat}", { seat: seat.seat + 1 });
-  if (seat.kind !== "bot") return seat.name;
-  const words = botWords(seat.bot);
-  const alike = seats.filter((s) => s.kind === "bot" && botWords(s.bot) === words);
-  return alike.length > 1 ? `${words} ${alike.indexOf(alike.find((s) => s.seat === seat.seat)) + 1}` : words;
-}
+/**
+ * A seat's name for people: the name the server gives it (a player's; a bot's words in the
+ * reader's language, numbered among the table's alike bots, server/live/wire.py seat_names),
+ * else the seat is open.
+ */
+export const seatLabel = (seat) => seat.name ?? t("open seat");
 
 const RULE_IDS = /\s*\((?:[A-Z]\d+(?:\.\d+)*)(?:(?:,\s*|\s+and\s+)[A-Z]\d+(?:\.\d+)*)*\)/g;
 

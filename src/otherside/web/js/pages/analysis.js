@@ -58,6 +58,7 @@ export function analysisPanel(page) {
   }
 
   function follow(answer) {
+    if (answer.status === "not_requested") { offer(); return; }
     if (answer.status === "done") { drawn(answer); return; }
     if (answer.status === "failed") { offer(t("The analysis stopped before the end. Ask again.")); return; }
     // A server that stopped mid-way leaves the analysis to be asked for again (the server
@@ -69,8 +70,7 @@ export function analysisPanel(page) {
   }
 
   function failed(error) {
-    if (error.code === "analysis_not_requested") offer();
-    else if (error.code === "no_analysis") root.classList.add("hidden");
+    if (error.code === "no_analysis") root.classList.add("hidden");
     else root.replaceChildren(el("h2", {}, t("Analysis")), el("p", { class: "muted" }, error.message));
   }
 

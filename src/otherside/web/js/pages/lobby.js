@@ -4,7 +4,7 @@ import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { toast } from "/static/js/core/toast.js";
-import { botWords, paceWords, reasonWords, ruleNodes, seatLabel, withoutRuleIds } from "/static/js/core/words.js";
+import { botWords, paceWords, reasonWords, ruleNodes, withoutRuleIds } from "/static/js/core/words.js";
 import { welcome } from "/static/js/pages/welcome.js";
 import { t, tn } from "/static/js/core/i18n.js";
 
@@ -110,9 +110,10 @@ async function createTable(event) {
 
 function seatNodes(table) {
   return table.seats.flatMap((s, i) => [i ? ", " : "",
-    // Bots named as at the table ("Random bot 1", "Random bot 2"), guests marked as there; a
-    // player's name is theirs in every language: not for a browser's translator to change.
-    s.kind === "bot" ? seatLabel(s, table.seats) : s.name != null ? el("bdi", { translate: "no" }, s.name) : el("span", { class: "muted" }, t("open seat")),
+    // Each seat named by the server as at the table ("Random bot 1", "Random bot 2"), guests
+    // marked as there; a player's name is theirs in every language: not for a browser's
+    // translator to change (a bot's words are the reader's).
+    s.kind === "empty" ? el("span", { class: "muted" }, t("open seat")) : s.user_id ? el("bdi", { translate: "no" }, s.name) : s.name,
     s.guest ? el("span", { class: "muted" }, " ", t("(guest)")) : "",
     s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : ""]);
 }

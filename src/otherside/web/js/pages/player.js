@@ -3,7 +3,7 @@ import { api } from "/static/js/core/http.js";
 import { el } from "/static/js/core/dom.js";
 import { currentUser, header } from "/static/js/core/session.js";
 import { tokensPanel } from "/static/js/pages/account_tokens.js";
-import { botWords, reasonWords, withoutRuleIds } from "/static/js/core/words.js";
+import { reasonWords, withoutRuleIds } from "/static/js/core/words.js";
 
 // A game's result for the reader (the server's word is the key; Verso solo sends "12 VP").
 const RESULT_WORDS = {
@@ -69,7 +69,8 @@ function recentTable(games) {
     el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
       el("div", { class: "muted" }, dateWords(g.at))),
     // A bot is said from its spec in the reader's language (the server's name is English).
-    el("td", {}, g.players.map((p, i) => (g.bots?.[i] ? botWords(g.bots[i]) : p)).map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
+    // Each seat named by the server as its table names it (a bot in the reader's words).
+    el("td", {}, g.players.map((p) => p ?? el("span", { class: "muted" }, t("open seat"))).map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
       g.reason ? el("div", { class: "muted" }, withoutRuleIds(reasonWords(g)), g.scores ? ` · ${g.scores.join(" – ")}` : "") : null),
     el("td", {}, el("span", { class: `badge ${g.result.replaceAll(" ", "-")}` }, RESULT_WORDS[g.result]?.() ?? g.result),
       g.change !== null && g.change !== undefined ? el("div", { class: g.change >= 0 ? "up" : "down" }, `${g.change >= 0 ? "+" : ""}${Math.round(g.change)}`) : null),

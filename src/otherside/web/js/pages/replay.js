@@ -19,7 +19,7 @@ function elapsed(steps, iso) {
 /** The replay of `data` (the server's `/replay` answer) with the game's board module. */
 function replayPage(tableId, data, module, traits) {
   const steps = data.steps;
-  const names = data.table.seats.map((s) => seatLabel(s, data.table.seats));
+  const names = data.table.seats.map(seatLabel);
   const board = module.createBoard(byId("board"), { mode: "replay", play: null, resign: null });
   const state = { at: 0, timer: null };
   let analysis = null;

@@ -36,7 +36,7 @@ export function awaySeats(table, you, clock, now, least = AWAY_SECONDS) {
     const ms = now - Date.parse(s.away_since);
     // A seat that still has time left of its own is decided by its clock, not by waiting.
     const waits = (clock?.time_left_ms?.[s.seat] ?? null) === null;
-    return { seat: s.seat, name: seatLabel(s, table.seats), ms, waits, offer: seated && waits && ms >= least * 1000 };
+    return { seat: s.seat, name: seatLabel(s), ms, waits, offer: seated && waits && ms >= least * 1000 };
   });
 }
 

@@ -8,7 +8,7 @@ import { presenceKept } from "/static/js/pages/table/away.js";
 /** The players' names by seat as the boards show them ("name (you)" for the reader). */
 export function seatNames(state) {
   const { table, you } = state;
-  return table ? table.seats.map((s) => (s.seat === you ? t("{name} (you)", { name: seatLabel(s, table.seats) }) : seatLabel(s, table.seats))) : [];
+  return table ? table.seats.map((s) => (s.seat === you ? t("{name} (you)", { name: seatLabel(s) }) : seatLabel(s))) : [];
 }
 
 /** One clock per seat for the phone's dock: a short name and the time left. */
@@ -21,7 +21,7 @@ export function clockChips(state) {
     const waiting = turnWords(clock, s.seat);
     if (left === null && !waiting) return null;
     return el("span", { class: `chip ${running ? "running" : ""} ${s.seat === you ? "me" : ""}`, "data-testid": `dock-clock-${s.seat}` },
-      el("span", { class: "chip-name" }, s.seat === you ? t("You") : seatLabel(s, table.seats)),
+      el("span", { class: "chip-name" }, s.seat === you ? t("You") : seatLabel(s)),
       left !== null ? el("span", { class: `clock ${running ? "running" : ""} ${running && left < 30000 ? "low" : ""}` }, formatClock(left)) : null,
       waiting && left === null ? el("span", { class: "muted" }, t("to move")) : null);
   }).filter(Boolean);
@@ -108,7 +108,8 @@ export function playerRows(state) {
     return el("div", { class: `pl ${toMove ? "to-move" : ""} ${s.seat === you ? "me" : ""}`, "data-seat": s.seat },
       el("span", { class: "seat-no" }, `${s.seat + 1}`),
       el("span", { class: "pl-name" },
-        s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name) : seatLabel(s, table.seats),
+        s.user_id ? el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name)
+          : s.kind === "empty" ? el("span", { class: "muted" }, seatLabel(s)) : seatLabel(s),
         s.seat === you ? " " : "", s.seat === you ? t("(you)") : "",
         s.rating ? el("span", { class: "rating", title: t("{game} rating", { game: table.title }) }, ` ${s.rating}`) : null,
         changeNode(s.rating_change),

@@ -1,7 +1,7 @@
 // The waiting room: the invite link, the seats (sit, add or remove a bot, leave), start.
 import { el } from "/static/js/core/dom.js";
 import { t, tn } from "/static/js/core/i18n.js";
-import { botWords, seatLabel } from "/static/js/core/words.js";
+import { botWords } from "/static/js/core/words.js";
 
 /**
  * The seats and the host's actions for a waiting table.
@@ -18,8 +18,8 @@ export function waitingRoom(state, call) {
   const seats = table.seats.map((s) => el("div", { class: `seat ${s.kind === "empty" ? "" : "taken"}` },
     el("span", { class: "badge" }, t("seat {seat}", { seat: s.seat + 1 })),
     // "open", not "empty": a seat is free to take (frei, libre), a pile is empty (leer, vide).
-    // A bot named as the game's players list and the lobby name it ("Random bot 1", "… 2").
-    el("span", { class: "name" }, s.kind === "empty" ? t("open") : s.kind === "bot" && !s.user_id ? seatLabel(s, table.seats) : s.name,
+    // A bot named by the server, as the game's players list and the lobby name it.
+    el("span", { class: "name" }, s.kind === "empty" ? t("open") : s.name,
       s.rating ? el("span", { class: "rating" }, ` ${s.rating}`) : null,
       s.guest ? el("span", { class: "muted" }, " ", t("(guest)")) : null,
       s.bot_account ? el("span", { class: "muted" }, " ", t("(bot account)")) : null),
