@@ -28,7 +28,9 @@ balancer); a pair's two players use the process of its table number, and a refus
 moves the pair on to the next process. ``--kill-after S`` sends ``kill -9`` to the first process
 S seconds into the measured window (with one process, it is started again at once on the same
 port and database, as a supervisor would) and reports the failover: how long until every table
-that was playing acknowledged a move again.
+that was playing acknowledged a move again (``failover s``, its players' thinking before that
+move included), and until every table cut off could be played again (``served s``: one of its
+players, connected again, had a view with actions to choose from).
 
     python benchmarks/load_tables.py --preset saturated --duration 15 --against adb35a0 --rounds 3
     python benchmarks/load_tables.py --preset replies --duration 60     # 300 tables, 1 s think
@@ -101,6 +103,7 @@ class Result:
     clients_cpu: float  # % of one core, all client processes
     errors: dict[str, int] = field(default_factory=dict)
     failover: float | None = None  # s from the kill to the last table playing again
+    served: float | None = None  # s from the kill to the last table cut off served again
     never_back: int = 0  # tables playing at the kill that never played again
 
 
@@ -257,6 +260,7 @@ def measure(
         for kind, count in t["errors"].items():
             errors[kind] = errors.get(kind, 0) + count
     failover: float | None = None
+    served: float | None = None
     never_back = 0
     if killed:
         back = {int(slot): at for t in tallies for slot, at in t["back_after_kill"].items()}
@@ -264,6 +268,8 @@ def measure(
         waits = [back[slot] - kill_at.value for slot in playing if slot in back]
         never_back = len(playing) - len(waits)
         failover = max(waits) if waits else None
+        again = [at - kill_at.value for t in tallies for at in t["served_after_kill"].values()]
+        served = max(again) if again else None
     return {
         "side": side.label,
         "round": round_index + 1,
@@ -277,6 +283,7 @@ def measure(
         "clients_cpu": 100 * (clients_after - clients_before) / args.duration,
         "errors": errors,
         "failover": failover,
+        "served": served,
         "never_back": never_back,
     }
 
@@ -315,7 +322,7 @@ def show_rounds(results: list[Result], console: Console) -> None:
     table = Table(title="every run")
     for name in (
         "round", "code", "moves/s", "µs CPU/move", "p50 ms", "p99 ms", "acked", "not stored",
-        "failover s",
+        "failover s", "served s",
     ):  # fmt: skip
         table.add_column(name, justify="left" if name == "code" else "right")
     for r in results:
@@ -329,6 +336,7 @@ def show_rounds(results: list[Result], console: Console) -> None:
             str(r.acknowledged),
             str(r.not_stored),
             "—" if r.failover is None else f"{r.failover:.1f}",
+            "—" if r.served is None else f"{r.served:.1f}",
         )
     console.print(table)
     for r in results:

@@ -77,6 +77,10 @@ class Tally:
     # Per pair, the first acknowledged move after the kill (monotonic), once there was one.
     back_after_kill: dict[int, float] = field(default_factory=dict)
     playing_at_kill: list[int] = field(default_factory=list)  # pairs in a game at the kill
+    # Per pair cut off by the kill, when one of its players could act again (monotonic): the
+    # first view with legal actions on a connection opened after the kill. What follows it is
+    # the player's own thinking, which ``back_after_kill`` counts too.
+    served_after_kill: dict[int, float] = field(default_factory=dict)
     # Per pair, when each of its moves was acknowledged (monotonic), with ``keep_times``.
     ack_times: dict[int, list[float]] = field(default_factory=dict)
     # Per pair, with ``keep_times``, its last step in words (what a frozen table waited for).
@@ -251,6 +255,8 @@ class Pair:
             retry = FIRST_RETRY
             refused.clear()
             again, connected_before = connected_before, True
+            killed = self.kill_at.value
+            reopened = again and bool(killed) and time.monotonic() > killed
             try:
                 async with ws:
                     if again:
@@ -271,6 +277,8 @@ class Pair:
                         if kind != "view" or message["version"] <= last:
                             continue
                         version = last = message["version"]
+                        if reopened and message["legal"]:
+                            self.tally.served_after_kill.setdefault(self.slot, time.monotonic())
                         self.step(
                             f"table {table_id}: view {version}, legal {len(message['legal'])}"
                         )
