@@ -21,7 +21,8 @@ A browser opens ``/ws/tables/{id}`` (its session cookie says who it is) and at o
   :mod:`otherside.server.tables.ready`); refused from a spectator (``not_seated``), at another
   version (``stale``) or when no bot waits (``not_waiting``);
 - ``{"type": "chat", "text": "…"}``: say something at the table (players and spectators);
-- ``{"type": "sync"}``: send me the table and my view again;
+- ``{"type": "sync"}``: send me the table and my view again, as stored (read from the database
+  since it was asked, or since the connection opened if it is the connection's first message);
 - ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
 
 The server sends ``table``, ``view`` (``view`` is exactly ``Game.view(state, seat)``: a seat gets
