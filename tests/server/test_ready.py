@@ -18,12 +18,22 @@ from fastapi import FastAPI
 from otherside.core.simultaneous import legal_actions_of
 from otherside.games.rectoverso.flow import LEVEL_LIMITS
 from otherside.server.clock import ManualClock
+from otherside.server.live import fanout
 from otherside.server.live.inbox import handle
 from otherside.server.store.records import SeatInfo, TableInfo
 from otherside.server.tables.adapters import RECTOVERSO, register_adapter
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import GameClock, LiveTable
-from tests.server.conftest import Player, Recorder, eventually, hub_of, people, running
+from tests.server.conftest import (
+    ADA,
+    BOB,
+    Player,
+    Recorder,
+    eventually,
+    hub_of,
+    people,
+    running,
+)
 
 PAUSE = RECTOVERSO.ready_pause
 NOW = datetime(2026, 1, 2, 12, tzinfo=UTC)
@@ -83,8 +93,9 @@ def _first_card(*seats: SeatInfo, pause: float = PAUSE) -> LiveTable:
     )  # fmt: skip
     clock = GameClock(ManualClock(NOW))
     state = RECTOVERSO.new_state(players, RECTOVERSO.clean_options({}, players))
-    live = LiveTable(info, RECTOVERSO, RECTOVERSO.game, clock, state, ready_pause=pause)
-    return live
+    return LiveTable(
+        info, RECTOVERSO, RECTOVERSO.game, clock, state, ready_pause=pause, moved_at=NOW
+    )
 
 
 def test_only_a_bot_to_start_a_round_beside_a_person_waits() -> None:
@@ -117,6 +128,35 @@ def test_a_bot_to_turn_its_token_beside_a_person_waits_until_its_deadline() -> N
         assert not table.bot_waits() and table.ready_deadline() is None
 
 
+def test_a_broadcast_asks_once_whether_a_bot_waits_and_tells_everyone_until_when() -> None:
+    """Every view of one broadcast carries the deadline, a spectator's and a forfeited
+    player's (they watch now) too, but only a seated person's says the bot waits for them;
+    whether a bot waits, which reads the legal actions of each seat to act, is asked once."""
+    bot, other = SeatInfo(0, bot="partner"), SeatInfo(1, bot="random")
+    ada, bob = SeatInfo(2, user_id=1, user_name="Ada"), SeatInfo(3, bot="random")
+    left = replace(bob, user_id=2, user_name="Bob", forfeit="left")
+    live = _first_card(bot, other, ada, left)
+    me, gone, spectator = Recorder(ADA), Recorder(BOB), Recorder(None)
+    live.watchers.update({me, gone, spectator})
+    asked: list[bool] = []
+    waits = live.bot_waits
+
+    def counted() -> bool:
+        asked.append(waits())
+        return asked[-1]
+
+    live.bot_waits = counted  # type: ignore[method-assign]
+    fanout.broadcast(live, NOW, table=False, view=True)
+    assert asked == [True]
+    until = (NOW + timedelta(seconds=PAUSE)).isoformat()
+    views = [conn.last("view") for conn in (me, gone, spectator)]
+    assert [(v["seat"], v["bot_waits"], v["bot_waits_until"]) for v in views] == [
+        (2, True, until),
+        (None, False, until),
+        (None, False, until),
+    ]
+
+
 async def test_the_bot_reveals_when_its_person_is_ready_or_after_its_pause(
     database_url: str, quick_partner: None
 ) -> None:
@@ -142,7 +182,8 @@ async def test_the_bot_reveals_when_its_person_is_ready_or_after_its_pause(
         # Until the pause after the round's end, on the server's clock.
         until = (clock.now() + timedelta(seconds=PAUSE)).isoformat()
         assert me.last("view")["bot_waits_until"] == until
-        assert spectator.last("view")["bot_waits_until"] is None
+        # A spectator is told when the next card comes too, and may not say ready.
+        assert spectator.last("view")["bot_waits_until"] == until
         assert spectator.last("view")["bot_waits"] is False
         clock.advance(seconds=PAUSE - 1)
         for wrong, code in [

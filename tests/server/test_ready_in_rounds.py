@@ -60,6 +60,13 @@ class Socket:
                 pass
         return self.view
 
+    async def table(self, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The first ``table`` message from now that ``accept`` takes."""
+        async with asyncio.timeout(10):
+            while (got := await self._next())["type"] != "table" or not accept(got["table"]):
+                pass
+        return dict(got["table"])
+
     async def _next(self) -> dict[str, Any]:
         message = json.loads(await self.ws.recv())
         if message["type"] == "view":
@@ -134,8 +141,10 @@ async def test_a_bot_turns_its_token_when_a_person_is_ready_or_after_its_pause(
             assert time.between(view["clock"]["now"], view["bot_waits_until"]) == timedelta(
                 seconds=PAUSE
             )
+            # The spectator is told until when too, and is not asked to be ready.
             watched = await spectator.until(lambda v: v["version"] == version)
-            assert watched["bot_waits"] is False and watched["bot_waits_until"] is None
+            assert watched["bot_waits"] is False
+            assert watched["bot_waits_until"] == view["bot_waits_until"]
             time.advance(PAUSE - 1)
             await asyncio.sleep(0.5)  # ten times a bot's delay: it would have turned by now
             # A stale "ready" and a spectator's are refused, and change nothing.
@@ -166,4 +175,58 @@ async def test_a_bot_turns_its_token_when_a_person_is_ready_or_after_its_pause(
             started = await me.until(lambda v: v["version"] > version, seconds=5)
             assert _phase(started) == "build" and started["view"]["recto"] == 2
             for socket in (me, spectator):
+                await socket.ws.close()
+
+
+@sqlite_only()
+async def test_a_seat_handed_to_a_bot_during_the_wait_does_not_move_its_deadline(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The wait counts from the move that ended the round, not from the table's last change:
+    a player who leaves while a bot waits (a bot plays their seat on) moves neither the
+    deadline the others are shown nor the moment the bot turns its token."""
+    args = ("--bot-workers", "0")
+    with stepped_server(database_url, tmp_path, *args, bot_delay=0.05) as (server, time):
+        async with (
+            httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as ada,
+            httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as sam,
+        ):
+            for person in (ada, sam):
+                assert (await person.post("/api/guest")).status_code == 200
+            made = await ada.post(
+                "/api/tables",
+                json={"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}},
+            )
+            table = str(made.json()["id"])
+            bot = {"seat": 1, "bot": "steady"}
+            assert (await ada.post(f"/api/tables/{table}/bots", json=bot)).status_code == 200
+            assert (await sam.post(f"/api/tables/{table}/join", json={"seat": 2})).is_success
+            assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
+            me, other = await _socket(server.url, ada, table), await _socket(server.url, sam, table)
+            view = await me.until(lambda v: _phase(v) == "start")
+            await me.send({"type": "action", "version": view["version"], "action": "turn"})
+
+            # Round 2 is the bot's (seat 1): both people are told the same deadline.
+            view = await _round_ends(me, time)
+            assert _bot_to_turn(view) and view["bot_waits"] is True, view
+            version, until = view["version"], view["bot_waits_until"]
+            assert time.between(view["clock"]["now"], until) == timedelta(seconds=PAUSE)
+            theirs = await other.until(lambda v: v["version"] == version)
+            assert theirs["bot_waits"] is True and theirs["bot_waits_until"] == until
+            # Three seconds on, Sam leaves: a bot plays his seat from now.
+            time.advance(3)
+            await other.send({"type": "resign"})
+            gone = await other.table(lambda t: t["seats"][2].get("forfeit") is not None)
+            assert gone["seats"][2]["kind"] == "bot", gone
+            still = await me.now()
+            assert (still["version"], _phase(still), still["bot_waits"]) == (version, "start", True)
+            assert still["bot_waits_until"] == until
+            # The bot turns its token at the deadline first shown, not three seconds later.
+            time.advance(PAUSE - 3 - 0.5)
+            await asyncio.sleep(0.5)  # ten times a bot's delay: it would have turned by now
+            assert _phase(await me.now()) == "start"
+            time.advance(0.5)
+            started = await me.until(lambda v: v["version"] > version, seconds=5)
+            assert _phase(started) == "build" and started["view"]["recto"] == 1
+            for socket in (me, other):
                 await socket.ws.close()

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from otherside.core.game import Game, State
@@ -30,7 +31,14 @@ from otherside.server.store.outage import log_failure
 from otherside.server.store.records import TableInfo
 from otherside.server.tables import ready
 from otherside.server.tables.chat import heard
-from otherside.server.tables.live import GameClock, LiveTable, applied, rebuild, ticket
+from otherside.server.tables.live import (
+    GameClock,
+    LiveTable,
+    applied,
+    reached_at,
+    rebuild,
+    ticket,
+)
 from otherside.server.tables.timing import with_timing
 
 if TYPE_CHECKING:
@@ -58,11 +66,11 @@ async def refresh(services: Services, live: LiveTable) -> None:
     # here or beyond: the moves after it are another line, so the game is rebuilt.
     taken_back = info.takebacks != live.info.takebacks
     if info.status != "waiting" and (known is None or info.version < known or taken_back):
-        live.state = await stored_state(store, live.game, live.game_clock, info)
+        live.state, live.moved_at = await stored_state(store, live.game, live.game_clock, info)
     elif info.status != "waiting" and info.version > (known or 0) and live.state is not None:
         moves = await store.moves_after(live.id, known or 0, upto=upto)
-        for _move, state in applied(live.state, live.game_clock, moves):
-            live.state = state
+        for move, state in applied(live.state, live.game_clock, moves):
+            live.state, live.moved_at = state, move.played_at
     # A stamp alone (the store's ``updated_at`` may differ from the one kept in memory by a
     # fraction of a second) is not news for the watchers.
     changed = replace(live.info, updated_at=info.updated_at) != info
@@ -76,14 +84,16 @@ async def refresh(services: Services, live: LiveTable) -> None:
 
 async def stored_state(
     store: TableStore, game: Game, clock: GameClock, info: TableInfo
-) -> State | None:
+) -> tuple[State | None, datetime | None]:
     """The game of the stored table ``info``, rebuilt from its first record and its moves up
-    to ``info.version`` (``None`` before it starts)."""
+    to ``info.version``, and when it reached that position
+    (:func:`~otherside.server.tables.live.reached_at`); ``None`` for both before it starts."""
     if info.status == "waiting":
-        return None
+        return None, None
     # Up to the version read: ``info`` and the state must agree.
     initial, moves = await store.moves(info.id, upto=info.version)
-    return await asyncio.to_thread(rebuild, game, clock, initial, moves)
+    state = await asyncio.to_thread(rebuild, game, clock, initial, moves)
+    return state, reached_at(info, moves)
 
 
 async def restart(services: Services, live: LiveTable) -> None:
@@ -93,7 +103,7 @@ async def restart(services: Services, live: LiveTable) -> None:
     info = await services.store.table(live.id)
     if info is None:
         return
-    live.state = await stored_state(services.store, live.game, live.game_clock, info)
+    live.state, live.moved_at = await stored_state(services.store, live.game, live.game_clock, info)
     live.info = info
     live.ratings = await seated_ratings(services.store, info)
     live.read_ticket = read
@@ -148,7 +158,7 @@ class Follow:
             live.game_clock.pinned = None
         if after.is_over:
             return False  # the owner announces an ending move without it: something differs
-        live.state = after
+        live.state, live.moved_at = after, move.at
         live.info = with_timing(replace(info, version=move.version, updated_at=move.at), move.plan)
         fanout.broadcast(live, services.clock.now(), table=False, view=True)
         services.kick_bots(live)

@@ -49,18 +49,21 @@ def clock_out(live: LiveTable, now: datetime) -> dict[str, Any]:
     }
 
 
-def view_text(live: LiveTable, seat: int | None, clock: dict[str, Any]) -> str | None:
+def view_text(
+    live: LiveTable, seat: int | None, clock: dict[str, Any], until: datetime | None
+) -> str | None:
     """The ``view`` message for ``seat``: its view and legal actions (``None`` before the
-    game starts)."""
+    game starts); ``until``: the table's :meth:`~LiveTable.ready_deadline`, asked once for all
+    the seats' views."""
     state = live.state
     if state is None:
         return None
     playing = seat is not None and live.info.status == "playing"
     legal = [str(a) for a in legal_actions_of(state, seat)] if playing else []
-    # A bot about to start the next round waits for this person's ``ready``
-    # (:mod:`otherside.server.tables.ready`), until its deadline on the server's clock.
-    waits = seat is not None and playing and live.info.seats[seat].human and live.bot_waits()
-    until = live.ready_deadline() if waits else None
+    # A bot about to start the next round waits for a seated person's ``ready``
+    # (:mod:`otherside.server.tables.ready`) until its deadline on the server's clock, which
+    # everyone watching is told, spectators too: when the next round starts at the latest.
+    waits = until is not None and seat is not None and live.info.seats[seat].human
     message = {
         "type": "view",
         "table": live.id,
@@ -81,7 +84,7 @@ def send_state(conn: Connection, live: LiveTable, now: datetime) -> None:
     """Send ``conn`` the table and its view, as they are now."""
     seat = live.seat_of(conn)
     conn.deliver(table_text(live, seat, conn.language))
-    view = view_text(live, seat, clock_out(live, now))
+    view = view_text(live, seat, clock_out(live, now), live.ready_deadline())
     if view is not None:
         conn.deliver(view)
 
@@ -91,10 +94,11 @@ def broadcast(
 ) -> None:
     """Tell every watcher of the table but ``skip`` (``table``: its seats and status;
     ``view``: the game); the ``table`` text is made once per seat and language, the ``view``
-    once per seat."""
+    once per seat (and whether a bot waits for a ``ready``, once)."""
     tables: dict[tuple[int | None, str], str] = {}
     views: dict[int | None, str | None] = {}
     clock = clock_out(live, now)
+    until = live.ready_deadline() if view else None
     for conn in list(live.watchers):
         if conn is skip:
             continue
@@ -106,7 +110,7 @@ def broadcast(
             conn.deliver(tables[key])
         if view:
             if seat not in views:
-                views[seat] = view_text(live, seat, clock)
+                views[seat] = view_text(live, seat, clock, until)
             text = views[seat]
             if text is not None:
                 conn.deliver(text)

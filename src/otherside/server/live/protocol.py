@@ -33,8 +33,10 @@ connecting, marked ``"recent": true``) and ``error`` (``code`` from :data:`ERROR
 a ``view`` of the table as it is follows, to act on again. A ``view`` also carries ``takeback``:
 the open takeback request (``{"seat", "version", "plies"}``) or ``null``, ``takebacks``: the
 takebacks accepted at the table so far (it never goes down), ``bot_waits``: a bot waits
-for this player's ``ready`` before it starts the next round, and ``bot_waits_until``: then,
-when it goes on by itself (ISO 8601, on the server's clock, as ``clock.now``), else ``null``.
+for this player's ``ready`` before it starts the next round, and ``bot_waits_until``: while a
+bot waits for a person's ``ready``, when it goes on by itself (ISO 8601, on the server's clock,
+as ``clock.now``; a fixed moment, the pause after the move that ended the last round), else
+``null`` — sent to everyone watching, spectators too, whose ``bot_waits`` is ``false``.
 """
 
 from __future__ import annotations
@@ -307,7 +309,8 @@ class ViewMessage(BaseModel):
     takeback: dict[str, int] | None = None
     # The takebacks accepted at the table so far: sent back with an action, with ``version``.
     takebacks: int = 0
-    # A bot waits for this player's ``ready`` before it starts the next round, until then.
+    # A bot waits for this player's ``ready`` before it starts the next round; until when it
+    # waits for anyone's (also in a spectator's view).
     bot_waits: bool = False
     bot_waits_until: str | None = None
 

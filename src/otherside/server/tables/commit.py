@@ -75,7 +75,7 @@ async def commit(
         rated = await services.store.move(
             info, seat, str(action), final, outcome, plan, now, forfeit=forfeit is not None
         )
-    live.state = after
+    live.state, live.moved_at = after, now
     live.info = timing.with_timing(
         info,
         plan,

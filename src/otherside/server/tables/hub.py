@@ -145,8 +145,8 @@ class TableHub:
         adapter = get_adapter(info.game)
         game_clock = GameClock(self.services.clock)
         game = adapter.game_with_clock(game_clock)
-        state = await stored_state(store, game, game_clock, info)
-        live = LiveTable(info, adapter, game, game_clock, state)
+        state, moved_at = await stored_state(store, game, game_clock, info)
+        live = LiveTable(info, adapter, game, game_clock, state, moved_at=moved_at)
         live.loaded_at = self.services.clock.now()
         live.read_ticket = read
         if self.services.bots.delay > 0:  # bots unpaced (tests) wait for no one

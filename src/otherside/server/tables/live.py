@@ -97,6 +97,11 @@ class LiveTable:
     ready_pause: float = 0.0
     ready_version: int | None = None
     ready_wake: asyncio.Event | None = None
+    # When the game reached its position: the time its last move was played, as stored with
+    # the move (so the same in every process, and moved by no other change at the table: a
+    # seat handed to a bot, a reminder), or its start before any move (:func:`reached_at`);
+    # ``None`` before the game starts.
+    moved_at: datetime | None = None
 
     @property
     def id(self) -> str:
@@ -143,9 +148,10 @@ class LiveTable:
 
     def ready_deadline(self) -> datetime | None:
         """When the bot waiting for a person's ``ready`` goes on by itself, on the server's
-        clock: ``ready_pause`` seconds after the table reached its version (its ``updated_at``,
-        the same in every process); ``None`` when no bot waits, or the moment is not known."""
-        since = self.info.updated_at or self.loaded_at
+        clock: ``ready_pause`` seconds after the game reached its position (``moved_at``: the
+        move that ended the last round, the same in every process, whoever sat or left since);
+        ``None`` when no bot waits, or the moment is not known (then none waits either)."""
+        since = self.moved_at
         if since is None or not self.bot_waits():
             return None
         return since + timedelta(seconds=self.ready_pause)
@@ -247,3 +253,10 @@ def rebuild(
     """The state of a game from its first record and its moves, as stored (after a restart)."""
     *_, (_move, state) = replayed(game, clock, initial, moves)
     return state
+
+
+def reached_at(info: TableInfo, moves: list[MoveRow]) -> datetime | None:
+    """When the stored game ``info``, with ``moves`` (all of them, up to its version), reached
+    its position: the time its last move was played; before any move, when its first turn
+    began (``turn_started_at``, set as the game started, which no seat change moves)."""
+    return moves[-1].played_at if moves else info.turn_started_at

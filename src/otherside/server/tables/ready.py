@@ -6,10 +6,11 @@ which starts the round's clock) does not act at its pace when a person plays at 
 the server paces bots (:meth:`otherside.server.tables.live.LiveTable.bot_waits`): it waits for
 a person's ``ready`` message (:class:`Ready`), so that someone still reading the last round's
 result loses none of the next round's seconds, or until its deadline, the adapter's
-``ready_pause`` after the table reached its version on the server's clock
-(:meth:`~otherside.server.tables.live.LiveTable.ready_deadline`, which each seated person's
-``view`` carries for its countdown), so that an absent person never stalls the table
-(:func:`until_ready`, run by :mod:`.bot_turns`).
+``ready_pause`` after the move that ended the last round (or the start) on the server's clock
+(:meth:`~otherside.server.tables.live.LiveTable.ready_deadline`, which every ``view`` carries
+for its countdown, a spectator's too), so that an absent person never stalls the table
+(:func:`until_ready`, run by :mod:`.bot_turns`). The moment is the game's, as stored with its
+moves: the same in every process, and moved by no seat changing hands meanwhile.
 
 Whose ``ready`` counts: any seated person's, the first one said. In the cooperative game that
 is the bot's one partner. In the game for 3 to 6 the bot's partner is named by a token still

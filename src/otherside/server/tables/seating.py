@@ -247,7 +247,7 @@ class Start:
                 raise Refused("too_many_bot_games", most=exc.most) from exc
 
         start, _ = await decided_and_written(services, live, decide, write)
-        live.state, live.info = start.state, start.info
+        live.state, live.info, live.moved_at = start.state, start.info, start.now
         fanout.broadcast(live, services.clock.now(), table=True, view=True)
         services.kick_bots(live)
         services.on_deadline_change(live.info.deadline_at)

@@ -35,7 +35,7 @@ from otherside.server.store.records import TakebackRequest
 from otherside.server.tables import timing
 from otherside.server.tables.commit import stored
 from otherside.server.tables.errors import Refused
-from otherside.server.tables.live import LiveTable, rebuild
+from otherside.server.tables.live import LiveTable, reached_at, rebuild
 from otherside.server.tables.positions import check_not_taken_back, stale
 from otherside.server.tables.services import Services
 
@@ -132,6 +132,7 @@ async def _take_back(services: Services, live: LiveTable, request: TakebackReque
         version=version,
         updated_at=now,
     )
+    live.moved_at = reached_at(live.info, moves)
     fanout.broadcast(live, now, table=True, view=True)
     services.kick_bots(live)
     services.on_deadline_change(live.info.deadline_at)
