@@ -371,7 +371,7 @@ def test_a_bot_partners_next_card_comes_when_the_reader_is_ready(
         page.wait_for_selector(".rv[data-phase=start] [data-testid=ready]", timeout=60000)
     said = me.locator("[data-testid=round-result]").text_content() or ""
     assert re.search(r"Not a match|Level 1 cleared!", said), said
-    assert "reveals the next card when you press the button" in me.locator(".rv-next").inner_text()
+    assert "Sooner if you press the button." in me.locator(".rv-next").inner_text()
     # How long until it reveals it by itself (the deadline the view carries: 10 s at most).
     countdown = me.locator("[data-testid=ready-countdown]").inner_text()
     assert re.fullmatch(r"The next card comes in ([1-9]|10) s\.", countdown), countdown

@@ -751,7 +751,9 @@ export function createBoard(root, context) {
           : t("Your token names your partner for this round (R13): you build from the front (recto), they from the back (verso); the card is revealed and the clock starts.")));
     } else if (ctx.botWaits && context.ready) {
       // A bot waits for this reader (or, at 3 to 6, for any person at the table) before it
-      // starts the next round: its card (R16) or its token (R13), which starts the clock.
+      // starts the next round: its card (R16) or its token (R13), which starts the clock. One
+      // message beside the button: when it goes by itself (the countdown), that the button
+      // makes it sooner, and what follows.
       const active = who(names, view.active);
       const sent = ui.readyFor === view.rounds.length;
       const pair = view.players === 2;
@@ -759,14 +761,22 @@ export function createBoard(root, context) {
       const others = (ctx.table?.seats ?? []).some((s) => s.kind === "human" && !s.bot_account && s.seat !== ctx.seat);
       next = el("div", { class: "rv-next mine" },
         el("button", { class: "rv-go", "data-act": "ready", "data-testid": "ready", disabled: sent }, pair ? t("Next card") : t("Next round")),
-        sent ? null : countdown(),
-        el("p", { class: "muted" }, sent ? (pair ? t("{name} reveals the next card…", { name: active }) : t("{name} turns a token…", { name: active }))
-          : pair ? t("Take a moment to read the result: {name} reveals the next card when you press the button, or after a short pause, and the clock starts then. {name} builds from the front (recto), you from the back (verso).",
-            { name: active })
-            : others ? t("Take a moment to read the result: {name} turns a token when you press the button (or another player does), or after a short pause. The token names who builds with {name}, and the clock starts at once.",
-              { name: active })
-              : t("Take a moment to read the result: {name} turns a token when you press the button, or after a short pause. The token names who builds with {name}, and the clock starts at once.",
-                { name: active })));
+        el("div", { class: "rv-next-words" },
+          sent ? null : countdown(),
+          el("p", { class: "muted" }, sent ? (pair ? t("{name} reveals the next card…", { name: active }) : t("{name} turns a token…", { name: active }))
+            : pair ? t("Sooner if you press the button. {name} builds from the front (recto), you from the back (verso), and the clock starts at once.", { name: active })
+              : others ? t("Sooner if anyone at the table presses the button. The token names {name}’s partner, and the clock starts at once.", { name: active })
+                : t("Sooner if you press the button. The token names {name}’s partner, and the clock starts at once.", { name: active }))));
+    } else if (waitLeft() !== null) {
+      // A spectator (or a player who gave up their seat) is told when the waiting bot goes on
+      // by itself; only the people playing may say they are ready.
+      const active = who(names, view.active);
+      const pair = view.players === 2;
+      next = el("div", { class: "rv-next" },
+        el("div", { class: "rv-next-words" },
+          countdown(),
+          el("p", { class: "muted" }, pair ? t("Sooner if {name} is ready. The clock starts at once.", { name: who(names, 1 - view.active) })
+            : t("Sooner if a player is ready. The token names {name}’s partner, and the clock starts at once.", { name: active }))));
     } else {
       const active = who(names, view.active);
       const mine = ctx.seat !== null && ctx.seat !== undefined;
@@ -816,8 +826,9 @@ export function createBoard(root, context) {
     update: (frame) => render(root, frame.view, { ...frame, play: context.play }),
     describe: (view, names) => [summaryText(view, names)].filter(Boolean),
     // The clock counts on from the view's elapsed time, as the drawn clock does (tick()).
+    // Between rounds, a bot waiting for a person's "ready" says when it goes on (waitLeft()).
     position: () => (live ? positionLines(live.view, live.ctx, live.view.clock.elapsed
-      + (live.ticking && live.view.phase === "build" ? (performance.now() - live.receivedAt) / 1000 : 0)) : []),
+      + (live.ticking && live.view.phase === "build" ? (performance.now() - live.receivedAt) / 1000 : 0), waitLeft()) : []),
     refused,
     dispose() {
       clearInterval(ticker);

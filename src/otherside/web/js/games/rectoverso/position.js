@@ -41,19 +41,42 @@ function topLines(view, side) {
 }
 
 /**
+ * When a bot waiting for a person's "ready" starts the next round (tables/ready.py), in a
+ * sentence: when someone at the table is ready, or after the seconds left.
+ * @param {object} view the server's view, between rounds
+ * @param {{seat: number|null, names: string[], botWaits: boolean}} ctx
+ * @param {number} left seconds until the bot goes on by itself
+ */
+function waitLine(view, ctx, left) {
+  const seconds = Math.ceil(left);
+  if (view.players !== 2) {
+    return seconds > 0 ? t("The next round starts when a player is ready, or in {seconds} s.", { seconds })
+      : t("The next round starts now.");
+  }
+  if (seconds <= 0) return t("The next card comes now.");
+  return ctx.botWaits ? t("The next card comes when you are ready, or in {seconds} s.", { seconds })
+    : t("The next card comes when {name} is ready, or in {seconds} s.", { name: who(ctx.names ?? [], 1 - view.active), seconds });
+}
+
+/**
  * The position in sentences.
  * @param {object} view the server's view
- * @param {{seat: number|null, names: string[]}} ctx
+ * @param {{seat: number|null, names: string[], botWaits?: boolean}} ctx
  * @param {number} elapsed seconds of the round gone by now (the view's, plus the time since)
+ * @param {number|null} waitLeft between rounds, seconds until a bot waiting for a person's
+ *   "ready" starts the next round by itself; null when no bot waits
  * @returns {string[]}
  */
-export function positionLines(view, ctx, elapsed) {
+export function positionLines(view, ctx, elapsed, waitLeft = null) {
   const names = ctx.names ?? [];
   const role = roleOf(view, ctx.seat);
   if (view.phase !== "build") {
     const said = summary(view, names);
+    const waits = view.phase === "start" && waitLeft !== null;
     return [said ? sentence(said) : t("The next card is not revealed yet."),
-      t("Level {level}.", { level: Math.min(view.level + 1, 7) })];
+      // Levels are the cooperative game's (R16); at 3 to 6 the scores count.
+      ...(view.players === 2 ? [t("Level {level}.", { level: Math.min(view.level + 1, 7) })] : []),
+      ...(waits ? [waitLine(view, ctx, waitLeft)] : [])];
   }
   const limit = view.clock.limit;
   const lines = [sentence(summary(view, names)),
