@@ -47,8 +47,13 @@ class SteppedClock:
         text = self.path.read_text().strip()
         return self.start + timedelta(seconds=float(text or 0))
 
-    async def sleep(self, seconds):
-        end = self.now() + timedelta(seconds=max(0.0, seconds))
+    def sleep(self, seconds):
+        # Counted from the call, not from the first await, as ManualClock.sleep: a sleep set up
+        # (ensure_future) before the test moves the time on, and first run after, still ends
+        # when it was asked to, not that many seconds after the move.
+        return self._until(self.now() + timedelta(seconds=max(0.0, seconds)))
+
+    async def _until(self, end):
         while self.now() < end:
             await asyncio.sleep(0.02)
 
