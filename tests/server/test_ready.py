@@ -113,7 +113,8 @@ def test_only_a_bot_to_start_a_round_beside_a_person_waits() -> None:
 def test_a_bot_to_turn_its_token_beside_a_person_waits_until_its_deadline() -> None:
     """At 3 to 6 a round starts with the active player's token turned (R13): a bot to turn it
     waits as a bot partner to reveal does, whichever seat the person has (the partner the
-    token names is not known yet), until the pause after the table's last change."""
+    token names is not known yet), until the pause after the game reached its position (here
+    its start)."""
     bot, other = SeatInfo(0, bot="partner"), SeatInfo(1, bot="random")
     ada = SeatInfo(2, user_id=1, user_name="Ada")
     waiting = _first_card(bot, other, ada)
