@@ -16,7 +16,7 @@ import pytest
 from fastapi import FastAPI
 
 from otherside.core.simultaneous import legal_actions_of
-from otherside.games.rectoverso.flow import LEVEL_LIMITS
+from otherside.games.rectoverso.flow import LEVEL_LIMITS, ROUND_LIMIT
 from otherside.server.clock import ManualClock
 from otherside.server.live import fanout
 from otherside.server.live.inbox import handle
@@ -254,3 +254,50 @@ async def test_a_ready_said_through_another_process_reaches_the_bots_owner(
         assert await _send(hub, live, me, {"type": "ready", "version": live.info.version}) == {}
         await eventually(lambda: _phase(owned) == "build")  # no time passed on the clock
         await eventually(lambda: _phase(live) == "build")
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_seat_handed_over_through_another_process_moves_no_deadline(
+    database_url: str, quick_partner: None
+) -> None:
+    """At 3 to 6, a player leaving through another process while a bot waits: both processes
+    still show (and the owner's bot still waits for) the deadline the round's end set, the
+    owner after its catch-up of the hand-over too."""
+    clock = ManualClock()
+    settings: dict[str, Any] = {"clock": clock, "run_scheduler": False, "bot_delay": 0.01}
+    async with (
+        running(database_url, **settings) as owner,
+        running(database_url, **settings) as other,
+    ):
+        ada, sam = await people(owner, 2)
+        options = {"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}}
+        table_id = str((await ada.http.post("/api/tables", json=options)).json()["id"])
+        bot = {"seat": 1, "bot": "random"}
+        assert (await ada.http.post(f"/api/tables/{table_id}/bots", json=bot)).is_success
+        assert (await sam.http.post(f"/api/tables/{table_id}/join", json={"seat": 2})).is_success
+        assert (await ada.http.post(f"/api/tables/{table_id}/start")).is_success
+        owned, me = await hub_of(owner).live(table_id), ada.recorder()
+        await hub_of(owner).attach(table_id, me)
+        turn = {"type": "action", "version": owned.info.version, "action": "turn"}
+        assert await _send(hub_of(owner), owned, me, turn) == {}
+        # The round runs out of time: seat 1's bot waits to turn its token, in the owner.
+        clock.advance(seconds=ROUND_LIMIT + 1)
+        await owner.state.scheduler.run_due()
+        await eventually(lambda: _phase(owned) == "start")
+        await _waiting(owned)
+        deadline = owned.ready_deadline()
+        assert deadline == clock.now() + timedelta(seconds=PAUSE)
+        # Sam watches through the other process, and leaves there three seconds later.
+        hub, his = hub_of(other), sam.recorder()
+        live = await hub.attach(table_id, his)
+        assert not hub.cluster.holds(table_id)
+        assert his.last("view")["bot_waits_until"] == deadline.isoformat()
+        clock.advance(seconds=3)
+        assert await _send(hub, live, his, {"type": "resign"}) == {}
+        assert live.info.seats[2].bot is not None and live.ready_deadline() == deadline
+        await eventually(lambda: owned.info.seats[2].bot is not None)  # the owner caught up
+        assert owned.ready_deadline() == deadline and owned.ready_wake is not None
+        assert me.last("view")["bot_waits_until"] == deadline.isoformat()
+        # The bot turns its token at that deadline, not three seconds after it.
+        clock.advance(seconds=PAUSE - 3)
+        await eventually(lambda: _phase(owned) == "build")
