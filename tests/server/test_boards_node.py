@@ -156,3 +156,45 @@ def test_a_tie_of_rivals_is_a_shared_win_and_a_team_result_names_no_winner(tmp_p
         "Draw — pile empty. Scores: 0 – 0.",
         "Game over — pile empty. Scores: 7 – 7.",  # R16: the two builders are one team
     ]
+
+
+def test_recto_verso_describes_the_wait_for_the_next_round(tmp_path: Path) -> None:
+    """Between rounds, "Describe the position" says when a bot waiting for a person's
+    "ready" starts the next round (tables/ready.py): at 3 to 6 when a player is ready, or in
+    the seconds left; in the game for two when the reader (or, to a spectator, the bot's
+    partner) is ready. Levels are only the game for two's (R16)."""
+    said = _run(
+        tmp_path,
+        """
+        import { positionLines } from '/static/js/games/rectoverso/position.js';
+        const between = (players, active) => ({ phase: 'start', players, active, level: 0,
+            rounds: [], clock: { elapsed: 0, limit: 120 } });
+        const three = ['ada (you)', 'Steady bot 1', 'Steady bot 2'];
+        const two = ['Bot partner', 'ada'];
+        console.log(JSON.stringify([
+          positionLines(between(3, 1), { seat: 0, names: three, botWaits: true }, 0, 6.2),
+          positionLines(between(3, 1), { seat: null, names: three, botWaits: false }, 0, 0),
+          positionLines(between(3, 0), { seat: 0, names: three, botWaits: false }, 0, null),
+          positionLines(between(2, 0), { seat: 1, names: two, botWaits: true }, 0, 9.5),
+          positionLines(between(2, 0), { seat: null, names: two, botWaits: false }, 0, 2.1),
+        ]));
+        """,
+    )
+    assert said == [
+        [
+            "The next card is not revealed yet.",
+            "The next round starts when a player is ready, or in 7 s.",
+        ],
+        ["The next card is not revealed yet.", "The next round starts now."],
+        ["The next card is not revealed yet."],
+        [
+            "The next card is not revealed yet.",
+            "Level 1.",
+            "The next card comes when you are ready, or in 10 s.",
+        ],
+        [
+            "The next card is not revealed yet.",
+            "Level 1.",
+            "The next card comes when ada is ready, or in 3 s.",
+        ],
+    ]
