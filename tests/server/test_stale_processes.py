@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, text
 from otherside.core.simultaneous import legal_actions_of
 from otherside.server.cluster.catch_up import Refresh
 from otherside.server.store.db import sqlite_url
-from otherside.server.store.records import TableInfo
+from otherside.server.store.records import Held
 from otherside.server.tables import seating
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.play import Play
@@ -136,21 +136,21 @@ async def test_a_move_committed_while_a_process_loads_the_table_is_applied_once(
     ada, bob = await people(first, 2)
     table = await table_with(first, [ada, bob])
     mover, reader = hub_of(first), hub_of(second)
-    # The second process reads the table; a move is committed through the first before it
-    # reads the moves (they are two transactions).
+    # The second process reads the table (with its moves, in one transaction); a move is
+    # committed through the first before the table's actor starts there.
     run = reader.db.run
     pending = [True]
 
     async def move_in_between(work: Any) -> Any:
         result = await run(work)
-        if isinstance(result, TableInfo) and pending:
+        if isinstance(result, Held) and pending:
             pending.clear()
             await _move(mover, table, [ada, bob])
         return result
 
     monkeypatch.setattr(reader.db, "run", move_in_between)
     held = await reader.live(table)
-    assert held.info.version == 0 and held.state is not None
+    assert not pending and held.info.version == 0 and held.state is not None
     # Catching up with that move and the next applies each once.
     await _move(mover, table, [ada, bob])
     await reader.ask(held.id, Refresh())

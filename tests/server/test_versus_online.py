@@ -205,7 +205,8 @@ async def test_turn_based_reminder_on_day_4_and_loss_on_day_7(
         told = {s["name"]: s["rating_change"] for s in blue.last("table")["table"]["seats"]}
         assert told == {"Ada": round(high - elo.START), "Bob": round(low - elo.START)}
         assert told["Ada"] > 0 > told["Bob"]
-        assert await hub.services.store.rating_changes(live.id) == live.rating_changes
+        held = await hub.services.store.held(live.id)
+        assert held is not None and held.changes == live.rating_changes
 
 
 async def test_deadlines_live_in_the_database_and_survive_a_restart(database_url: str) -> None:

@@ -28,7 +28,7 @@ from otherside.server.cluster.moves import NotedMove, heard_move
 from otherside.server.live import fanout
 from otherside.server.store.contract import TableStore, seated_ratings
 from otherside.server.store.outage import log_failure
-from otherside.server.store.records import TableInfo
+from otherside.server.store.records import MoveRow, TableInfo
 from otherside.server.tables import ready
 from otherside.server.tables.chat import heard
 from otherside.server.tables.live import (
@@ -92,6 +92,20 @@ async def stored_state(
         return None, None
     # Up to the version read: ``info`` and the state must agree.
     initial, moves = await store.moves(info.id, upto=info.version)
+    return await replayed_state(game, clock, info, initial, moves)
+
+
+async def replayed_state(
+    game: Game,
+    clock: GameClock,
+    info: TableInfo,
+    initial: dict[str, Any] | None,
+    moves: list[MoveRow],
+) -> tuple[State | None, datetime | None]:
+    """:func:`stored_state` from the first record and moves read with ``info`` (all of them,
+    up to its version), rebuilt off the event loop."""
+    if info.status == "waiting":
+        return None, None
     state = await asyncio.to_thread(rebuild, game, clock, initial, moves)
     return state, reached_at(info, moves)
 

@@ -11,7 +11,7 @@ process changed the table first); nothing is written then.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -19,6 +19,7 @@ from otherside.server.accounts.sessions import UserInfo
 from otherside.server.store.records import (
     ChatRow,
     EventBoard,
+    Held,
     MoveRow,
     Opening,
     SeatInfo,
@@ -42,16 +43,18 @@ class TableStore(Protocol):
         """The table's first record and its moves (up to version ``upto`` if given)."""
         ...
 
+    async def held(self, table_id: str) -> Held | None:
+        """The table ``table_id`` with what a process needs to hold it, read at once (one
+        transaction: when a process dies, its players all come to another, and each table's
+        load waited for four reads in turn behind theirs), or ``None``."""
+        ...
+
     async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
         """The table's moves after ``version``, up to version ``upto``."""
         ...
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
         """The ratings in ``game`` of these users (unrated users left out)."""
-        ...
-
-    async def rating_changes(self, table_id: str) -> dict[int, float]:
-        """What the rated game at ``table_id`` did to its players' ratings, by user id."""
         ...
 
     async def playing_ids(self) -> list[str]:
@@ -196,6 +199,27 @@ async def seated_ratings(store: TableStore, info: TableInfo) -> dict[int, float]
     for guests: only a game every seat of which a registered player holds is rated, and a
     guest stays a guest, so a guest never has a rating)."""
     return await store.ratings(info.game, rated_user_ids(info))
+
+
+def held_from(
+    info: TableInfo,
+    moves: Callable[[int], tuple[dict[str, Any] | None, list[MoveRow]]],
+    ratings: Callable[[str, list[int]], dict[int, float]],
+    changes: Callable[[], dict[int, float]],
+) -> Held:
+    """What :meth:`TableStore.held` reads of the table ``info``, read by each store its own way
+    (``moves(upto)``, ``ratings(game, user_ids)``, ``changes()``): the moves once the game has
+    started, up to the version read (``info`` and its state must agree), the ratings of the
+    seated players who may have one, and the changes of a rated game over."""
+    initial, played = (None, []) if info.status == "waiting" else moves(info.version)
+    user_ids = rated_user_ids(info)
+    return Held(
+        info,
+        initial,
+        played,
+        ratings(info.game, user_ids) if user_ids else {},
+        changes() if info.status == "over" and info.rated else {},
+    )
 
 
 def rated_user_ids(info: TableInfo) -> list[int]:

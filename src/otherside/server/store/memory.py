@@ -15,9 +15,11 @@ from typing import Any
 from otherside.server.accounts.sessions import UserInfo
 from otherside.server.ratings import elo
 from otherside.server.ratings.rated import places
+from otherside.server.store.contract import held_from
 from otherside.server.store.records import (
     ChatRow,
     EventBoard,
+    Held,
     LimitReached,
     MoveRow,
     Opening,
@@ -68,17 +70,15 @@ class MemoryTableStore:
             return None, []
         return stored.initial, list(stored.moves[:upto])
 
+    async def held(self, table_id: str) -> Held | None:
+        stored = self._tables.get(table_id)
+        return None if stored is None else _held(stored, self._ratings, self.history)
+
     async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
         return list(self._tables[table_id].moves[version:upto])
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
-        found = ((u, self._ratings.get((game, u))) for u in user_ids)
-        return {user: rating for user, rating in found if rating is not None}
-
-    async def rating_changes(self, table_id: str) -> dict[int, float]:
-        return {
-            user: new - old for _game, table, user, old, new in self.history if table == table_id
-        }
+        return _rated(self._ratings, game, user_ids)
 
     async def playing_ids(self) -> list[str]:
         return [t for t, stored in self._tables.items() if stored.info.status == "playing"]
@@ -342,3 +342,27 @@ def _started(stored: _Stored, start: Opening, event_id: str | None = None) -> No
     )
     stored.initial = stored.record = start.record
     stored.info = _timed(info, start.plan, start.now)
+
+
+def _rated(
+    ratings: dict[tuple[str, int], float], game: str, user_ids: list[int]
+) -> dict[int, float]:
+    found = ((u, ratings.get((game, u))) for u in user_ids)
+    return {user: rating for user, rating in found if rating is not None}
+
+
+def _changes(history: list[tuple[str, str, int, float, float]], table_id: str) -> dict[int, float]:
+    return {user: new - old for _game, table, user, old, new in history if table == table_id}
+
+
+def _held(
+    stored: _Stored,
+    ratings: dict[tuple[str, int], float],
+    history: list[tuple[str, str, int, float, float]],
+) -> Held:
+    return held_from(
+        stored.info,
+        lambda upto: (stored.initial, list(stored.moves[:upto])),
+        lambda game, user_ids: _rated(ratings, game, user_ids),
+        lambda: _changes(history, stored.info.id),
+    )

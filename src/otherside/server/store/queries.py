@@ -15,8 +15,17 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from otherside.server.clock import as_utc
+from otherside.server.ratings.rated import changes_of, ratings_of
+from otherside.server.store.contract import held_from
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
-from otherside.server.store.records import ChatRow, MoveRow, SeatInfo, TableInfo, TakebackRequest
+from otherside.server.store.records import (
+    ChatRow,
+    Held,
+    MoveRow,
+    SeatInfo,
+    TableInfo,
+    TakebackRequest,
+)
 from otherside.server.store.writes import Writable
 from otherside.server.tables.pace import Pace
 
@@ -216,6 +225,20 @@ def load_moves(
     """The table's first record and its moves in order (only the first ``upto`` if given)."""
     initial = session.scalar(select(GameTable.initial_record).where(GameTable.id == table_id))
     return initial, load_moves_after(session, table_id, 0, upto)
+
+
+def load_held(session: Session, table_id: str) -> Held | None:
+    """The table ``table_id`` with what a process needs to hold it, in one transaction
+    (:meth:`~otherside.server.store.contract.TableStore.held`), or ``None``."""
+    info = load_table(session, table_id)
+    if info is None:
+        return None
+    return held_from(
+        info,
+        lambda upto: load_moves(session, table_id, upto=upto),
+        lambda game, user_ids: ratings_of(session, game, user_ids),
+        lambda: changes_of(session, table_id),
+    )
 
 
 def load_moves_after(

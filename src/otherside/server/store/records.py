@@ -160,6 +160,20 @@ class MoveRow:
 
 
 @dataclass(frozen=True)
+class Held:
+    """What a process reads of a stored table to hold it
+    (:meth:`~otherside.server.store.contract.TableStore.held`): the table, its first record and
+    moves up to its version (``None`` and none before it starts), its seated players' ratings,
+    and what the game did to them (a rated game over)."""
+
+    info: TableInfo
+    initial: dict[str, Any] | None
+    moves: list[MoveRow]
+    ratings: dict[int, float]
+    changes: dict[int, float]
+
+
+@dataclass(frozen=True)
 class ChatRow:
     """One stored chat line: who (their name, and seat if they played), what and when."""
 

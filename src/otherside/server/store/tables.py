@@ -16,13 +16,14 @@ from otherside.server.accounts.sessions import UserInfo
 from otherside.server.cluster.moves import move_note
 from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
 from otherside.server.cluster.seated import SEATED
-from otherside.server.ratings.rated import RatedSeat, changes_of, places, rate_game, ratings_of
+from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
 from otherside.server.store.boards import create_board
 from otherside.server.store.db import Database
 from otherside.server.store.play_rows import add_move, add_timing
 from otherside.server.store.queries import (
     count_all_bot_playing,
     count_waiting_hosted,
+    load_held,
     load_moves,
     load_moves_after,
     load_table,
@@ -32,6 +33,7 @@ from otherside.server.store.queries import (
 from otherside.server.store.records import (
     ChatRow,
     EventBoard,
+    Held,
     LimitReached,
     MoveRow,
     Opening,
@@ -88,6 +90,9 @@ class SqlTableStore:
     ) -> tuple[dict[str, Any] | None, list[MoveRow]]:
         return await self.db.run(lambda s: load_moves(s, table_id, upto=upto))
 
+    async def held(self, table_id: str) -> Held | None:
+        return await self.db.run(lambda s: load_held(s, table_id))
+
     async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
         return await self.db.run(lambda s: load_moves_after(s, table_id, version, upto=upto))
 
@@ -95,9 +100,6 @@ class SqlTableStore:
         if not user_ids:
             return {}
         return await self.db.run(lambda s: ratings_of(s, game, user_ids))
-
-    async def rating_changes(self, table_id: str) -> dict[int, float]:
-        return await self.db.run(lambda s: changes_of(s, table_id))
 
     async def playing_ids(self) -> list[str]:
         return await self.db.run(playing_table_ids)

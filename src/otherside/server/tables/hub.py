@@ -21,12 +21,12 @@ from otherside.server.accounts.limits import Limits, Throttles
 from otherside.server.bots.workers import BotRunner
 from otherside.server.clock import Clock, SystemClock
 from otherside.server.cluster.away_marks import AwayMarks
-from otherside.server.cluster.catch_up import CatchUp, restart, stored_state
+from otherside.server.cluster.catch_up import CatchUp, replayed_state, restart
 from otherside.server.cluster.peers import PostgresCluster, SoloCluster
 from otherside.server.live import fanout
 from otherside.server.store.contract import TableStore, seated_ratings
 from otherside.server.store.db import Database
-from otherside.server.store.records import TableInfo
+from otherside.server.store.records import Held, TableInfo
 from otherside.server.store.tables import SqlTableStore
 from otherside.server.tables import bot_turns, chat
 from otherside.server.tables.actor import Command, TableActor
@@ -139,13 +139,19 @@ class TableHub:
     async def _load(self, table_id: str, known: TableInfo | None = None) -> TableActor:
         store = self.services.store
         read = ticket()
-        info = known if known is not None else await store.table(table_id)
-        if info is None:
+        if known is not None and known.status == "waiting":
+            # A table just made: no moves, nothing rated yet but its host's rating.
+            held: Held | None = Held(known, None, [], await seated_ratings(store, known), {})
+        else:
+            # One read for it all: when a process dies its players all come here at once.
+            held = await store.held(table_id)
+        if held is None:
             raise Refused("no_table", table=table_id)
+        info = held.info
         adapter = get_adapter(info.game)
         game_clock = GameClock(self.services.clock)
         game = adapter.game_with_clock(game_clock)
-        state, moved_at = await stored_state(store, game, game_clock, info)
+        state, moved_at = await replayed_state(game, game_clock, info, held.initial, held.moves)
         live = LiveTable(info, adapter, game, game_clock, state, moved_at=moved_at)
         live.loaded_at = self.services.clock.now()
         live.read_ticket = read
@@ -153,9 +159,8 @@ class TableHub:
             live.ready_pause = adapter.ready_pause
         if known is not None:
             live.chat = []  # a table just made: nobody has said anything at it yet
-        live.ratings = await seated_ratings(store, info)
-        if info.status == "over" and info.rated:
-            live.rating_changes = await store.rating_changes(table_id)
+        live.ratings = held.ratings
+        live.rating_changes = held.changes
         actor = TableActor(live, self.services, recover=self._recover)
         self._actors[table_id] = actor
         actor.start()
@@ -169,9 +174,14 @@ class TableHub:
     async def attach(self, table_id: str, conn: Connection) -> LiveTable:
         """Start sending table ``table_id`` to ``conn``: its state and recent chat at once,
         then every change."""
-        # Who is connected through the other processes, read before the table is sent: a
-        # partner there is not away (and followed from now on, cluster.away_marks).
-        others = await self.away_marks.arriving(table_id) if self.cluster.shared else None
+        # Who is connected through the other processes, read before the table is sent (while
+        # it loads): a partner there is not away (and followed from now on, cluster.away_marks).
+        others = None
+        if self.cluster.shared:
+            others, _ = await asyncio.gather(
+                self.away_marks.arriving(table_id), self.live(table_id)
+            )
+        # Found at once if loaded (no suspension): the table may have been let go meanwhile.
         live = await self.live(table_id)
         # No await between the lookup and this line, so the table cannot be forgotten meanwhile.
         came_back = conn.user is not None and live.away_since(conn.user.id) is not None
