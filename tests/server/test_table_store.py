@@ -274,6 +274,30 @@ async def test_the_last_move_of_a_rated_game_moves_the_ratings(setup: Setup) -> 
     assert await s.store.playing_ids() == []
 
 
+async def test_a_table_is_held_as_stored_in_one_read(setup: Setup) -> None:
+    s = setup
+    assert await s.store.held("no-such") is None
+    waiting = await _two_seated(s)
+    held = await s.store.held(waiting.id)
+    # Not started: no record, no moves; the seated players' ratings (none yet).
+    assert held is not None and held.info == await s.store.table(waiting.id)
+    assert (held.initial, held.moves, held.ratings, held.changes) == (None, [], {}, {})
+    started = await _started(s)
+    await s.store.move(started, 0, "flip", None, None, _plan((1,), {}), NOW)
+    held = await s.store.held(started.id)
+    assert held is not None and held.info.version == 1 and held.initial == {"game": "verso"}
+    assert [(m.seat, m.action) for m in held.moves] == [(0, "flip")]
+    # A rated game over: its players' ratings, and what the game did to them.
+    moved = await s.store.table(started.id)
+    assert moved is not None
+    outcome = {"scores": [3, 1], "winners": [0], "reason": ""}
+    ended = Timing((), NOW, None, None, {})
+    rated = await s.store.move(moved, 1, "stop", {"final": True}, outcome, ended, NOW)
+    held = await s.store.held(started.id)
+    assert held is not None and held.info.status == "over" and held.ratings == rated
+    assert held.changes == {user: rating - 1500 for user, rating in rated.items()}
+
+
 async def test_a_forfeit_hands_the_seat_over_or_ends_the_game(setup: Setup) -> None:
     s = setup
     started = await _started(s, rated=False)
