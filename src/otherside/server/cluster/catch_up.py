@@ -128,7 +128,8 @@ async def restart(services: Services, live: LiveTable) -> None:
 @dataclass(frozen=True)
 class Refresh:
     """Catch up with the database, unless a read of the table that began after ``since`` (a
-    :func:`~otherside.server.tables.live.ticket`) did already: in a burst of ``sync`` messages
+    :func:`~otherside.server.tables.live.ticket`) did already, and after the last change heard
+    from another process that could not be applied here: in a burst of ``sync`` messages
     (a process died and its players all came here) a table's load answers those sent on
     connections opened before it began, and one read answers those asked while it waited."""
 
@@ -136,7 +137,7 @@ class Refresh:
 
     async def run(self, live: LiveTable, services: Services) -> None:
         """See :func:`refresh`."""
-        if self.since is not None and live.read_ticket > self.since:
+        if self.since is not None and live.read_ticket > max(self.since, live.heard_ticket):
             return
         await refresh(services, live)
 
@@ -275,6 +276,9 @@ class CatchUp:
             heard(live, line)
 
     def _soon(self, table_id: str) -> None:
+        # What is held here is behind the database until a read that begins from now on.
+        if (held := self.hub.loaded(table_id)) is not None:
+            held.heard_ticket = ticket()
         if table_id in self._catching_up:
             self._behind.add(table_id)
             return

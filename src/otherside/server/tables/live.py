@@ -81,8 +81,11 @@ class LiveTable:
     gone: dict[int, datetime] = field(default_factory=dict)
     loaded_at: datetime | None = None
     # The :func:`ticket` taken as the table was last read from the database (0: never): a
-    # ``sync`` asked before that read began is answered by it (:class:`~.catch_up.Refresh`).
+    # ``sync`` asked before that read began is answered by it, unless a change was heard from
+    # another process since, at ``heard_ticket``, that is not applied here
+    # (:class:`~otherside.server.cluster.catch_up.Refresh`).
     read_ticket: int = 0
+    heard_ticket: int = 0
     # Its people as the other server processes see them, as last read while it is watched
     # here (:mod:`otherside.server.cluster.away_marks`; empty in a process alone).
     elsewhere: Elsewhere = field(default_factory=Elsewhere)
