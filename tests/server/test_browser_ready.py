@@ -25,6 +25,13 @@ from tests.server.stepped_clock import SteppedTime, stepped_server
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# A phone's browser context: its screen, at twice the pixels, touched.
+ON_A_PHONE: dict[str, Any] = {
+    "viewport": PHONE,
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
 # The device's clock an hour fast: a countdown read from it would be an hour off.
 WRONG_CLOCK = "(() => { const real = Date.now; Date.now = () => real() + 3600000; })();"
 # What "Describe the position" says of the wait, to the reader and to a spectator alike.
@@ -59,9 +66,7 @@ def test_a_bot_to_turn_its_token_counts_down_and_goes_when_the_reader_is_ready(
 ) -> None:
     server, time = stepped
     errors: list[str] = []
-    phone = browser.new_context(
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
-    )
+    phone = browser.new_context(**ON_A_PHONE)
     assert phone.request.post(server + "/api/guest").ok
     made = phone.request.post(
         server + "/api/tables",
@@ -81,13 +86,7 @@ def test_a_bot_to_turn_its_token_counts_down_and_goes_when_the_reader_is_ready(
     if TAKE_SHOTS:  # the same reader on a desktop, the spectator on a phone, for screenshots
         desktop = browser.new_context(viewport=DESKTOP, storage_state=phone.storage_state())
         pages.append(_page(desktop, errors, url))
-        small = browser.new_context(
-            viewport=PHONE,
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            storage_state=watching.storage_state(),
-        )
+        small = browser.new_context(**ON_A_PHONE, storage_state=watching.storage_state())
         pages.append(_page(small, errors, url))
     # The reader turns the first token and builds with the bot it names (one of the launcher's
     # ``steady`` bots, which never say done) until the round's time runs out on the server's

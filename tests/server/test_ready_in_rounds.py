@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -99,10 +100,12 @@ async def _round_ends(me: Socket, time: SteppedTime) -> View:
     return await me.until(lambda v: _phase(v) != "build")
 
 
-@sqlite_only()
-async def test_a_bot_turns_its_token_when_a_person_is_ready_or_after_its_pause(
+@asynccontextmanager
+async def _guests_at_a_table(
     database_url: str, tmp_path: Path
-) -> None:
+) -> AsyncIterator[tuple[Any, SteppedTime, httpx.AsyncClient, httpx.AsyncClient, str]]:
+    """A server on a stepped clock (bots paced, played in the server), Ada and Sam signed in
+    as guests, and the Recto Verso table for three Ada made."""
     args = ("--bot-workers", "0")
     with stepped_server(database_url, tmp_path, *args, bot_delay=0.05) as (server, time):
         async with (
@@ -115,67 +118,74 @@ async def test_a_bot_turns_its_token_when_a_person_is_ready_or_after_its_pause(
                 "/api/tables",
                 json={"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}},
             )
-            table = str(made.json()["id"])
-            for seat in (1, 2):
-                bot = {"seat": seat, "bot": "steady"}
-                assert (await ada.post(f"/api/tables/{table}/bots", json=bot)).status_code == 200
-            assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
-            me, spectator = (
-                await _socket(server.url, ada, table),
-                await _socket(server.url, sam, table),
-            )
+            yield server, time, ada, sam, str(made.json()["id"])
 
-            # Ada turns the first token herself: no bot waits, a "ready" is refused.
-            view = await me.until(lambda v: _phase(v) == "start")
-            assert view["seat"] == 0 and view["legal"] == ["turn"]
-            assert view["bot_waits"] is False and view["bot_waits_until"] is None
-            ready = {"type": "ready", "version": view["version"]}
-            assert (await me.refused(ready))["code"] == "not_waiting"
-            await me.send({"type": "action", "version": view["version"], "action": "turn"})
 
-            # Round 2 is seat 1's, a bot's: it waits for Ada, 10 s on the server's clock at most.
-            view = await _round_ends(me, time)
-            assert _bot_to_turn(view), view["view"]
-            version = view["version"]
-            assert view["bot_waits"] is True and view["legal"] == []
-            assert time.between(view["clock"]["now"], view["bot_waits_until"]) == timedelta(
-                seconds=PAUSE
-            )
-            # The spectator is told until when too, and is not asked to be ready.
-            watched = await spectator.until(lambda v: v["version"] == version)
-            assert watched["bot_waits"] is False
-            assert watched["bot_waits_until"] == view["bot_waits_until"]
-            time.advance(PAUSE - 1)
-            await asyncio.sleep(0.5)  # ten times a bot's delay: it would have turned by now
-            # A stale "ready" and a spectator's are refused, and change nothing.
-            stale = await me.refused({"type": "ready", "version": version - 1})
-            assert stale["code"] == "stale", stale
-            watching = await spectator.refused({"type": "ready", "version": version})
-            assert watching["code"] == "not_seated", watching
-            assert watching["message"], watching
-            still = await me.now()
-            assert (still["version"], _phase(still), still["bot_waits"]) == (version, "start", True)
-            assert still["bot_waits_until"] == view["bot_waits_until"]
-            # Ada is ready: the bot turns its token at once, no more time on the server's clock.
-            await me.send(ready | {"version": version})
-            started = await me.until(lambda v: v["version"] > version, seconds=5)
-            assert _phase(started) == "build" and started["view"]["recto"] == 1
-            assert started["bot_waits"] is False and started["bot_waits_until"] is None
+@sqlite_only()
+async def test_a_bot_turns_its_token_when_a_person_is_ready_or_after_its_pause(
+    database_url: str, tmp_path: Path
+) -> None:
+    async with _guests_at_a_table(database_url, tmp_path) as (server, time, ada, sam, table):
+        for seat in (1, 2):
+            bot = {"seat": seat, "bot": "steady"}
+            assert (await ada.post(f"/api/tables/{table}/bots", json=bot)).status_code == 200
+        assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
+        me, spectator = (
+            await _socket(server.url, ada, table),
+            await _socket(server.url, sam, table),
+        )
 
-            # Round 3 is seat 2's, a bot's again, and nobody says "ready": it turns once the
-            # pause is over on the server's clock, not a moment before.
-            view = await _round_ends(me, time)
-            assert _bot_to_turn(view) and view["view"]["active"] == 2, view["view"]
-            version = view["version"]
-            time.advance(PAUSE - 0.5)
-            await asyncio.sleep(0.5)
-            still = await me.now()
-            assert (still["version"], _phase(still)) == (version, "start")
-            time.advance(0.5)
-            started = await me.until(lambda v: v["version"] > version, seconds=5)
-            assert _phase(started) == "build" and started["view"]["recto"] == 2
-            for socket in (me, spectator):
-                await socket.ws.close()
+        # Ada turns the first token herself: no bot waits, a "ready" is refused.
+        view = await me.until(lambda v: _phase(v) == "start")
+        assert view["seat"] == 0 and view["legal"] == ["turn"]
+        assert view["bot_waits"] is False and view["bot_waits_until"] is None
+        ready = {"type": "ready", "version": view["version"]}
+        assert (await me.refused(ready))["code"] == "not_waiting"
+        await me.send({"type": "action", "version": view["version"], "action": "turn"})
+
+        # Round 2 is seat 1's, a bot's: it waits for Ada, 10 s on the server's clock at most.
+        view = await _round_ends(me, time)
+        assert _bot_to_turn(view), view["view"]
+        version = view["version"]
+        assert view["bot_waits"] is True and view["legal"] == []
+        assert time.between(view["clock"]["now"], view["bot_waits_until"]) == timedelta(
+            seconds=PAUSE
+        )
+        # The spectator is told until when too, and is not asked to be ready.
+        watched = await spectator.until(lambda v: v["version"] == version)
+        assert watched["bot_waits"] is False
+        assert watched["bot_waits_until"] == view["bot_waits_until"]
+        time.advance(PAUSE - 1)
+        await asyncio.sleep(0.5)  # ten times a bot's delay: it would have turned by now
+        # A stale "ready" and a spectator's are refused, and change nothing.
+        stale = await me.refused({"type": "ready", "version": version - 1})
+        assert stale["code"] == "stale", stale
+        watching = await spectator.refused({"type": "ready", "version": version})
+        assert watching["code"] == "not_seated", watching
+        assert watching["message"], watching
+        still = await me.now()
+        assert (still["version"], _phase(still), still["bot_waits"]) == (version, "start", True)
+        assert still["bot_waits_until"] == view["bot_waits_until"]
+        # Ada is ready: the bot turns its token at once, no more time on the server's clock.
+        await me.send(ready | {"version": version})
+        started = await me.until(lambda v: v["version"] > version, seconds=5)
+        assert _phase(started) == "build" and started["view"]["recto"] == 1
+        assert started["bot_waits"] is False and started["bot_waits_until"] is None
+
+        # Round 3 is seat 2's, a bot's again, and nobody says "ready": it turns once the
+        # pause is over on the server's clock, not a moment before.
+        view = await _round_ends(me, time)
+        assert _bot_to_turn(view) and view["view"]["active"] == 2, view["view"]
+        version = view["version"]
+        time.advance(PAUSE - 0.5)
+        await asyncio.sleep(0.5)
+        still = await me.now()
+        assert (still["version"], _phase(still)) == (version, "start")
+        time.advance(0.5)
+        started = await me.until(lambda v: v["version"] > version, seconds=5)
+        assert _phase(started) == "build" and started["view"]["recto"] == 2
+        for socket in (me, spectator):
+            await socket.ws.close()
 
 
 @sqlite_only()
@@ -185,48 +195,36 @@ async def test_a_seat_handed_to_a_bot_during_the_wait_does_not_move_its_deadline
     """The wait counts from the move that ended the round, not from the table's last change:
     a player who leaves while a bot waits (a bot plays their seat on) moves neither the
     deadline the others are shown nor the moment the bot turns its token."""
-    args = ("--bot-workers", "0")
-    with stepped_server(database_url, tmp_path, *args, bot_delay=0.05) as (server, time):
-        async with (
-            httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as ada,
-            httpx.AsyncClient(base_url=server.url, timeout=REQUEST_SECONDS) as sam,
-        ):
-            for person in (ada, sam):
-                assert (await person.post("/api/guest")).status_code == 200
-            made = await ada.post(
-                "/api/tables",
-                json={"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}},
-            )
-            table = str(made.json()["id"])
-            bot = {"seat": 1, "bot": "steady"}
-            assert (await ada.post(f"/api/tables/{table}/bots", json=bot)).status_code == 200
-            assert (await sam.post(f"/api/tables/{table}/join", json={"seat": 2})).is_success
-            assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
-            me, other = await _socket(server.url, ada, table), await _socket(server.url, sam, table)
-            view = await me.until(lambda v: _phase(v) == "start")
-            await me.send({"type": "action", "version": view["version"], "action": "turn"})
+    async with _guests_at_a_table(database_url, tmp_path) as (server, time, ada, sam, table):
+        bot = {"seat": 1, "bot": "steady"}
+        assert (await ada.post(f"/api/tables/{table}/bots", json=bot)).status_code == 200
+        assert (await sam.post(f"/api/tables/{table}/join", json={"seat": 2})).is_success
+        assert (await ada.post(f"/api/tables/{table}/start")).status_code == 200
+        me, other = await _socket(server.url, ada, table), await _socket(server.url, sam, table)
+        view = await me.until(lambda v: _phase(v) == "start")
+        await me.send({"type": "action", "version": view["version"], "action": "turn"})
 
-            # Round 2 is the bot's (seat 1): both people are told the same deadline.
-            view = await _round_ends(me, time)
-            assert _bot_to_turn(view) and view["bot_waits"] is True, view
-            version, until = view["version"], view["bot_waits_until"]
-            assert time.between(view["clock"]["now"], until) == timedelta(seconds=PAUSE)
-            theirs = await other.until(lambda v: v["version"] == version)
-            assert theirs["bot_waits"] is True and theirs["bot_waits_until"] == until
-            # Three seconds on, Sam leaves: a bot plays his seat from now.
-            time.advance(3)
-            await other.send({"type": "resign"})
-            gone = await other.table(lambda t: t["seats"][2].get("forfeit") is not None)
-            assert gone["seats"][2]["kind"] == "bot", gone
-            still = await me.now()
-            assert (still["version"], _phase(still), still["bot_waits"]) == (version, "start", True)
-            assert still["bot_waits_until"] == until
-            # The bot turns its token at the deadline first shown, not three seconds later.
-            time.advance(PAUSE - 3 - 0.5)
-            await asyncio.sleep(0.5)  # ten times a bot's delay: it would have turned by now
-            assert _phase(await me.now()) == "start"
-            time.advance(0.5)
-            started = await me.until(lambda v: v["version"] > version, seconds=5)
-            assert _phase(started) == "build" and started["view"]["recto"] == 1
-            for socket in (me, other):
-                await socket.ws.close()
+        # Round 2 is the bot's (seat 1): both people are told the same deadline.
+        view = await _round_ends(me, time)
+        assert _bot_to_turn(view) and view["bot_waits"] is True, view
+        version, until = view["version"], view["bot_waits_until"]
+        assert time.between(view["clock"]["now"], until) == timedelta(seconds=PAUSE)
+        theirs = await other.until(lambda v: v["version"] == version)
+        assert theirs["bot_waits"] is True and theirs["bot_waits_until"] == until
+        # Three seconds on, Sam leaves: a bot plays his seat from now.
+        time.advance(3)
+        await other.send({"type": "resign"})
+        gone = await other.table(lambda t: t["seats"][2].get("forfeit") is not None)
+        assert gone["seats"][2]["kind"] == "bot", gone
+        still = await me.now()
+        assert (still["version"], _phase(still), still["bot_waits"]) == (version, "start", True)
+        assert still["bot_waits_until"] == until
+        # The bot turns its token at the deadline first shown, not three seconds later.
+        time.advance(PAUSE - 3 - 0.5)
+        await asyncio.sleep(0.5)  # ten times a bot's delay: it would have turned by now
+        assert _phase(await me.now()) == "start"
+        time.advance(0.5)
+        started = await me.until(lambda v: v["version"] > version, seconds=5)
+        assert _phase(started) == "build" and started["view"]["recto"] == 1
+        for socket in (me, other):
+            await socket.ws.close()

@@ -96,12 +96,18 @@ async def test_a_bot_move_that_could_not_be_stored_is_tried_again(
     assert any(live.info.seats[move.seat].bot for move in moves)
 
 
-async def _two_processes(hubs: tuple[TableHub, TableHub]) -> tuple[str, LiveTable, Recorder]:
-    """A game of Ada and Bob played through the second hub, watched through the first."""
-    here, there = hubs
+async def _started_there(there: TableHub) -> str:
+    """A game of Ada and Bob started through ``there``."""
     table = (await seating.create(there, ADA, "verso", 2, {"first_player": 0})).id
     await there.ask(table, seating.Join(BOB))
     await there.ask(table, seating.Start(ADA))
+    return table
+
+
+async def _two_processes(hubs: tuple[TableHub, TableHub]) -> tuple[str, LiveTable, Recorder]:
+    """A game of Ada and Bob played through the second hub, watched through the first."""
+    here, there = hubs
+    table = await _started_there(there)
     watcher = Recorder(BOB)
     live = await here.attach(table, watcher)
     assert live.info.version == 0
@@ -149,9 +155,7 @@ async def test_a_sync_on_a_new_connection_is_answered_by_the_load_it_caused(
     # A process died and its players come here, each connection's first message a sync: the
     # table's load for the connection, begun after it opened, is the table as stored.
     here, there = hubs
-    table = (await seating.create(there, ADA, "verso", 2, {"first_player": 0})).id
-    await there.ask(table, seating.Join(BOB))
-    await there.ask(table, seating.Start(ADA))
+    table = await _started_there(there)
     await there.ask(table, Play(ADA, 0, "flip"))
     opened = [ticket(), ticket()]  # Ada's and Bob's connections, opened at once
     ada, bob = Recorder(ADA), Recorder(BOB)
@@ -168,9 +172,7 @@ async def test_a_sync_on_a_new_connection_reads_again_after_a_change_heard_since
     hubs: tuple[TableHub, TableHub], store: FlakyStore
 ) -> None:
     here, there = hubs
-    table = (await seating.create(there, ADA, "verso", 2, {"first_player": 0})).id
-    await there.ask(table, seating.Join(BOB))
-    await there.ask(table, seating.Start(ADA))
+    table = await _started_there(there)
     opened = ticket()
     bob = Recorder(BOB)
     live = await here.attach(table, bob)  # loaded for this connection, at version 0
