@@ -22,7 +22,7 @@ from typing import Any
 
 from rich.text import Text
 
-from otherside.i18n import DEFAULT, N_, languages, say, say_n
+from otherside.i18n import DEFAULT, N_, languages, say, say_n, spoken
 
 ENVIRONMENT = ("LC_ALL", "LC_MESSAGES", "LANG")
 """The variables that name the terminal's language, the first set one deciding."""
@@ -44,7 +44,7 @@ def language_from(environ: Mapping[str, str]) -> str:
     for name in ENVIRONMENT:
         if environ.get(name):
             wanted = locale_language(environ[name])
-            return wanted if wanted in languages() else DEFAULT
+            return spoken(wanted)
     return DEFAULT
 
 
@@ -72,7 +72,7 @@ def choose(option: str | None, environ: Mapping[str, str]) -> str:
 def use(language: str) -> None:
     """Say every later message of this run in ``language``."""
     global _chosen
-    _chosen = language if language in languages() else DEFAULT
+    _chosen = spoken(language)
 
 
 def current() -> str:

@@ -61,6 +61,15 @@ def languages() -> tuple[str, ...]:
     return (DEFAULT, *(lang for lang in found if lang != DEFAULT))
 
 
+def spoken(language: str | None) -> str:
+    """``language`` if the site speaks it, else English.
+
+    >>> spoken("de"), spoken("xx"), spoken(None)
+    ('de', 'en', 'en')
+    """
+    return language if language is not None and language in languages() else DEFAULT
+
+
 def language_name(language: str) -> str:
     """A language's name in itself (``"Deutsch"``), as the switcher shows it."""
     from babel import Locale

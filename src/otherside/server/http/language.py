@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
-from otherside.i18n import DEFAULT, N_, catalog_json, languages
+from otherside.i18n import N_, catalog_json, languages, spoken
 from otherside.server.accounts.languages import store_language
 from otherside.server.accounts.sessions import UserInfo, current_user
 from otherside.server.http.deps import DatabaseDep
@@ -70,7 +70,7 @@ async def set_language(
 async def catalog(language: str, request: Request) -> Response:
     """Every message in ``language`` for the pages (English, or an unknown language: none,
     the pages show the messages as written)."""
-    body, etag = catalog_json(language if language in languages() else DEFAULT)
+    body, etag = catalog_json(spoken(language))
     headers = {"ETag": f'"{etag}"', "Cache-Control": "public, max-age=300"}
     if request.headers.get("if-none-match") == f'"{etag}"':
         return Response(status_code=304, headers=headers)

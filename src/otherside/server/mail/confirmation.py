@@ -18,7 +18,7 @@ from datetime import datetime
 
 from babel.dates import format_datetime
 
-from otherside.i18n import DEFAULT, N_, languages, say
+from otherside.i18n import N_, say, spoken
 
 SUBJECT = N_("otherside: confirm your e-mail address")
 GREETING = N_("Hello {name},")
@@ -38,7 +38,7 @@ def confirmation_mail(
 ) -> tuple[str, str]:
     """The subject and body of the confirmation mail to the account ``name``, in
     ``language`` (English if it is none of the catalogs')."""
-    lang = language if language in languages() else DEFAULT
+    lang = spoken(language)
     when = format_datetime(end, "EEEE d MMMM y, HH:mm", tzinfo=end.tzinfo, locale=lang)
     if lang == "de":
         # German writes the day with a point: "Freitag, 27. November 2026, 10:00".

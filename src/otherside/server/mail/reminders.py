@@ -17,7 +17,7 @@ from datetime import datetime
 
 from babel.dates import format_datetime
 
-from otherside.i18n import DEFAULT, N_, Nn_, languages, say, say_n
+from otherside.i18n import N_, Nn_, say, say_n, spoken
 
 SUBJECT = N_("otherside: your move in {game} against {others}")
 GREETING = N_("Hello {name},")
@@ -50,7 +50,7 @@ def reminder_mail(
     link: str,
 ) -> tuple[str, str]:
     """The subject and body of the reminder to ``name``, in ``language``."""
-    lang = language if language in languages() else DEFAULT
+    lang = spoken(language)
     against = ", ".join(others)
     when = format_datetime(end, "EEEE d MMMM y, HH:mm", tzinfo=end.tzinfo, locale=lang)
     if lang == "de":

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from datetime import datetime, timedelta
 
-from otherside.i18n import DEFAULT, languages
+from otherside.i18n import spoken
 from otherside.server.accounts.email_links import mail_address
 from otherside.server.clock import Clock
 from otherside.server.live.wire import seat_names
@@ -208,7 +208,7 @@ class Scheduler:
         if not address or info.turn_started_at is None:
             return
         # The others named as their table names them, bots in the mail's language.
-        names = seat_names(info.seats, language if language in languages() else DEFAULT)
+        names = seat_names(info.seats, spoken(language))
         others = [name or "?" for s, name in zip(info.seats, names, strict=True) if s.seat != seat]
         subject, body = reminder_mail(
             language,
