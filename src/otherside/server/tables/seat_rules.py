@@ -209,9 +209,8 @@ def started(
         and all(s.human and not s.guest for s in info.seats)
     )
     plan = timing.starting(info.pace, info.seats, state, now)
-    # Started now, as the store writes it (``turn_started_at`` too: before the first move, a
-    # bot to start the first round waits for a person's ``ready`` from here,
-    # ``LiveTable.ready_deadline``).
+    # Started now, as the store writes it (``turn_started_at`` too; ``now`` is also where a
+    # bot to start the first round counts its wait for a ``ready`` from, ``LiveTable.moved_at``).
     after = replace(info, status="playing", options=options, version=0, rated=rated, updated_at=now)
     return Started(state, record, options, rated, plan, timing.with_timing(after, plan), now)
 
