@@ -19,7 +19,7 @@ from otherside.server.clock import ManualClock
 from otherside.server.cluster.catch_up import Refresh
 from otherside.server.live.inbox import handle
 from otherside.server.store.memory import MemoryTableStore
-from otherside.server.store.records import TableInfo
+from otherside.server.store.records import Held, TableInfo
 from otherside.server.tables import seating
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import LiveTable, ticket
@@ -45,14 +45,21 @@ class FlakyStore(MemoryTableStore):
         self.failed += 1
         raise OperationalError("SELECT 1", {}, Exception("connection refused"))
 
-    async def table(self, table_id: str) -> TableInfo | None:
+    async def _read(self) -> None:
         self.reads += 1
         if self.gate is not None:
             await self.gate.wait()
         if self.reads_to_fail > 0:
             self.reads_to_fail -= 1
             self._fail()
+
+    async def table(self, table_id: str) -> TableInfo | None:
+        await self._read()
         return await super().table(table_id)
+
+    async def held(self, table_id: str) -> Held | None:
+        await self._read()
+        return await super().held(table_id)
 
     async def move(self, info: TableInfo, seat: int, *args: Any, **kwargs: Any) -> Any:
         if self.bot_writes_to_fail > 0 and info.seats[seat].bot is not None:

@@ -114,12 +114,14 @@ async def restart(services: Services, live: LiveTable) -> None:
     """Reload the table from the database, its game rebuilt from the start, and show it to its
     watchers: a failure left what is in memory in doubt. Run by the table's actor."""
     read = ticket()
-    info = await services.store.table(live.id)
-    if info is None:
+    held = await services.store.held(live.id)  # in one read, as a table's load
+    if held is None:
         return
-    live.state, live.moved_at = await stored_state(services.store, live.game, live.game_clock, info)
-    live.info = info
-    live.ratings = await seated_ratings(services.store, info)
+    live.state, live.moved_at = await replayed_state(
+        live.game, live.game_clock, held.info, held.initial, held.moves
+    )
+    live.info = held.info
+    live.ratings = held.ratings
     live.read_ticket = read
     fanout.broadcast(live, services.clock.now(), table=True, view=True)
     services.kick_bots(live)
