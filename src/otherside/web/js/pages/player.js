@@ -68,7 +68,6 @@ function recentTable(games) {
   return el("table", { class: "list recent" }, el("tbody", {}, games.map((g) => el("tr", {},
     el("td", {}, el("strong", {}, g.title), g.rated ? el("span", { class: "badge rated" }, t("rated")) : null,
       el("div", { class: "muted" }, dateWords(g.at))),
-    // A bot is said from its spec in the reader's language (the server's name is English).
     // Each seat named by the server as its table names it (a bot in the reader's words).
     el("td", {}, g.players.map((p) => p ?? el("span", { class: "muted" }, t("open seat"))).map((p, i) => i === g.seat ? el("strong", {}, p) : p).flatMap((p, i) => (i ? [", ", p] : [p])),
       g.reason ? el("div", { class: "muted" }, withoutRuleIds(reasonWords(g)), g.scores ? ` · ${g.scores.join(" – ")}` : "") : null),
