@@ -24,9 +24,13 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     killed at the end of the test."""
     started: list[Server] = []
 
-    def start(*extra: str, database: str | None = None, wait: bool = True) -> Server:
+    def start(
+        *extra: str, database: str | None = None, wait: bool = True, bot_delay: float = 0.0
+    ) -> Server:
         url = database or sqlite_url(tmp_path / f"otherside-{len(started)}.db")
-        server = Server(url, free_port(), "--bot-workers", "0", *extra, wait=wait)
+        server = Server(
+            url, free_port(), "--bot-workers", "0", *extra, wait=wait, bot_delay=bot_delay
+        )
         started.append(server)
         return server
 

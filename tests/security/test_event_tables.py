@@ -108,7 +108,9 @@ async def test_bots_entered_at_once_each_have_a_name_of_their_own(shared: Server
 
 
 async def test_a_host_runs_only_a_few_events_of_built_in_bots_at_once(serve: Any) -> None:
-    api = serve()  # no bot workers: the bots never move, and every game stays in play
+    # The bots wait a minute before each move: every game stays in play while the test runs
+    # (at no delay, a game of random bots could end within it, and its event with it).
+    api = serve(bot_delay=60.0)
     async with client(api) as host:
         await _signed_up(host)
         bots_only = {"game": "versus", "rounds": 1, "open_to": "bots", "max_entrants": 64}
