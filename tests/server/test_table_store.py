@@ -298,6 +298,36 @@ async def test_a_table_is_held_as_stored_in_one_read(setup: Setup) -> None:
     assert held.changes == {user: rating - 1500 for user, rating in rated.items()}
 
 
+async def test_tables_asked_at_once_are_each_as_asked_alone(setup: Setup) -> None:
+    # A process that died sends all its tables here at once: the reads then share a
+    # transaction (store.batched), and each table must still come back as its own.
+    s = setup
+    waiting = await _two_seated(s)
+    first, second = await _started(s), await _started(s, rated=False)
+    await s.store.move(first, 0, "flip", None, None, _plan((1,), {}), NOW)
+    moved = await s.store.table(first.id)
+    assert moved is not None
+    await s.store.move(moved, 1, "flip", None, None, _plan((0,), {}), NOW)
+    ids = [waiting.id, first.id, second.id, "no-such"]
+    alone = [await s.store.held(table_id) for table_id in ids]
+    together = await asyncio.gather(*(s.store.held(table_id) for table_id in ids))
+    assert together == alone and together[-1] is None
+    assert [len(h.moves) for h in together if h is not None] == [0, 2, 0]
+    tables = await asyncio.gather(*(s.store.table(table_id) for table_id in ids))
+    assert tables == [h.info if h is not None else None for h in alone]
+    for minute, (table, text) in enumerate([(first, "a"), (second, "b"), (first, "c")]):
+        at = NOW + timedelta(minutes=minute)
+        line = {"name": "Ada", "seat": 0, "text": text, "at": at.isoformat()}
+        await s.store.chat(table.id, s.ada, 0, text, at, line)
+    chats = await asyncio.gather(
+        s.store.recent_chat(first.id, 1),
+        s.store.recent_chat(first.id, 5),
+        s.store.recent_chat(second.id, 5),
+        s.store.recent_chat(waiting.id, 5),
+    )
+    assert [[x.text for x in lines] for lines in chats] == [["c"], ["a", "c"], ["b"], []]
+
+
 async def test_a_forfeit_hands_the_seat_over_or_ends_the_game(setup: Setup) -> None:
     s = setup
     started = await _started(s, rated=False)

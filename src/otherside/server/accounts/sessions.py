@@ -33,15 +33,17 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Depends, Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import BaseModel, Field
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from otherside.i18n import N_
 from otherside.server.accounts.addresses import client_key
 from otherside.server.accounts.session_cache import SessionCache
-from otherside.server.clock import as_utc
+from otherside.server.clock import Clock, as_utc
 from otherside.server.http.errors import Told
 from otherside.server.live.nudges import session_credential
+from otherside.server.store.batched import BatchedRead
+from otherside.server.store.db import Database
 from otherside.server.store.models import AuthSession, User
 
 COOKIE = "otherside_session"
@@ -106,6 +108,14 @@ class Sessions:
         # the limits, queues here instead of taking every core from the tables.
         self._hashing = asyncio.Semaphore(1)
         self.cache = SessionCache()
+        self._reads: BatchedRead[str, tuple[UserInfo, datetime]] | None = None
+
+    def reads(self, db: Database, clock: Clock) -> BatchedRead[str, tuple[UserInfo, datetime]]:
+        """The sessions read from ``db`` (by token), many in one transaction when many are asked
+        at once (a process died and its players all come here: :mod:`..store.batched`)."""
+        if self._reads is None or self._reads.db is not db:
+            self._reads = BatchedRead(db, lambda s, tokens: session_users(s, tokens, clock.now()))
+        return self._reads
 
     async def hashed(self, password: str) -> str:
         """The digest of a new password (off the event loop, one at a time)."""
@@ -191,15 +201,31 @@ def session_user_until(
 ) -> tuple[UserInfo, datetime] | None:
     """The user of a live session and when the session expires, or ``None`` (unknown, signed
     out or expired)."""
-    row = session.get(AuthSession, session_digest(token))
-    if row is None:
-        return None
-    expires = as_utc(row.expires_at)
-    if expires <= now:
-        session.delete(row)
-        return None
-    user = user_by_id(session, row.user_id)
-    return (user, expires) if user is not None else None
+    return session_users(session, [token], now).get(token)
+
+
+def session_users(
+    session: Session, tokens: list[str], now: datetime
+) -> dict[str, tuple[UserInfo, datetime]]:
+    """:func:`session_user_until` of many sessions in two statements, by token (those unknown,
+    signed out or expired left out; the expired deleted)."""
+    digests = {session_digest(token): token for token in tokens}
+    rows = session.execute(
+        select(AuthSession.token_hash, AuthSession.expires_at, User)
+        .join(User, User.id == AuthSession.user_id)
+        .where(AuthSession.token_hash.in_(list(digests)))
+    ).all()
+    found: dict[str, tuple[UserInfo, datetime]] = {}
+    expired = []
+    for digest, expires_at, user in rows:
+        expires = as_utc(expires_at)
+        if expires <= now:
+            expired.append(digest)
+        else:
+            found[digests[digest]] = (user_info(user), expires)
+    if expired:
+        session.execute(delete(AuthSession).where(AuthSession.token_hash.in_(expired)))
+    return found
 
 
 def close_session(session: Session, token: str) -> None:
@@ -248,7 +274,7 @@ async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
     if read is None:
         return None
     token, cookie_until = read
-    found = await state.db.run(lambda s: session_user_until(s, token, now))
+    found = await sessions.reads(state.db, state.clock).get(token)
     if found is None:
         return None
     user, expires = found

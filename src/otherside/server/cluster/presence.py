@@ -45,6 +45,7 @@ from sqlalchemy.orm import Session
 
 from otherside.server.clock import Clock
 from otherside.server.cluster.liveness import HELD_HERE, NAMESPACE, LivenessLock, owner_key
+from otherside.server.store.batched import BatchedRead
 from otherside.server.store.db import Database
 from otherside.server.store.models import GameTable, TablePresence
 from otherside.server.store.outage import log_failure
@@ -148,6 +149,7 @@ class Presence:
         self._wake = asyncio.Event()
         self._written_for = -1  # the lock's ``taken`` count our rows were last written under
         self._task: asyncio.Task[None] | None = None
+        self._elsewhere = BatchedRead(db, self._read)
 
     def tell(self, table_id: str, user_id: int, here: bool, at: datetime) -> None:
         """``user_id`` now has (``here``) or has no more a connection to ``table_id`` through
@@ -161,22 +163,25 @@ class Presence:
         self._wake.set()
 
     async def elsewhere(self, table_id: str) -> dict[int, Seen]:
-        """The users of ``table_id`` as the other processes see them."""
-        node = self.node
+        """The users of ``table_id`` as the other processes see them (many tables' in one
+        read when many are asked at once: :mod:`otherside.server.store.batched`)."""
+        return await self._elsewhere.get(table_id) or {}
 
-        def read(session: Session) -> dict[int, Seen]:
-            rows = session.execute(
-                select(
-                    TablePresence.user_id,
-                    func.bool_or(TablePresence.here),
-                    func.max(TablePresence.seen_at),
-                )
-                .where(TablePresence.table_id == table_id, TablePresence.node != node)
-                .group_by(TablePresence.user_id)
+    def _read(self, session: Session, table_ids: list[str]) -> dict[str, dict[int, Seen]]:
+        rows = session.execute(
+            select(
+                TablePresence.table_id,
+                TablePresence.user_id,
+                func.bool_or(TablePresence.here),
+                func.max(TablePresence.seen_at),
             )
-            return {user: Seen(bool(here), since) for user, here, since in rows}
-
-        return await self.db.run(read)
+            .where(TablePresence.table_id.in_(table_ids), TablePresence.node != self.node)
+            .group_by(TablePresence.table_id, TablePresence.user_id)
+        )
+        seen: dict[str, dict[int, Seen]] = {}
+        for table_id, user, here, since in rows:
+            seen.setdefault(table_id, {})[user] = Seen(bool(here), since)
+        return seen
 
     def start(self) -> None:
         """Write this process's comings and goings until :meth:`stop`."""

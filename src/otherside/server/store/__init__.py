@@ -19,7 +19,9 @@ Concern → module:
   :mod:`.play_rows`; a table made, seated, started, ended, a chat line → :mod:`.writes`; a
   takeback's writes → :mod:`.takebacks`; an event's board made, started and recorded in one
   write → :mod:`.boards`
-- reading tables (one, the lobby's lists, moves, due deadlines, recent chat) → :mod:`.queries`
+- reading tables (one, the lobby's lists, moves, due deadlines, recent chat) → :mod:`.queries`;
+  the same read asked for many keys at once (a process died and its players all came to this
+  one) made in one transaction → :mod:`.batched`
 - the database out of reach: telling it from a bug, logging it in one line → :mod:`.outage`
 
 Elsewhere: the rows of accounts, sessions and limits are written by

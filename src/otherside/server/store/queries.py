@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from otherside.server.clock import as_utc
 from otherside.server.ratings.rated import changes_of, ratings_of
-from otherside.server.store.contract import held_from
+from otherside.server.store.contract import held_from, rated_user_ids
 from otherside.server.store.models import ChatLine, GameTable, Move, Seat, User
 from otherside.server.store.records import (
     ChatRow,
@@ -227,18 +227,61 @@ def load_moves(
     return initial, load_moves_after(session, table_id, 0, upto)
 
 
-def load_held(session: Session, table_id: str) -> Held | None:
-    """The table ``table_id`` with what a process needs to hold it, in one transaction
-    (:meth:`~otherside.server.store.contract.TableStore.held`), or ``None``."""
-    info = load_table(session, table_id)
-    if info is None:
-        return None
+def load_tables(session: Session, table_ids: list[str]) -> dict[str, TableInfo]:
+    """The tables ``table_ids`` that exist, by id (:func:`load_table` of many, in two queries)."""
+    return {info.id: info for info in _summaries(session, GameTable.id.in_(table_ids))}
+
+
+def load_held(session: Session, table_ids: list[str]) -> dict[str, Held]:
+    """The tables ``table_ids`` that exist, with what a process needs to hold each, by id
+    (:meth:`~otherside.server.store.contract.TableStore.held`): four queries however many
+    tables (and one for the ratings of each game with rated players among them)."""
+    infos = list(load_tables(session, table_ids).values())
+    played = _played(session, {i.id: i.version for i in infos if i.status != "waiting"})
+    rated: dict[str, set[int]] = {}
+    for info in infos:
+        rated.setdefault(info.game, set()).update(rated_user_ids(info))
+    ratings = {game: ratings_of(session, game, list(ids)) for game, ids in rated.items() if ids}
+    return {info.id: _held(session, info, played, ratings) for info in infos}
+
+
+def _held(
+    session: Session,
+    info: TableInfo,
+    played: dict[str, tuple[dict[str, Any] | None, list[MoveRow]]],
+    ratings: dict[str, dict[int, float]],
+) -> Held:
     return held_from(
         info,
-        lambda upto: load_moves(session, table_id, upto=upto),
-        lambda game, user_ids: ratings_of(session, game, user_ids),
-        lambda: changes_of(session, table_id),
+        lambda _upto: played[info.id],  # read up to ``info.version`` already
+        lambda game, ids: {u: r for u, r in ratings.get(game, {}).items() if u in ids},
+        lambda: changes_of(session, info.id),
     )
+
+
+def _played(
+    session: Session, versions: dict[str, int]
+) -> dict[str, tuple[dict[str, Any] | None, list[MoveRow]]]:
+    """The first record and the moves up to its version of each table in ``versions``."""
+    if not versions:
+        return {}
+    ids = list(versions)
+    initial: dict[str, dict[str, Any] | None] = {
+        table_id: record
+        for table_id, record in session.execute(
+            select(GameTable.id, GameTable.initial_record).where(GameTable.id.in_(ids))
+        )
+    }
+    moves: dict[str, list[MoveRow]] = {table_id: [] for table_id in ids}
+    rows = session.execute(
+        select(Move.table_id, Move.number, Move.seat, Move.action, Move.played_at)
+        .where(Move.table_id.in_(ids))
+        .order_by(Move.table_id, Move.number)
+    )
+    for table_id, number, seat, action, at in rows:
+        if number <= versions[table_id]:  # moves committed since are told on their own
+            moves[table_id].append(MoveRow(seat, action, as_utc(at)))
+    return {table_id: (initial.get(table_id), moves[table_id]) for table_id in ids}
 
 
 def load_moves_after(
@@ -275,15 +318,30 @@ def next_deadline(session: Session) -> datetime | None:
     return _maybe(found)
 
 
-def recent_chat(session: Session, table_id: str, limit: int) -> list[ChatRow]:
-    """The last ``limit`` chat lines of a table, oldest first."""
-    rows = session.scalars(
-        select(ChatLine)
-        .where(ChatLine.table_id == table_id)
-        .order_by(ChatLine.id.desc())
-        .limit(limit)
-    ).all()
-    return [ChatRow(r.name, r.seat, r.text, as_utc(r.at)) for r in reversed(rows)]
+def recent_chat(
+    session: Session, asked: list[tuple[str, int]]
+) -> dict[tuple[str, int], list[ChatRow]]:
+    """The last ``limit`` chat lines of each ``(table_id, limit)`` asked, oldest first, in one
+    query however many tables."""
+    most = max(limit for _, limit in asked)
+    ids = list({table_id for table_id, _ in asked})
+    rank = func.row_number().over(partition_by=ChatLine.table_id, order_by=ChatLine.id.desc())
+    ranked = (
+        select(ChatLine.table_id, ChatLine.name, ChatLine.seat, ChatLine.text, ChatLine.at)
+        .add_columns(rank.label("rank"))
+        .where(ChatLine.table_id.in_(ids))
+        .subquery()
+    )
+    lines: dict[str, list[ChatRow]] = {table_id: [] for table_id in ids}
+    rows = session.execute(
+        select(ranked).where(ranked.c.rank <= most).order_by(ranked.c.rank.desc())
+    )
+    for row in rows:
+        lines[row.table_id].append(ChatRow(row.name, row.seat, row.text, as_utc(row.at)))
+    return {
+        (table_id, limit): lines[table_id][-limit:] if limit > 0 else []
+        for table_id, limit in asked
+    }
 
 
 def finished_scores(session: Session, user_id: int, game: str, players: int) -> list[int]:

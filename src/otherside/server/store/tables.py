@@ -17,6 +17,7 @@ from otherside.server.cluster.moves import move_note
 from otherside.server.cluster.peers import CHANNEL, PostgresCluster, SoloCluster
 from otherside.server.cluster.seated import SEATED
 from otherside.server.ratings.rated import RatedSeat, places, rate_game, ratings_of
+from otherside.server.store.batched import BatchedRead
 from otherside.server.store.boards import create_board
 from otherside.server.store.db import Database
 from otherside.server.store.play_rows import add_move, add_timing
@@ -26,7 +27,7 @@ from otherside.server.store.queries import (
     load_held,
     load_moves,
     load_moves_after,
-    load_table,
+    load_tables,
     playing_table_ids,
     recent_chat,
 )
@@ -62,10 +63,10 @@ from otherside.server.tables.pace import Pace
 
 class SqlTableStore:
     """:class:`~otherside.server.store.contract.TableStore` on the database. Reads run on the
-    database's thread pool; every change goes through the group-committing
-    :class:`~otherside.server.store.writer.Writer` (the changes of all tables arriving meanwhile
-    share one transaction) and is announced to the other server processes (``cluster``) when
-    that transaction commits.
+    database's thread pool (asked for many tables at once, in one transaction: :mod:`.batched`);
+    every change goes through the group-committing :class:`~otherside.server.store.writer.Writer`
+    (the changes of all tables arriving meanwhile share one transaction) and is announced to the
+    other server processes (``cluster``) when that transaction commits.
 
     Args:
         db: the database.
@@ -76,6 +77,9 @@ class SqlTableStore:
         self.db = db
         self.cluster = cluster
         self.writer = Writer(db, CHANNEL if cluster.shared else None)
+        self._tables = BatchedRead(db, load_tables)
+        self._held = BatchedRead(db, load_held)
+        self._chat = BatchedRead(db, recent_chat)
 
     def _announce(self, batch: Batch, table_id: str, kind: str, **data: Any) -> None:
         message = self.cluster.message(table_id, kind, **data)
@@ -83,7 +87,7 @@ class SqlTableStore:
             batch.notify(message)
 
     async def table(self, table_id: str) -> TableInfo | None:
-        return await self.db.run(lambda s: load_table(s, table_id))
+        return await self._tables.get(table_id)
 
     async def moves(
         self, table_id: str, upto: int | None = None
@@ -91,15 +95,13 @@ class SqlTableStore:
         return await self.db.run(lambda s: load_moves(s, table_id, upto=upto))
 
     async def held(self, table_id: str) -> Held | None:
-        return await self.db.run(lambda s: load_held(s, table_id))
+        return await self._held.get(table_id)
 
     async def moves_after(self, table_id: str, version: int, upto: int) -> list[MoveRow]:
         return await self.db.run(lambda s: load_moves_after(s, table_id, version, upto=upto))
 
     async def ratings(self, game: str, user_ids: list[int]) -> dict[int, float]:
-        if not user_ids:
-            return {}
-        return await self.db.run(lambda s: ratings_of(s, game, user_ids))
+        return await self.db.run(lambda s: ratings_of(s, game, user_ids)) if user_ids else {}
 
     async def playing_ids(self) -> list[str]:
         return await self.db.run(playing_table_ids)
@@ -308,7 +310,7 @@ class SqlTableStore:
         await self.writer.write(write)
 
     async def recent_chat(self, table_id: str, limit: int) -> list[ChatRow]:
-        return await self.db.run(lambda s: recent_chat(s, table_id, limit))
+        return await self._chat.get((table_id, limit)) or []
 
 
 def _rate(
