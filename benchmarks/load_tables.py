@@ -104,6 +104,7 @@ class Result:
     errors: dict[str, int] = field(default_factory=dict)
     failover: float | None = None  # s from the kill to the last table playing again
     served: float | None = None  # s from the kill to the last table cut off served again
+    served_half: float | None = None  # ... to half of them served again (the median)
     never_back: int = 0  # tables playing at the kill that never played again
 
 
@@ -261,6 +262,7 @@ def measure(
             errors[kind] = errors.get(kind, 0) + count
     failover: float | None = None
     served: float | None = None
+    served_half: float | None = None
     never_back = 0
     if killed:
         back = {int(slot): at for t in tallies for slot, at in t["back_after_kill"].items()}
@@ -270,6 +272,7 @@ def measure(
         failover = max(waits) if waits else None
         again = [at - kill_at.value for t in tallies for at in t["served_after_kill"].values()]
         served = max(again) if again else None
+        served_half = statistics.median(again) if again else None
     return {
         "side": side.label,
         "round": round_index + 1,
@@ -284,6 +287,7 @@ def measure(
         "errors": errors,
         "failover": failover,
         "served": served,
+        "served_half": served_half,
         "never_back": never_back,
     }
 
@@ -345,6 +349,11 @@ def show_rounds(results: list[Result], console: Console) -> None:
             f"round {r.round} {r.side}: {r.games} games finished, {r.reconnects} reconnections, "
             f"clients at {r.clients_cpu:.0f}% of a core, errors: {errors}"
             + (f"; {r.never_back} tables never played again" if r.never_back else "")
+            + (
+                f"; half the tables cut off served again within {r.served_half:.2f} s"
+                if r.served_half is not None
+                else ""
+            )
         )
 
 

@@ -32,7 +32,9 @@ import websockets
 from otherside.testing.servers import shared_tls
 
 SILENCE = 10.0  # seconds without a message on a socket before it is given up as dead
-FIRST_RETRY, LAST_RETRY = 0.5, 8.0  # the table page's reconnection backoff (web/js/table.js)
+# The table page's reconnection (web/js/core/constants.js): a socket that was open is tried
+# again at once, at a moment within the spread; a failed try waits, longer after each.
+RETRY_SPREAD, FIRST_RETRY, LAST_RETRY = 0.1, 0.5, 8.0
 KEEP_ALIVE = httpx.Limits(keepalive_expiry=3.0)
 
 
@@ -227,6 +229,15 @@ class Pair:
         retry = FIRST_RETRY
         connected_before = False
         refused: set[str] = set()  # the servers that refused since the last connection
+
+        async def act(ws: Any, version: int, legal: list[str]) -> None:
+            nonlocal pending
+            if self.think:
+                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            action = self.rng.choice(legal)
+            pending = (version, action, time.perf_counter())
+            await ws.send(json.dumps({"type": "action", "version": version, "action": action}))
+
         while time.monotonic() < self.window.deadline:
             base = self.route.base
             try:
@@ -257,6 +268,7 @@ class Pair:
             again, connected_before = connected_before, True
             killed = self.kill_at.value
             reopened = again and bool(killed) and time.monotonic() > killed
+            thinking: asyncio.Task[None] | None = None
             try:
                 async with ws:
                     if again:
@@ -297,14 +309,16 @@ class Pair:
                             if seen is not None:
                                 self.acknowledged(seen)
                             return False
-                        if message["legal"]:
-                            if self.think:
-                                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-                            action = self.rng.choice(message["legal"])
-                            pending = (version, action, time.perf_counter())
-                            await ws.send(
-                                json.dumps({"type": "action", "version": version, "action": action})
-                            )
+                        if thinking is not None:  # a newer view: think again from it
+                            thinking.cancel()
+                            thinking = None
+                        if message["legal"] and self.think:
+                            # The page keeps listening while its player thinks: a socket that
+                            # drops meanwhile is reconnected at once, not after the thought.
+                            thinking = asyncio.create_task(act(ws, version, message["legal"]))
+                            thinking.add_done_callback(_quiet)
+                        elif message["legal"]:
+                            await act(ws, version, message["legal"])
             except TimeoutError:
                 self.tally.error(f"no message for {SILENCE:.0f} s")
                 self.step(f"table {table_id}: no message for {SILENCE:.0f} s")
@@ -315,8 +329,18 @@ class Pair:
                 # Dropped: reconnect to the same server first, as the page does.
                 code = exc.rcvd.code if exc.rcvd else None
                 self.step(f"table {table_id}: closed ({code})")
-            await asyncio.sleep(retry)
+            finally:
+                if thinking is not None:
+                    thinking.cancel()
+            await asyncio.sleep(self.rng.uniform(0, RETRY_SPREAD))
         return False
+
+
+def _quiet(thought: asyncio.Task[None]) -> None:
+    """A thought whose move could not be sent (its socket dropped): the drop is what counts,
+    and the receiving loop sees it."""
+    if not thought.cancelled():
+        thought.exception()
 
 
 class LobbyError(Exception):

@@ -242,6 +242,31 @@ def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_
         process.kill()
 
 
+def test_a_page_whose_server_went_away_tries_again_at_once(browser: Any, tmp_path: Path) -> None:
+    # A process that dies has its tables taken over by the others at once: its pages come back
+    # within a tenth of a second (spread at random), not after a first wait of half a second.
+    port = free_port()
+    url = sqlite_url(tmp_path / "otherside.db")
+    process = Server(url, port, "--bot-workers", "0")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        page = _person(browser, base, None)
+        made = _post(page, base, "/api/tables", {"game": "verso", "players": 1})
+        _post(page, base, f"/api/tables/{made['id']}/start")
+        page.clock.install()
+        page.goto(f"{base}/table/{made['id']}")
+        page.wait_for_selector("[data-testid=pile-size]")
+        page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # the page's timers wait
+        process.kill()
+        page.wait_for_selector("#offline:not(.hidden)", timeout=WAIT)
+        process = Server(url, port, "--bot-workers", "0")
+        page.clock.run_for(100)  # the retry is due within the spread
+        page.wait_for_selector("#offline.hidden", state="attached", timeout=WAIT)
+        assert page.inner_text("[data-testid=pile-size]") == "35"
+    finally:
+        process.kill()
+
+
 def test_player_and_rules_pages(server: str, browser: Any) -> None:
     cy = _person(browser, server, "CyP")
     dee = _person(browser, server, "DeeP", PHONE)

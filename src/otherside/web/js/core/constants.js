@@ -14,7 +14,11 @@ export const FINAL_CLOSES = new Set([CLOSE.FORBIDDEN, CLOSE.NOT_FOUND]);
 /** A ping keeps proxies from closing an idle socket. */
 export const PING_MS = 25000;
 
-/** Reconnection waits: doubled after each failure, up to the maximum. */
+/** Reconnection waits. A socket that was open is tried again at once, at a moment drawn within
+ * the spread (the pages of a server process that died all come back to the others, and not in
+ * one instant); a try that fails waits the first wait, doubled after each failure up to the
+ * maximum (as Phoenix's sockets do: 10 ms, then longer and longer). */
+export const RECONNECT_SPREAD_MS = 100;
 export const RECONNECT_FIRST_MS = 500;
 export const RECONNECT_MAX_MS = 8000;
 

@@ -1,6 +1,9 @@
-// A table's websocket that reconnects by itself (with a growing wait) until the server closes it
-// for good (an unknown table, a forbidden one), and pings so that idle proxies keep it open.
-import { FINAL_CLOSES, PING_MS, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from "/static/js/core/constants.js";
+// A table's websocket that reconnects by itself (at once, then with a growing wait) until the
+// server closes it for good (an unknown table, a forbidden one), and pings so that idle proxies
+// keep it open.
+import {
+  FINAL_CLOSES, PING_MS, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, RECONNECT_SPREAD_MS,
+} from "/static/js/core/constants.js";
 
 /**
  * Open `path` (e.g. "/ws/tables/12") on this host and keep it open.
@@ -12,13 +15,14 @@ import { FINAL_CLOSES, PING_MS, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from "/st
  * @returns {{send: function(object): boolean, close: function(): void}} send says whether it went
  */
 export function liveSocket(path, on) {
-  let socket = null, wait = RECONNECT_FIRST_MS, ever = false, stopped = false, retry = null;
+  // wait: before the next try; 0 while the last try connected (the next is at once).
+  let socket = null, wait = 0, ever = false, stopped = false, retry = null;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
 
   function connect() {
     socket = new WebSocket(`${scheme}://${location.host}${path}`);
     socket.onopen = () => {
-      wait = RECONNECT_FIRST_MS;
+      wait = 0;
       on.open?.(ever);
       ever = true;
     };
@@ -27,8 +31,8 @@ export function liveSocket(path, on) {
       if (stopped) return;
       if (FINAL_CLOSES.has(event.code)) { stopped = true; on.closed?.(event.code); return; }
       on.lost?.();
-      retry = setTimeout(connect, wait);
-      wait = Math.min(wait * 2, RECONNECT_MAX_MS);
+      retry = setTimeout(connect, wait || Math.random() * RECONNECT_SPREAD_MS);
+      wait = wait ? Math.min(wait * 2, RECONNECT_MAX_MS) : RECONNECT_FIRST_MS;
     };
   }
 
