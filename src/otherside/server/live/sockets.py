@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -126,6 +127,13 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         await socket.close(over.code, close_reason(language, over.template, **over.params))
 
 
+def _seen(done: asyncio.Future[Any]) -> None:
+    """A load waited for by nobody any more (the socket's user could not be read): its failure
+    is the hub's to tell, not a "never retrieved" of this socket's."""
+    if not done.cancelled():
+        done.exception()
+
+
 async def _try_later(socket: WebSocket, table_id: str, exc: Exception) -> None:
     """The database is away: say "try again later" with a close frame, in our words."""
     log.warning("table socket %s: database unavailable (%s)", table_id, short(exc))
@@ -140,8 +148,16 @@ async def _watch(
     rate: MessageRate,
     opened: int,
 ) -> None:
+    # The table loads while the user is read: when a process dies, its players all come here
+    # at once, and each waits for the longer of the two instead of both.
+    loading = asyncio.ensure_future(hub.live(table_id))
+    loading.add_done_callback(_seen)
     try:
-        user = await signer.user()
+        try:
+            user = await signer.user()
+            await loading  # no such table: refused here
+        finally:
+            loading.cancel()  # the user could not be read: stop waiting (the load goes on)
         conn = SocketConnection(socket, user)
         live = await hub.attach(table_id, conn)
     except Refused as exc:
