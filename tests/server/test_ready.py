@@ -301,3 +301,39 @@ async def test_a_seat_handed_over_through_another_process_moves_no_deadline(
         # The bot turns its token at that deadline, not three seconds after it.
         clock.advance(seconds=PAUSE - 3)
         await eventually(lambda: _phase(owned) == "build")
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_last_person_leaving_during_the_wait_lets_the_bots_go_on_at_once(
+    database_url: str, quick_partner: None
+) -> None:
+    """At 3 to 6, the people leave while a bot waits for one of them to be ready: with nobody
+    left to read the result, the bot turns its token at once, not at the deadline."""
+    clock = ManualClock()
+    settings: dict[str, Any] = {"clock": clock, "run_scheduler": False, "bot_delay": 0.01}
+    async with running(database_url, **settings) as app:
+        ada, sam = await people(app, 2)
+        options = {"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}}
+        table_id = str((await ada.http.post("/api/tables", json=options)).json()["id"])
+        bot = {"seat": 1, "bot": "random"}
+        assert (await ada.http.post(f"/api/tables/{table_id}/bots", json=bot)).is_success
+        assert (await sam.http.post(f"/api/tables/{table_id}/join", json={"seat": 2})).is_success
+        assert (await ada.http.post(f"/api/tables/{table_id}/start")).is_success
+        hub, hers, his = hub_of(app), ada.recorder(), sam.recorder()
+        live = await hub.attach(table_id, hers)
+        await hub.attach(table_id, his)
+        turn = {"type": "action", "version": live.info.version, "action": "turn"}
+        assert await _send(hub, live, hers, turn) == {}
+        clock.advance(seconds=ROUND_LIMIT + 1)
+        await app.state.scheduler.run_due()
+        await eventually(lambda: _phase(live) == "start")
+        await _waiting(live)
+        waited_at = live.info.version
+        # Sam leaves: Ada is still there to read the result, the bot still waits.
+        assert await _send(hub, live, his, {"type": "resign"}) == {}
+        await asyncio.sleep(0.05)  # the bot task's turn to run, were it woken
+        assert live.bot_waits() and live.ready_wake is not None and _phase(live) == "start"
+        # Ada leaves too: nobody to wait for, and no time passes on the clock.
+        assert await _send(hub, live, hers, {"type": "resign"}) == {}
+        await eventually(lambda: live.info.version > waited_at + 2 or live.info.status == "over")
+        assert live.ready_wake is None and not live.bot_waits()

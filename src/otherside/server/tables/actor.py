@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from otherside.server.store.outage import log_failure
+from otherside.server.tables import ready
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.live import LiveTable
 from otherside.server.tasks import reap
@@ -162,6 +163,7 @@ class TableActor:
                     job.answer.set_result(result)
             finally:
                 self._running = None
+                ready.look_again(self.live)
 
     async def _restart_from_database(self) -> None:
         """Bring the table back in line with the database; if that fails too (the database is

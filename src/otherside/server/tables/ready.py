@@ -66,6 +66,12 @@ class Ready:
 def mark(live: LiveTable, version: int) -> None:
     """A person is ready at ``version``: the bot waiting at it goes on."""
     live.ready_version = version
+    look_again(live)
+
+
+def look_again(live: LiveTable) -> None:
+    """The table changed (a command ran on it): the bot waiting for a person, if any, looks
+    again whether it still must (the last person may have left, the table moved on)."""
     if live.ready_wake is not None:
         live.ready_wake.set()
 
