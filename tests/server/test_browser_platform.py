@@ -217,7 +217,7 @@ def test_chat_clocks_resign_reload_and_rematch_at_a_table(server: str, browser: 
 def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_path: Path) -> None:
     port = free_port()
     url = sqlite_url(tmp_path / "otherside.db")
-    # Bots think in threads: no pool of bot processes to start, twice.
+    # Bots think in threads: no pool of bot processes to start, three times.
     process = Server(url, port, "--bot-workers", "0")
     base = f"http://127.0.0.1:{port}"
     try:
@@ -228,40 +228,25 @@ def test_the_banner_says_the_connection_dropped_and_came_back(browser: Any, tmp_
         page.goto(f"{base}/table/{made['id']}")
         page.wait_for_selector("[data-testid=pile-size]")
         assert page.is_hidden("#offline")
+        # A process that dies has its tables taken over by the others at once: its pages try
+        # again within a tenth of a second (spread at random), not after half a second.
+        page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # the page's timers wait
         process.kill()
         page.wait_for_selector("#offline:not(.hidden)", timeout=WAIT)
         assert "reconnecting" in page.inner_text("#offline")
         _shoot(page, "platform-offline")
         process = Server(url, port, "--bot-workers", "0")
-        # The server is back: the page's next try, up to 8 s away (it waits longer after each
-        # failure), comes now. It reconnects to the new process, and says so.
-        page.clock.fast_forward(8000)
-        page.wait_for_selector("#offline.hidden", state="attached", timeout=30000)
-        assert page.inner_text("[data-testid=pile-size]") == "35"
-    finally:
-        process.kill()
-
-
-def test_a_page_whose_server_went_away_tries_again_at_once(browser: Any, tmp_path: Path) -> None:
-    # A process that dies has its tables taken over by the others at once: its pages come back
-    # within a tenth of a second (spread at random), not after a first wait of half a second.
-    port = free_port()
-    url = sqlite_url(tmp_path / "otherside.db")
-    process = Server(url, port, "--bot-workers", "0")
-    base = f"http://127.0.0.1:{port}"
-    try:
-        page = _person(browser, base, None)
-        made = _post(page, base, "/api/tables", {"game": "verso", "players": 1})
-        _post(page, base, f"/api/tables/{made['id']}/start")
-        page.clock.install()
-        page.goto(f"{base}/table/{made['id']}")
-        page.wait_for_selector("[data-testid=pile-size]")
-        page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # the page's timers wait
+        page.clock.run_for(100)  # the retry is due within the spread
+        page.wait_for_selector("#offline.hidden", state="attached", timeout=WAIT)
+        # Away for longer: the page tries again and again, waiting longer after each failure.
+        page.clock.resume()
         process.kill()
         page.wait_for_selector("#offline:not(.hidden)", timeout=WAIT)
         process = Server(url, port, "--bot-workers", "0")
-        page.clock.run_for(100)  # the retry is due within the spread
-        page.wait_for_selector("#offline.hidden", state="attached", timeout=WAIT)
+        # The server is back: the page's next try, up to 8 s away, comes now. It reconnects
+        # to the new process, and says so.
+        page.clock.fast_forward(8000)
+        page.wait_for_selector("#offline.hidden", state="attached", timeout=30000)
         assert page.inner_text("[data-testid=pile-size]") == "35"
     finally:
         process.kill()

@@ -58,6 +58,18 @@ async def _with_bot(app: FastAPI, person: Player) -> str:
     return table_id
 
 
+async def _three_with_a_bot(app: FastAPI) -> tuple[Player, Player, str]:
+    """A started 3-player Recto Verso table: two people at seats 0 and 2, a random bot at 1."""
+    ada, sam = await people(app, 2)
+    options = {"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}}
+    table_id = str((await ada.http.post("/api/tables", json=options)).json()["id"])
+    bot = {"seat": 1, "bot": "random"}
+    assert (await ada.http.post(f"/api/tables/{table_id}/bots", json=bot)).is_success
+    assert (await sam.http.post(f"/api/tables/{table_id}/join", json={"seat": 2})).is_success
+    assert (await ada.http.post(f"/api/tables/{table_id}/start")).is_success
+    return ada, sam, table_id
+
+
 async def _send(hub: TableHub, live: LiveTable, conn: Recorder, message: Any) -> dict[str, Any]:
     """``conn`` sends ``message``: the error it gets, or ``{}``."""
     conn.clear()
@@ -269,13 +281,7 @@ async def test_a_seat_handed_over_through_another_process_moves_no_deadline(
         running(database_url, **settings) as owner,
         running(database_url, **settings) as other,
     ):
-        ada, sam = await people(owner, 2)
-        options = {"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}}
-        table_id = str((await ada.http.post("/api/tables", json=options)).json()["id"])
-        bot = {"seat": 1, "bot": "random"}
-        assert (await ada.http.post(f"/api/tables/{table_id}/bots", json=bot)).is_success
-        assert (await sam.http.post(f"/api/tables/{table_id}/join", json={"seat": 2})).is_success
-        assert (await ada.http.post(f"/api/tables/{table_id}/start")).is_success
+        ada, sam, table_id = await _three_with_a_bot(owner)
         owned, me = await hub_of(owner).live(table_id), ada.recorder()
         await hub_of(owner).attach(table_id, me)
         turn = {"type": "action", "version": owned.info.version, "action": "turn"}
@@ -312,13 +318,7 @@ async def test_the_last_person_leaving_during_the_wait_lets_the_bots_go_on_at_on
     clock = ManualClock()
     settings: dict[str, Any] = {"clock": clock, "run_scheduler": False, "bot_delay": 0.01}
     async with running(database_url, **settings) as app:
-        ada, sam = await people(app, 2)
-        options = {"game": "rectoverso", "players": 3, "options": {"difficulty": "easy"}}
-        table_id = str((await ada.http.post("/api/tables", json=options)).json()["id"])
-        bot = {"seat": 1, "bot": "random"}
-        assert (await ada.http.post(f"/api/tables/{table_id}/bots", json=bot)).is_success
-        assert (await sam.http.post(f"/api/tables/{table_id}/join", json={"seat": 2})).is_success
-        assert (await ada.http.post(f"/api/tables/{table_id}/start")).is_success
+        ada, sam, table_id = await _three_with_a_bot(app)
         hub, hers, his = hub_of(app), ada.recorder(), sam.recorder()
         live = await hub.attach(table_id, hers)
         await hub.attach(table_id, his)
