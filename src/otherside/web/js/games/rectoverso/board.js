@@ -20,7 +20,8 @@
 //
 // Players not building, spectators and replays see both sides of the card, both views and the
 // whole building in colour. Between rounds: the last result, the levels (2 players, R16) or the
-// scores (R14), and the active player's "Reveal the next card" / "Turn a token".
+// scores (R14), the building at the end (the view's `last`: its builders their own side, anyone
+// else both), and the active player's "Reveal the next card" / "Turn a token".
 import { el } from "/static/js/core/dom.js";
 import { t, tn } from "/static/js/core/i18n.js";
 import { ruleNodes } from "/static/js/core/words.js";
