@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from otherside.games.rectoverso import Card, Construction, Placement, solve
-from otherside.games.rectoverso.cards import standard_cards
+from otherside.games.rectoverso.cards import standard_card, standard_cards
 from otherside.games.rectoverso.flow import LEVEL_LIMITS, SCORE_TABLE
+from otherside.games.rectoverso.notation import parse_placement
 from otherside.games.rectoverso.pieces import BY_NAME, Cell, shape_orientations
 from tests.server.browsing import SHOTS, TAKE_SHOTS, shoot
 
@@ -447,13 +448,22 @@ def test_two_partners_build_a_card_by_pointing_while_a_third_watches(
             list(card.back if other == "back" else card.front), separators=(",", ":")
         )
         assert all(hidden not in frame for frame in frames[who])
-        assert all(hidden not in frame for frame in frames["watch"])
+        # The spectator: not while the round is built; both sides once it is over (``last``).
+        assert all(
+            hidden not in frame
+            for frame in frames["watch"]
+            if json.loads(frame).get("view", {}).get("phase") == "build"
+        )
         assert pages[who].locator(f".rv [data-side={other}]").count() == 0
     # Without a seat: what both builders see while the round is played, the round once over.
     watched = [v["view"] for v in _views(frames["watch"]) if v["view"]["phase"] == "build"]
     assert watched and all(v["card"] is None and v["construction"] is None for v in watched)
     (finished,) = _views(frames["watch"])[-1]["view"]["rounds"]
     assert finished["card"] == number and len(finished["placements"]) == len(placements)
+    assert _views(frames["watch"])[-1]["view"]["last"]["card"] == {
+        "front": list(card.front),
+        "back": list(card.back),
+    }
     assert not errors, errors
     for context in [*contexts.values(), *(page.context for page in phones.values())]:
         context.close()
@@ -641,3 +651,98 @@ def _phone_beside(browser: Any, context: Any, url: str) -> Any:
     page.goto(url)
     page.wait_for_selector(".rv[data-phase=build]")
     return page
+
+
+@pytest.mark.browser
+def test_a_spectator_at_three_sees_both_sides_of_the_building_at_the_end(
+    server: str,
+    browser: Any,
+) -> None:
+    """Three players, one round built through the table's route: the spectator, shown neither
+    side while it is built, gets both sides of the card and of the building once the round is
+    over (R17, the spectators' decision) and the page shows them, on a computer and on a phone,
+    even opened only after the round."""
+    errors: list[str] = []
+    seats = [_guest(browser, server, DESKTOP) for _ in range(3)]
+    watcher = _guest(browser, server, DESKTOP)
+    table = (
+        seats[0]
+        .request.post(
+            server + "/api/tables",
+            data={
+                "game": "rectoverso",
+                "players": 3,
+                "options": {"difficulty": "easy"},
+            },
+        )
+        .json()
+    )
+    for seat in (1, 2):
+        assert (
+            seats[seat]
+            .request.post(server + f"/api/tables/{table['id']}/join", data={"seat": seat})
+            .ok
+        )
+    assert seats[0].request.post(server + f"/api/tables/{table['id']}/start").ok
+    url = f"{server}/table/{table['id']}"
+    watch = watcher.new_page()
+    watch.on("pageerror", lambda exc: errors.append(str(exc)))
+    frames: list[str] = []
+    _record(watch, frames)
+    watch.goto(url)
+    watch.wait_for_selector(".rv[data-phase=start]")
+
+    def to_move() -> list[int]:
+        return seats[0].request.get(f"{server}/api/tables/{table['id']}").json()["to_move"]
+
+    (active,) = to_move()
+    _act(seats[active].request, server, table["id"], "turn")
+    watch.wait_for_selector(".rv[data-phase=build]")
+    (partner,) = [seat for seat in to_move() if seat != active]
+    # A few pieces (on any site: each stands on the ground or on the one before), both done.
+    placed = ("black 0,0,0", "white 3,0,0", "yellow 0,1,0 1,1,0 2,1,0", "grey 0,0,1")
+    for placement in placed:
+        _act(seats[active].request, server, table["id"], f"place {placement}")
+    for seat in (active, partner):
+        _act(seats[seat].request, server, table["id"], "done")
+    watch.wait_for_selector("[data-testid=round-result]")
+    (finished,) = _views(frames)[-1]["view"]["rounds"]
+    assert sorted(finished["placements"]) == sorted(placed)
+    card = standard_card(finished["card"])
+    built = Construction.of(parse_placement(p) for p in finished["placements"])
+
+    def both_sides(page: Any) -> None:
+        panel = page.get_by_test_id("last-build")
+        panel.wait_for()
+        assert "both sides" in panel.inner_text()
+        for side, wanted, seen in (
+            ("front", card.front, built.front_view()),
+            ("back", card.back, built.back_view()),
+        ):
+            grids = panel.locator(f".rv-grid[data-side={side}]").all()
+            assert len(grids) == 2  # the card's side and the building's
+            for grid, rows in zip(grids, (wanted, seen), strict=True):
+                shown = "".join(grid.locator(".rv-cell").all_inner_texts())
+                assert re.sub(r"[✓✗\s]", "", shown) == "".join(rows).replace(".", "").upper()
+
+    phone = browser.new_context(
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        storage_state=watcher.storage_state(),
+    )
+    small = phone.new_page()  # opened after the round: it never had a view of the build
+    small.on("pageerror", lambda exc: errors.append(str(exc)))
+    small.goto(url)
+    small.wait_for_selector("[data-testid=round-result]")
+    for page, name in ((watch, "spectator-at-three-end"), (small, "phone-spectator-at-three-end")):
+        _shot(page, name, settle_ms=600)  # after the result's entrance
+        if TAKE_SHOTS and page.locator(".rv-compare").count():
+            page.locator(".rv-compare").evaluate("node => node.scrollIntoView({block: 'end'})")
+            _shot(page, f"{name}-panel")
+    both_sides(watch)
+    both_sides(small)
+    assert not errors, errors
+    for context in [*seats, watcher, phone]:
+        context.close()

@@ -193,6 +193,37 @@ def test_r17_spectators_see_a_round_whole_once_it_is_over() -> None:
     assert finished["card"] == card and finished["placements"] == [str(first)]
 
 
+def test_r17_the_building_at_the_end_both_sides_but_to_its_builders() -> None:
+    # The page's "building at the end" is drawn from the view between rounds, for a spectator
+    # too (who had no side while the round was played), at 3 to 6 players and at 2.
+    for players in (3, 2):
+        state = GAME.new_state(players, seed=8).apply("turn" if players > 2 else "reveal")
+        card = state.current_card
+        assert card is not None
+        recto, verso = state.recto, state.verso
+        assert all(GAME.view(state, p)["last"] is None for p in (None, *range(players)))
+        state = _build_card(state)
+        built = state.construction
+        state = state.apply_as(recto or 0, "done").apply_as(verso or 0, "done")
+        assert state.phase == "start" and state.results[-1].matched
+        both = {
+            "card": {"front": list(card.front), "back": list(card.back)},
+            "construction": {"front": list(built.front_view()), "back": list(built.back_view())},
+        }
+        seated = [p for p in range(players) if p not in (recto, verso)]
+        for reader in (None, *seated):
+            assert GAME.view(state, reader)["last"] == both, (players, reader)
+        for builder, side in ((recto, "front"), (verso, "back")):
+            own = GAME.view(state, builder)["last"]
+            assert own == {
+                "card": {side: both["card"][side]},
+                "construction": {side: both["construction"][side]},
+            }
+        # The next round hides it again; it is the next round's once that one is over.
+        state = state.apply("turn" if players > 2 else "reveal")
+        assert GAME.view(state, None)["last"] is None
+
+
 def test_records_replay_exactly_with_the_clock_readings() -> None:
     clock = FakeClock()
     game = RectoVersoGame(clock=clock)

@@ -72,6 +72,9 @@ is what *both* builders see, and nothing more, while a round is played: the publ
 the top view (R9, which both partners see from above), the unplaced pieces and the clock; no
 card, no side view, no placement. Once the round is over it is shown whole (its card number and
 final placements in ``rounds``): a delay of one round, as broadcasts of live games delay them.
+Between rounds ``last`` draws it for the page: the last round's card and the front and back
+views of its building at the end, both sides for anyone but that round's builders, who get
+their own side again (what they saw while building).
 
 What a builder may try is a function of what they see, too. By R5 every column is solid from
 the ground to its top, so the top view tells which cells are taken, and the placements listed

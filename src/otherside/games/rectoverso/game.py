@@ -17,6 +17,7 @@ from otherside.games.rectoverso.cards import (
     standard_card,
     standard_cards,
 )
+from otherside.games.rectoverso.construction import Construction
 from otherside.games.rectoverso.flow import (
     NAME,
     SECONDS_PER_ACTION,
@@ -25,6 +26,7 @@ from otherside.games.rectoverso.flow import (
     token_sets,
 )
 from otherside.games.rectoverso.lookalike import lookalike
+from otherside.games.rectoverso.notation import parse_placement
 from otherside.games.rectoverso.pieces import pieces_of
 
 OPTIONS = ("difficulty", "cards", "deck")
@@ -152,6 +154,11 @@ class RectoVersoGame:
         card and the construction (R17). Without a seat (``None``), during a round, only what
         both builders see: no card and no construction beyond the top view (a builder's second
         window must not show them); the round in full once it is over (``rounds``).
+
+        Between rounds and once the game is over, ``last`` is the last round's card and the
+        building as it stood at the round's end (:func:`_last_round`), for the page's "building
+        at the end": its builders their own side again, anyone else both sides (R17); ``None``
+        during a round and before the first.
         """
         construction = state.construction
         placed = construction.pieces
@@ -176,6 +183,7 @@ class RectoVersoGame:
             "unplaced": [p.name for p in pieces_of(state.difficulty) if p not in placed],
             "top": list(construction.top_view()),
             "clock": {"elapsed": state.elapsed(), "limit": state.limit},
+            "last": _last_round(state, player),
         }
         card = state.current_card
         if card is None or (player is None and not whole):
@@ -222,6 +230,31 @@ class RectoVersoGame:
         return replace(
             state, deck=tuple(deck), tokens=tuple(tokens), card=card, construction=construction
         )
+
+
+def _last_round(state: RectoVersoState, player: int | None) -> dict[str, Any] | None:
+    """The last round's card and the views of its building at the end, ``{"card": {side:
+    rows}, "construction": {side: rows}}``, as ``player`` may see them between rounds: a builder
+    of that round their own side (``front`` for recto, ``back`` for verso), as they saw it while
+    building; anyone else, a seat or not, both sides (R17; a round over is public: ``rounds``
+    lists its card number and placements). ``None`` during a round or before the first."""
+    if state.phase == "build" or not state.results:
+        return None
+    result = state.results[-1]
+    card = state.card_numbered(result.card)
+    built = Construction.of(parse_placement(p) for p in result.placements)
+    sides = {
+        "front": (card.front, built.front_view()),
+        "back": (card.back, built.back_view()),
+    }
+    if player == result.recto:
+        del sides["back"]
+    elif player == result.verso:
+        del sides["front"]
+    return {
+        "card": {side: list(rows) for side, (rows, _) in sides.items()},
+        "construction": {side: list(view) for side, (_, view) in sides.items()},
+    }
 
 
 def _check_deck(deck: object, difficulty: str) -> list[int]:

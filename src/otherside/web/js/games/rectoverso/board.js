@@ -20,7 +20,8 @@
 //
 // Players not building, spectators and replays see both sides of the card, both views and the
 // whole building in colour. Between rounds: the last result, the levels (2 players, R16) or the
-// scores (R14), and the active player's "Reveal the next card" / "Turn a token".
+// scores (R14), the building at the end (the view's `last`: its builders their own side, anyone
+// else both), and the active player's "Reveal the next card" / "Turn a token".
 import { el } from "/static/js/core/dom.js";
 import { t, tn } from "/static/js/core/i18n.js";
 import { ruleNodes } from "/static/js/core/words.js";
@@ -52,7 +53,7 @@ export function createBoard(root, context) {
   // UI state kept across renders (views arrive whenever the partner acts).
   const ui = {
     round: null, selected: null, orient: {}, hover: null, hoverLetter: null, press: null,
-    drag: null, message: null, pickedUp: null, lastBuild: null, note: null, shownResult: null, watchFrom: "front",
+    drag: null, message: null, pickedUp: null, note: null, shownResult: null, watchFrom: "front",
     confirmDone: false, resultRounds: null, resultAt: 0, carried: null, readyFor: null,
   };
   let live = null;
@@ -101,7 +102,6 @@ export function createBoard(root, context) {
     if (view.phase !== "build" && view.rounds.length && ui.resultRounds !== view.rounds.length) {
       Object.assign(ui, { resultRounds: view.rounds.length, resultAt: performance.now() });
     }
-    if (view.phase === "build") ui.lastBuild = { view, role: live.role, rounds: view.rounds.length };
     if (ui.pickedUp && view.unplaced.includes(ui.pickedUp)) ui.pickedUp = null;
     if (ui.selected && !view.unplaced.includes(ui.selected) && ui.pickedUp !== ui.selected) {
       ui.note = t("Your partner has placed {piece}, which you were holding.", { piece: pieceWords(ui.selected) });
@@ -786,7 +786,7 @@ export function createBoard(root, context) {
             : t("Waiting for {name} to reveal the next card.", { name: active }))
           : t("Waiting for {name} to turn a token: {name} builds next, recto, with the player the token names.", { name: active })));
     }
-    const last = ui.lastBuild && ui.lastBuild.rounds === rounds.length - 1 ? lastBuildPanel(ui.lastBuild) : null;
+    const last = view.last ? lastBuildPanel(view.last) : null;
     const fresh = ui.shownResult !== rounds.length;
     ui.shownResult = rounds.length;
     return el("div", { class: "rv-between" },
@@ -802,15 +802,19 @@ export function createBoard(root, context) {
         last ? el("div", { class: "rv-col" }, last) : null));
   }
 
-  /** What the reader saw of the last round's building at its end (their own view only). */
-  function lastBuildPanel({ view, role }) {
-    const sides = role ? [role] : ["front", "back"];
-    const levels = levelsOf(...sides.map((s) => view.card?.[s]), ...sides.map((s) => view.construction?.[s]));
-    return el("section", { class: "rv-panel rv-compare" },
-      el("div", { class: "rv-panel-head" }, el("h3", {}, t("The building at the end")), el("span", { class: "muted" }, role ? t("your side") : t("both sides"))),
+  /**
+   * The last round's card and building at its end, as the view gives them between rounds
+   * (`last`, even to a page opened after the round): its builders their own side, as they saw
+   * it, anyone else (a seat not building, a spectator) both sides (R17).
+   */
+  function lastBuildPanel(last) {
+    const sides = ["front", "back"].filter((side) => last.card[side]);
+    const levels = levelsOf(...sides.map((s) => last.card[s]), ...sides.map((s) => last.construction[s]));
+    return el("section", { class: "rv-panel rv-compare", "data-testid": "last-build" },
+      el("div", { class: "rv-panel-head" }, el("h3", {}, t("The building at the end")), el("span", { class: "muted" }, sides.length === 1 ? t("your side") : t("both sides"))),
       sides.map((side) => el("div", { class: "rv-pair" },
-        el("figure", {}, el("figcaption", {}, t("Card, {side}", { side: SIDE_WORDS[side] })), sideGrid(view.card?.[side] ?? [], levels, { side })),
-        el("figure", {}, el("figcaption", {}, t("Building")), sideGrid(view.construction?.[side] ?? [], levels, { compare: view.card?.[side], side })))));
+        el("figure", {}, el("figcaption", {}, t("Card, {side}", { side: SIDE_WORDS[side] })), sideGrid(last.card[side], levels, { side })),
+        el("figure", {}, el("figcaption", {}, t("Building")), sideGrid(last.construction[side], levels, { compare: last.card[side], side })))));
   }
 
   root.addEventListener("pointerdown", onPointerDown);
