@@ -254,12 +254,6 @@ def check_name(name: str) -> str:
     return name
 
 
-def user_by_id(session: Session, user_id: int) -> UserInfo | None:
-    """The user with ``user_id``, if any."""
-    user = session.get(User, user_id)
-    return user_info(user) if user else None
-
-
 async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
     """The user signed in by a session cookie (HTTP or websocket), or ``None``: from memory
     while the session is known here (:mod:`.session_cache`), else from the database."""
