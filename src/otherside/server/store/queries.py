@@ -223,8 +223,7 @@ def load_moves(
     session: Session, table_id: str, upto: int | None = None
 ) -> tuple[dict[str, Any] | None, list[MoveRow]]:
     """The table's first record and its moves in order (only the first ``upto`` if given)."""
-    initial = session.scalar(select(GameTable.initial_record).where(GameTable.id == table_id))
-    return initial, load_moves_after(session, table_id, 0, upto)
+    return _played(session, {table_id: upto})[table_id]
 
 
 def load_tables(session: Session, table_ids: list[str]) -> dict[str, TableInfo]:
@@ -237,7 +236,8 @@ def load_held(session: Session, table_ids: list[str]) -> dict[str, Held]:
     (:meth:`~otherside.server.store.contract.TableStore.held`): four queries however many
     tables (and one for the ratings of each game with rated players among them)."""
     infos = list(load_tables(session, table_ids).values())
-    played = _played(session, {i.id: i.version for i in infos if i.status != "waiting"})
+    started: dict[str, int | None] = {i.id: i.version for i in infos if i.status != "waiting"}
+    played = _played(session, started)
     rated: dict[str, set[int]] = {}
     for info in infos:
         rated.setdefault(info.game, set()).update(rated_user_ids(info))
@@ -260,9 +260,10 @@ def _held(
 
 
 def _played(
-    session: Session, versions: dict[str, int]
+    session: Session, versions: dict[str, int | None]
 ) -> dict[str, tuple[dict[str, Any] | None, list[MoveRow]]]:
-    """The first record and the moves up to its version of each table in ``versions``."""
+    """The first record and the moves up to its version (all: ``None``) of each table in
+    ``versions``, in two queries however many tables."""
     if not versions:
         return {}
     ids = list(versions)
@@ -279,7 +280,8 @@ def _played(
         .order_by(Move.table_id, Move.number)
     )
     for table_id, number, seat, action, at in rows:
-        if number <= versions[table_id]:  # moves committed since are told on their own
+        upto = versions[table_id]
+        if upto is None or number <= upto:  # moves committed since are told on their own
             moves[table_id].append(MoveRow(seat, action, as_utc(at)))
     return {table_id: (initial.get(table_id), moves[table_id]) for table_id in ids}
 
