@@ -151,7 +151,7 @@ def create_app(
         hub = TableHub(db, runner, server_clock, server_limits, cluster)
         scheduler = Scheduler(hub, server_clock, mailer, public_url)
         app.state.db = db
-        app.state.sessions = Sessions(secret, password_hasher)
+        app.state.sessions = Sessions(secret, db, server_clock, password_hasher)
         app.state.hub = hub
         app.state.nudges = Nudges()  # the event streams of programs, woken by what they need
         hub.services.seated = app.state.nudges.seated

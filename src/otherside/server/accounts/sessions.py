@@ -99,7 +99,9 @@ HASHER_THREAD = ThreadPoolExecutor(
 class Sessions:
     """Signs and reads session cookies; hashes and checks passwords."""
 
-    def __init__(self, secret: str, hasher: PasswordHasher | None = None) -> None:
+    def __init__(
+        self, secret: str, db: Database, clock: Clock, hasher: PasswordHasher | None = None
+    ) -> None:
         self.serializer = URLSafeTimedSerializer(secret, salt="otherside-session")
         self.hasher = hasher or password_hasher()
         # Checked for unknown names, so that they cost the same time as known ones.
@@ -108,14 +110,11 @@ class Sessions:
         # the limits, queues here instead of taking every core from the tables.
         self._hashing = asyncio.Semaphore(1)
         self.cache = SessionCache()
-        self._reads: BatchedRead[str, tuple[UserInfo, datetime]] | None = None
-
-    def reads(self, db: Database, clock: Clock) -> BatchedRead[str, tuple[UserInfo, datetime]]:
-        """The sessions read from ``db`` (by token), many in one transaction when many are asked
-        at once (a process died and its players all come here: :mod:`..store.batched`)."""
-        if self._reads is None or self._reads.db is not db:
-            self._reads = BatchedRead(db, lambda s, tokens: session_users(s, tokens, clock.now()))
-        return self._reads
+        # Sessions read from the database by token, many in one transaction when many are
+        # asked at once (a process died and its players all come here: store.batched).
+        self.reads: BatchedRead[str, tuple[UserInfo, datetime]] = BatchedRead(
+            db, lambda session, tokens: session_users(session, tokens, clock.now())
+        )
 
     async def hashed(self, password: str) -> str:
         """The digest of a new password (off the event loop, one at a time)."""
@@ -268,7 +267,7 @@ async def user_of_cookie(state: Any, cookie: str | None) -> UserInfo | None:
     if read is None:
         return None
     token, cookie_until = read
-    found = await sessions.reads(state.db, state.clock).get(token)
+    found = await sessions.reads.get(token)
     if found is None:
         return None
     user, expires = found
