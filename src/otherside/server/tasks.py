@@ -7,7 +7,8 @@ exception is the stopper's own, and swallowing it makes the stopper go on as if 
 happened. That loses a cancellation, as ``asyncio.wait_for`` did on Python 3.11.
 
 :func:`reap` tells the two apart by ``Task.cancelling()``: the stopper's own cancellation
-goes on, and only the stopped task's is swallowed.
+goes on, and only the stopped task's is swallowed. :func:`unawaited` sees the failure of a
+future whose waiters may all have gone.
 """
 
 from __future__ import annotations
@@ -47,3 +48,10 @@ async def cancel(task: asyncio.Future[Any] | None, *errors: type[Exception]) -> 
     if task is not None:
         task.cancel()
         await reap(task, *errors)
+
+
+def unawaited(future: asyncio.Future[Any]) -> None:
+    """A done callback for a future nobody may wait for any more (its waiters gone): its
+    failure is seen here, so that asyncio does not log "exception was never retrieved"."""
+    if not future.cancelled():
+        future.exception()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -37,6 +36,7 @@ from otherside.server.store.outage import short
 from otherside.server.tables.errors import Refused
 from otherside.server.tables.hub import TableHub
 from otherside.server.tables.live import ticket
+from otherside.server.tasks import unawaited
 
 router = APIRouter()
 log = logging.getLogger("otherside.server")
@@ -127,13 +127,6 @@ async def table_socket(socket: WebSocket, table_id: str) -> None:
         await socket.close(over.code, close_reason(language, over.template, **over.params))
 
 
-def _seen(done: asyncio.Future[Any]) -> None:
-    """A load waited for by nobody any more (the socket's user could not be read): its failure
-    is the hub's to tell, not a "never retrieved" of this socket's."""
-    if not done.cancelled():
-        done.exception()
-
-
 async def _try_later(socket: WebSocket, table_id: str, exc: Exception) -> None:
     """The database is away: say "try again later" with a close frame, in our words."""
     log.warning("table socket %s: database unavailable (%s)", table_id, short(exc))
@@ -151,7 +144,7 @@ async def _watch(
     # The table loads while the user is read: when a process dies, its players all come here
     # at once, and each waits for the longer of the two instead of both.
     loading = asyncio.ensure_future(hub.live(table_id))
-    loading.add_done_callback(_seen)
+    loading.add_done_callback(unawaited)  # nobody waits for it if the user cannot be read
     try:
         try:
             user = await signer.user()

@@ -22,6 +22,7 @@ from typing import Generic, TypeVar
 from sqlalchemy.orm import Session
 
 from otherside.server.store.db import Database
+from otherside.server.tasks import unawaited
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -95,7 +96,6 @@ def _settle(future: asyncio.Future[V | None], answer: V | Exception | None) -> N
         return
     if isinstance(answer, Exception):
         future.set_exception(answer)
-        # Every asker may have gone (a socket closed meanwhile): not "never retrieved".
-        future.add_done_callback(lambda f: f.exception())
+        future.add_done_callback(unawaited)  # every asker may have gone (a socket closed)
     else:
         future.set_result(answer)
