@@ -638,8 +638,15 @@ def test_a_game_resigned_mid_round_is_over_for_the_team_with_no_round_clock_left
     context.close()
 
 
-def _phone_beside(browser: Any, context: Any, url: str) -> Any:
-    """The reader of ``context`` on a phone too, at ``url`` (for the screenshots)."""
+def _phone_beside(
+    browser: Any,
+    context: Any,
+    url: str,
+    ready: str = ".rv[data-phase=build]",
+    errors: list[str] | None = None,
+) -> Any:
+    """The reader of ``context`` on a phone too, at ``url``, once ``ready`` shows (its page's
+    errors, if asked, go to ``errors``)."""
     phone = browser.new_context(
         viewport=PHONE,
         device_scale_factor=2,
@@ -648,8 +655,10 @@ def _phone_beside(browser: Any, context: Any, url: str) -> Any:
         storage_state=context.storage_state(),
     )
     page = phone.new_page()
+    if errors is not None:
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
-    page.wait_for_selector(".rv[data-phase=build]")
+    page.wait_for_selector(ready)
     return page
 
 
@@ -725,17 +734,8 @@ def test_a_spectator_at_three_sees_both_sides_of_the_building_at_the_end(
                 shown = "".join(grid.locator(".rv-cell").all_inner_texts())
                 assert re.sub(r"[✓✗\s]", "", shown) == "".join(rows).replace(".", "").upper()
 
-    phone = browser.new_context(
-        viewport=PHONE,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        storage_state=watcher.storage_state(),
-    )
-    small = phone.new_page()  # opened after the round: it never had a view of the build
-    small.on("pageerror", lambda exc: errors.append(str(exc)))
-    small.goto(url)
-    small.wait_for_selector("[data-testid=round-result]")
+    # Opened after the round: it never had a view of the build.
+    small = _phone_beside(browser, watcher, url, "[data-testid=round-result]", errors)
     for page, name in ((watch, "spectator-at-three-end"), (small, "phone-spectator-at-three-end")):
         _shot(page, name, settle_ms=600)  # after the result's entrance
         if TAKE_SHOTS and page.locator(".rv-compare").count():
@@ -744,5 +744,5 @@ def test_a_spectator_at_three_sees_both_sides_of_the_building_at_the_end(
     both_sides(watch)
     both_sides(small)
     assert not errors, errors
-    for context in [*seats, watcher, phone]:
+    for context in [*seats, watcher, small.context]:
         context.close()
